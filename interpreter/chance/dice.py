@@ -1,0 +1,710 @@
+"""Dice as immutable values: physical dice (:class:`Die`) and dice expressions (:class:`DiceExpr`).
+
+A :class:`Die` is a physical die whose faces are data: numbers (``D6``) or symbols (the
+artillery die's ``'misfire'``, the scatter die's ``'hit'`` and ``'arrow'``). A face printed on
+several sides is that much more likely.
+
+A :class:`DiceExpr` says what to roll and how to read it: ``2D6`` (:class:`Pool`), ``highest of
+2D6`` (:class:`KeepHighest`), ``D6x5`` (:class:`Times`), ``D3+1`` (:class:`Plus`), ``D3``
+(:class:`Halved`), a special die read as its face (:class:`Face`). Every expression names the
+physical dice it rolls (:meth:`DiceExpr.dice`) and reads its value from the faces rolled
+(:meth:`DiceExpr.value`), so the same expression can be rolled by any chance source: seeded,
+scripted, or exactly enumerated.
+
+**Rules must not depend on the order of dice within one roll.** Exact enumeration branches on
+the distinct *multisets* of faces (:func:`outcomes`: 21 outcomes for 2D6, not 36) and hands them
+over sorted, while sampled rolls keep the order the dice fell in. Roll dice separately (two
+``roll`` calls) when their order matters, e.g. a "first die" and a "second die".
+
+Instances are immutable and hashable.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final, cast
+
+import attrs
+
+from interpreter.chance.dist import Dist
+from interpreter.diagnostics import ChanceError
+
+if TYPE_CHECKING:
+    from interpreter.chance.source import Chance
+
+__all__ = [
+    "FaceValue",
+    "Die",
+    "D6",
+    "ARTILLERY_DIE",
+    "SCATTER_DIE",
+    "DiceExpr",
+    "Pool",
+    "KeepHighest",
+    "KeepLowest",
+    "Times",
+    "Plus",
+    "Halved",
+    "Constant",
+    "Face",
+    "D3",
+    "outcomes",
+    "ordered_outcomes",
+]
+
+FaceValue = int | str
+"""What one face of a die shows: a number or a symbol."""
+
+_STANDARD_NAME = re.compile(r"D[1-9][0-9]*")
+
+
+def _is_face(value: object) -> bool:
+    return isinstance(value, (int, str)) and not isinstance(value, bool)
+
+
+def _to_faces(faces: Iterable[FaceValue]) -> tuple[FaceValue, ...]:
+    return tuple(faces)
+
+
+@attrs.frozen(repr=False)
+class Die:
+    """A physical die: its faces, in order, and its name.
+
+    Examples:
+        >>> D6.dist().probability(6)
+        Fraction(1, 6)
+        >>> SCATTER_DIE.dist().probability("hit")
+        Fraction(1, 3)
+        >>> Die((1, 2), "")
+        Traceback (most recent call last):
+        ...
+        interpreter.diagnostics.ChanceError: error: a die needs a name, got ''
+    """
+
+    faces: tuple[FaceValue, ...] = attrs.field(converter=_to_faces)
+    """Every face, one per side; a face printed twice is twice as likely."""
+    name: str
+    """How rules and logs call it: ``"D6"``, ``"artillery die"``."""
+
+    distinct: tuple[FaceValue, ...] = attrs.field(init=False, eq=False, hash=False)
+    """The distinct faces, in order of first appearance (the canonical order of a roll)."""
+    counts: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False)
+    """How many sides show each face of :attr:`distinct`."""
+    face_set: frozenset[FaceValue] = attrs.field(init=False, eq=False, hash=False)
+    """The faces as a set, for quick validation."""
+    numeric: bool = attrs.field(init=False, eq=False, hash=False)
+    """True when every face is a number (the die can be summed)."""
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ChanceError(f"a die needs a name, got {self.name!r}")
+        if not self.faces:
+            raise ChanceError(f"die {self.name!r} has no faces")
+        for face in self.faces:
+            if not _is_face(face):
+                raise ChanceError(
+                    f"die {self.name!r} has face {face!r}; a face is a whole number or a symbol"
+                )
+        tally: dict[FaceValue, int] = {}
+        for face in self.faces:
+            tally[face] = tally.get(face, 0) + 1
+        object.__setattr__(self, "distinct", tuple(tally))
+        object.__setattr__(self, "counts", tuple(tally.values()))
+        object.__setattr__(self, "face_set", frozenset(tally))
+        object.__setattr__(self, "numeric", all(isinstance(f, int) for f in tally))
+
+    @classmethod
+    def standard(cls, sides: int) -> Die:
+        """The die numbered 1 to ``sides``, named ``"D<sides>"``.
+
+        Examples:
+            >>> Die.standard(6) == D6
+            True
+        """
+        if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
+            raise ChanceError(f"a die needs at least one side, got {sides!r}")
+        return cls(tuple(range(1, sides + 1)), f"D{sides}")
+
+    def dist(self) -> Dist[FaceValue]:
+        """The distribution of the face rolled."""
+        return Dist.uniform(self.faces)
+
+    def text(self) -> str:
+        """The die's name."""
+        return self.name
+
+    def __repr__(self) -> str:
+        for constant, const_name in _NAMED_DICE:
+            if self == constant:
+                return const_name
+        sides = len(self.faces)
+        if self.name == f"D{sides}" and self.faces == tuple(range(1, sides + 1)):
+            return f"Die.standard({sides})"
+        return f"Die({self.faces!r}, {self.name!r})"
+
+
+D6: Final = Die((1, 2, 3, 4, 5, 6), "D6")
+"""The ordinary six-sided die."""
+
+ARTILLERY_DIE: Final = Die((2, 4, 6, 8, 10, "misfire"), "artillery die")
+"""Warhammer's artillery die: 2, 4, 6, 8, 10 and a misfire symbol."""
+
+SCATTER_DIE: Final = Die(("hit", "hit", "arrow", "arrow", "arrow", "arrow"), "scatter die")
+"""Warhammer's scatter die: two 'hit' sides and four 'arrow' sides."""
+
+_NAMED_DICE: tuple[tuple[Die, str], ...] = (
+    (D6, "D6"),
+    (ARTILLERY_DIE, "ARTILLERY_DIE"),
+    (SCATTER_DIE, "SCATTER_DIE"),
+)
+
+
+class DiceExpr:
+    """A dice expression: which physical dice to roll, and how to read them.
+
+    Subclasses are frozen attrs classes. Int-valued expressions (everything but a
+    :class:`Face` of a symbol die) also have :meth:`bounds`.
+    """
+
+    __slots__ = ()
+
+    def dice(self) -> tuple[Die, ...]:
+        """The physical dice rolled, in the order :meth:`value` reads their faces."""
+        raise NotImplementedError
+
+    def value(self, faces: Sequence[FaceValue]) -> FaceValue:
+        """The expression's value given the faces rolled (one per die of :meth:`dice`)."""
+        raise NotImplementedError
+
+    def text(self) -> str:
+        """Canonical notation: ``"2D6"``, ``"highest of 2D6"``, ``"D3+1"``, ..."""
+        raise NotImplementedError
+
+    def is_numeric(self) -> bool:
+        """True when the value is always an int."""
+        return True
+
+    def _int(self, faces: Sequence[FaceValue]) -> int:
+        """:meth:`value` of an int-valued expression (checked when it was built)."""
+        return cast(int, self.value(faces))
+
+    def bounds(self) -> tuple[int, int]:
+        """The smallest and largest value, for int-valued expressions."""
+        raise NotImplementedError
+
+    def exact(self) -> Dist[FaceValue]:
+        """The exact distribution of the value (computed afresh each call; cache it if hot)."""
+        weights: dict[FaceValue, int] = {}
+        rolls, _ = _outcome_counts(self.dice())
+        for faces, count in rolls:
+            v = self.value(faces)
+            weights[v] = weights.get(v, 0) + count
+        return Dist._from_int_weights(weights)
+
+    def roll(self, chance: Chance, tag: str) -> FaceValue:
+        """Roll the expression's dice with ``chance`` (one roll named ``tag``) and read it.
+
+        Examples:
+            >>> from interpreter.chance.source import ScriptedChance
+            >>> D3.roll(ScriptedChance([5]), "damage")
+            3
+        """
+        return self.value(chance.roll(self.dice(), tag))
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _operand_text(self) -> str:
+        """The text, parenthesised when it is an operand of ``+`` or ``x``."""
+        return self.text()
+
+
+def _check_numeric(expr: DiceExpr, what: str) -> None:
+    if not isinstance(expr, DiceExpr):
+        raise ChanceError(f"{what} needs a dice expression, got {expr!r}")
+    if not expr.is_numeric():
+        raise ChanceError(
+            f"{what} needs a number, but {expr.text()!r} can roll a symbol; "
+            "read a symbol die with Face(...) and test its face instead"
+        )
+
+
+def _check_int(value: object, what: str, minimum: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ChanceError(f"{what} must be a whole number, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise ChanceError(f"{what} must be at least {minimum}, got {value!r}")
+
+
+@attrs.frozen(repr=False)
+class Pool(DiceExpr):
+    """Roll ``count`` dice and add them up: ``2D6``.
+
+    Examples:
+        >>> Pool(2, D6).text()
+        '2D6'
+        >>> Pool(2, D6).exact().probability(7)
+        Fraction(1, 6)
+        >>> Pool(1, ARTILLERY_DIE)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        interpreter.diagnostics.ChanceError: error: a pool adds up its dice, ... Face(ARTILLERY_DIE)
+    """
+
+    count: int
+    """How many dice (0 rolls nothing and is worth 0)."""
+    die: Die
+    """Which die; its faces must all be numbers."""
+    _dice: tuple[Die, ...] = attrs.field(init=False, eq=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        _check_int(self.count, "the number of dice", 0)
+        if not isinstance(self.die, Die):
+            raise ChanceError(f"a pool needs a Die, got {self.die!r}")
+        if not self.die.numeric:
+            symbol = next(f for f in self.die.distinct if isinstance(f, str))
+            raise ChanceError(
+                f"a pool adds up its dice, but {self.die.name!r} has the symbol face {symbol!r}; "
+                f"roll it as Face({self.die!r})"
+            )
+        object.__setattr__(self, "_dice", (self.die,) * self.count)
+
+    def dice(self) -> tuple[Die, ...]:
+        return self._dice
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        if len(faces) != self.count:
+            raise ValueError(f"{self.text()} reads {self.count} faces, got {len(faces)}")
+        return sum(cast(Sequence[int], faces))
+
+    def text(self) -> str:
+        name = self.die.name
+        if _STANDARD_NAME.fullmatch(name):
+            return name if self.count == 1 else f"{self.count}{name}"
+        return name if self.count == 1 else f"{self.count} {name}"
+
+    def bounds(self) -> tuple[int, int]:
+        faces: list[int] = list(self.die.distinct)  # type: ignore[arg-type]
+        return self.count * min(faces), self.count * max(faces)
+
+    def exact(self) -> Dist[FaceValue]:
+        return self.die.dist().repeat_sum(self.count)
+
+    def __repr__(self) -> str:
+        return f"Pool({self.count!r}, {self.die!r})"
+
+
+_ONE_D6: Final = Pool(1, D6)
+
+
+def _check_keep(keep: int, pool: Pool, what: str) -> None:
+    if not isinstance(pool, Pool):
+        raise ChanceError(f"{what} needs a pool of dice such as Pool(2, D6), got {pool!r}")
+    _check_int(keep, f"the number of dice to keep in {what}", 1)
+    if keep > pool.count:
+        raise ChanceError(f"cannot keep {keep} dice of {pool.text()!r}")
+
+
+@attrs.frozen(repr=False)
+class KeepHighest(DiceExpr):
+    """Roll a pool and add up its ``keep`` highest dice: ``highest of 2D6``.
+
+    Examples:
+        >>> KeepHighest(1, Pool(2, D6)).text()
+        'highest of 2D6'
+        >>> KeepHighest(1, Pool(2, D6)).exact().probability(6)
+        Fraction(11, 36)
+    """
+
+    keep: int
+    """How many dice count (1 or more, at most the pool's size)."""
+    pool: Pool
+    """The dice rolled."""
+
+    def __attrs_post_init__(self) -> None:
+        _check_keep(self.keep, self.pool, "keep highest")
+
+    def dice(self) -> tuple[Die, ...]:
+        return self.pool._dice
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        if len(faces) != self.pool.count:
+            raise ValueError(f"{self.text()} reads {self.pool.count} faces, got {len(faces)}")
+        return sum(cast(list[int], sorted(faces))[-self.keep :])
+
+    def text(self) -> str:
+        which = "highest" if self.keep == 1 else f"highest {self.keep}"
+        return f"{which} of {self.pool.text()}"
+
+    def _operand_text(self) -> str:
+        return f"({self.text()})"
+
+    def bounds(self) -> tuple[int, int]:
+        lo, hi = self.pool.bounds()
+        n = self.pool.count
+        return lo // n * self.keep, hi // n * self.keep
+
+    def __repr__(self) -> str:
+        return f"KeepHighest({self.keep!r}, {self.pool!r})"
+
+
+@attrs.frozen(repr=False)
+class KeepLowest(DiceExpr):
+    """Roll a pool and add up its ``keep`` lowest dice: ``lowest 2 of 3D6``.
+
+    Examples:
+        >>> KeepLowest(2, Pool(3, D6)).text()
+        'lowest 2 of 3D6'
+        >>> KeepLowest(1, Pool(2, D6)).exact().probability(1)
+        Fraction(11, 36)
+    """
+
+    keep: int
+    """How many dice count (1 or more, at most the pool's size)."""
+    pool: Pool
+    """The dice rolled."""
+
+    def __attrs_post_init__(self) -> None:
+        _check_keep(self.keep, self.pool, "keep lowest")
+
+    def dice(self) -> tuple[Die, ...]:
+        return self.pool._dice
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        if len(faces) != self.pool.count:
+            raise ValueError(f"{self.text()} reads {self.pool.count} faces, got {len(faces)}")
+        return sum(cast(list[int], sorted(faces))[: self.keep])
+
+    def text(self) -> str:
+        which = "lowest" if self.keep == 1 else f"lowest {self.keep}"
+        return f"{which} of {self.pool.text()}"
+
+    def _operand_text(self) -> str:
+        return f"({self.text()})"
+
+    def bounds(self) -> tuple[int, int]:
+        lo, hi = self.pool.bounds()
+        n = self.pool.count
+        return lo // n * self.keep, hi // n * self.keep
+
+    def __repr__(self) -> str:
+        return f"KeepLowest({self.keep!r}, {self.pool!r})"
+
+
+@attrs.frozen(repr=False)
+class Times(DiceExpr):
+    """An expression multiplied by a whole number: ``D6x5``.
+
+    Examples:
+        >>> Times(Pool(1, D6), 5).text()
+        'D6x5'
+        >>> Times(Pool(1, D6), 5).exact().support()
+        (5, 10, 15, 20, 25, 30)
+    """
+
+    expr: DiceExpr
+    """The int-valued expression multiplied."""
+    factor: int
+    """The multiplier."""
+
+    def __attrs_post_init__(self) -> None:
+        _check_numeric(self.expr, "multiplying")
+        _check_int(self.factor, "a multiplier")
+
+    def dice(self) -> tuple[Die, ...]:
+        return self.expr.dice()
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        return self.expr._int(faces) * self.factor
+
+    def text(self) -> str:
+        return f"{self.expr._operand_text()}x{self.factor}"
+
+    def bounds(self) -> tuple[int, int]:
+        lo, hi = self.expr.bounds()
+        a, b = lo * self.factor, hi * self.factor
+        return min(a, b), max(a, b)
+
+    def exact(self) -> Dist[FaceValue]:
+        factor = self.factor
+        return self.expr.exact().map(lambda v: cast(int, v) * factor)
+
+    def __repr__(self) -> str:
+        return f"Times({self.expr!r}, {self.factor!r})"
+
+
+@attrs.frozen(repr=False)
+class Plus(DiceExpr):
+    """An expression plus a whole number (which may be negative): ``D3+1``, ``D6-1``.
+
+    Examples:
+        >>> Plus(D3, 1).text()
+        'D3+1'
+        >>> Plus(Pool(1, D6), -1).bounds()
+        (0, 5)
+    """
+
+    expr: DiceExpr
+    """The int-valued expression."""
+    constant: int
+    """Added to its value."""
+
+    def __attrs_post_init__(self) -> None:
+        _check_numeric(self.expr, "adding")
+        _check_int(self.constant, "a modifier")
+
+    def dice(self) -> tuple[Die, ...]:
+        return self.expr.dice()
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        return self.expr._int(faces) + self.constant
+
+    def text(self) -> str:
+        sign = "-" if self.constant < 0 else "+"
+        return f"{self.expr._operand_text()}{sign}{abs(self.constant)}"
+
+    def _operand_text(self) -> str:
+        return f"({self.text()})"
+
+    def bounds(self) -> tuple[int, int]:
+        lo, hi = self.expr.bounds()
+        return lo + self.constant, hi + self.constant
+
+    def exact(self) -> Dist[FaceValue]:
+        constant = self.constant
+        return self.expr.exact().map(lambda v: cast(int, v) + constant)
+
+    def __repr__(self) -> str:
+        return f"Plus({self.expr!r}, {self.constant!r})"
+
+
+def _half_up(v: int) -> int:
+    return -(-v // 2)
+
+
+@attrs.frozen(repr=False)
+class Halved(DiceExpr):
+    """An expression halved, rounding up: ``D3`` is a D6 halved (1-2 → 1, 3-4 → 2, 5-6 → 3).
+
+    Examples:
+        >>> D3.text(), Halved(Pool(2, D6)).text()
+        ('D3', 'half of 2D6')
+        >>> D3.exact()
+        Dist.from_weights({1: 1, 2: 1, 3: 1})
+    """
+
+    expr: DiceExpr
+    """The int-valued expression halved."""
+
+    def __attrs_post_init__(self) -> None:
+        _check_numeric(self.expr, "halving")
+
+    def dice(self) -> tuple[Die, ...]:
+        return self.expr.dice()
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        return -(-self.expr._int(faces) // 2)
+
+    def text(self) -> str:
+        if self.expr == _ONE_D6:
+            return "D3"
+        return f"half of {self.expr._operand_text()}"
+
+    def _operand_text(self) -> str:
+        text = self.text()
+        return text if text == "D3" else f"({text})"
+
+    def bounds(self) -> tuple[int, int]:
+        lo, hi = self.expr.bounds()
+        return _half_up(lo), _half_up(hi)
+
+    def exact(self) -> Dist[FaceValue]:
+        return self.expr.exact().map(lambda v: _half_up(cast(int, v)))
+
+    def __repr__(self) -> str:
+        return f"Halved({self.expr!r})"
+
+
+@attrs.frozen(repr=False)
+class Constant(DiceExpr):
+    """A fixed number, rolling no dice (a profile's "Damage 2" written as an expression).
+
+    Examples:
+        >>> Constant(2).exact()
+        Dist.from_weights({2: 1})
+    """
+
+    number: int
+    """The value."""
+
+    def __attrs_post_init__(self) -> None:
+        _check_int(self.number, "a constant")
+
+    def dice(self) -> tuple[Die, ...]:
+        return ()
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        return self.number
+
+    def text(self) -> str:
+        return str(self.number)
+
+    def bounds(self) -> tuple[int, int]:
+        return self.number, self.number
+
+    def exact(self) -> Dist[FaceValue]:
+        return Dist.certain(self.number)
+
+    def __repr__(self) -> str:
+        return f"Constant({self.number!r})"
+
+
+@attrs.frozen(repr=False)
+class Face(DiceExpr):
+    """One die read as the face it shows, number or symbol: the artillery die.
+
+    Examples:
+        >>> Face(ARTILLERY_DIE).text()
+        'artillery die'
+        >>> Face(ARTILLERY_DIE).exact().probability("misfire")
+        Fraction(1, 6)
+    """
+
+    die: Die
+    """The die rolled."""
+    _dice: tuple[Die, ...] = attrs.field(init=False, eq=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.die, Die):
+            raise ChanceError(f"Face needs a Die, got {self.die!r}")
+        object.__setattr__(self, "_dice", (self.die,))
+
+    def dice(self) -> tuple[Die, ...]:
+        return self._dice
+
+    def value(self, faces: Sequence[FaceValue]) -> FaceValue:
+        if len(faces) != 1:
+            raise ValueError(f"{self.text()} reads 1 face, got {len(faces)}")
+        return faces[0]
+
+    def is_numeric(self) -> bool:
+        return self.die.numeric
+
+    def text(self) -> str:
+        return self.die.name
+
+    def bounds(self) -> tuple[int, int]:
+        if not self.die.numeric:
+            raise ChanceError(f"{self.die.name!r} has symbol faces, so it has no numeric bounds")
+        faces: list[int] = list(self.die.distinct)  # type: ignore[arg-type]
+        return min(faces), max(faces)
+
+    def exact(self) -> Dist[FaceValue]:
+        return self.die.dist()
+
+    def __repr__(self) -> str:
+        return f"Face({self.die!r})"
+
+
+D3: Final = Halved(Pool(1, D6))
+"""A D6 halved, rounding up: 1-2 → 1, 3-4 → 2, 5-6 → 3."""
+
+
+# -- enumerating rolls ---------------------------------------------------------------------------
+
+RollCounts = tuple[list[tuple[tuple[FaceValue, ...], int]], int]
+"""Distinct rolls with int counts, and the total count they share."""
+
+
+def _die_multisets(die: Die, m: int) -> list[tuple[tuple[FaceValue, ...], int]]:
+    """The distinct multisets of ``m`` rolls of ``die``, faces in canonical order, with counts."""
+    distinct, counts = die.distinct, die.counts
+    if m == 1:
+        return [((f,), c) for f, c in zip(distinct, counts)]
+    m_fact = math.factorial(m)
+    out: list[tuple[tuple[FaceValue, ...], int]] = []
+    for picks in itertools.combinations_with_replacement(range(len(distinct)), m):
+        ways = m_fact
+        for j, run in itertools.groupby(picks):
+            k = len(list(run))
+            ways = ways // math.factorial(k) * counts[j] ** k
+        out.append((tuple(distinct[j] for j in picks), ways))
+    return out
+
+
+def _outcome_counts(dice: tuple[Die, ...]) -> RollCounts:
+    """The distinct unordered rolls of ``dice`` with int counts over a shared total.
+
+    Identical dice are grouped; the faces of each group come back sorted in the die's canonical
+    face order, at the positions the group's dice hold in ``dice``.
+    """
+    total = 1
+    for d in dice:
+        total *= len(d.faces)
+    if len(dice) <= 1:
+        if not dice:
+            return [((), 1)], 1
+        die = dice[0]
+        return [((f,), c) for f, c in zip(die.distinct, die.counts)], total
+    positions: dict[Die, list[int]] = {}
+    for i, d in enumerate(dice):
+        positions.setdefault(d, []).append(i)
+    if len(positions) == 1:
+        ((die, where),) = positions.items()
+        return _die_multisets(die, len(where)), total
+    groups = [(where, _die_multisets(die, len(where))) for die, where in positions.items()]
+    out: list[tuple[tuple[FaceValue, ...], int]] = []
+    slots: list[FaceValue] = [0] * len(dice)
+    for combo in itertools.product(*(g for _, g in groups)):
+        weight = 1
+        for (where, _), (faces, count) in zip(groups, combo):
+            weight *= count
+            for i, f in zip(where, faces):
+                slots[i] = f
+        out.append((tuple(slots), weight))
+    return out, total
+
+
+def outcomes(dice: Sequence[Die]) -> list[tuple[tuple[FaceValue, ...], Fraction]]:
+    """The distinct results of rolling ``dice`` together when the order of the dice is ignored.
+
+    Identical dice are interchangeable: their faces come back sorted (in the die's face order)
+    and weighted by the multinomial count, so 2D6 has 21 outcomes rather than 36. Different
+    dice keep their positions. Exact enumeration branches on these; see the module docstring
+    for why rules must not depend on the order of dice within one roll.
+
+    Examples:
+        >>> rolls = outcomes((D6, D6))
+        >>> len(rolls), rolls[0], rolls[1]
+        (21, ((1, 1), Fraction(1, 36)), ((1, 2), Fraction(1, 18)))
+        >>> outcomes((SCATTER_DIE,))
+        [(('hit',), Fraction(1, 3)), (('arrow',), Fraction(2, 3))]
+    """
+    rolls, total = _outcome_counts(tuple(dice))
+    return [(faces, Fraction(count, total)) for faces, count in rolls]
+
+
+def ordered_outcomes(dice: Sequence[Die]) -> list[tuple[tuple[FaceValue, ...], Fraction]]:
+    """Every result of rolling ``dice`` in order (die by die), with its probability.
+
+    Use it only when the order of the dice matters; :func:`outcomes` is smaller.
+
+    Examples:
+        >>> len(ordered_outcomes((D6, D6)))
+        36
+    """
+    total = 1
+    for d in dice:
+        total *= len(d.faces)
+    per_die = [list(zip(d.distinct, d.counts)) for d in dice]
+    out: list[tuple[tuple[FaceValue, ...], Fraction]] = []
+    for combo in itertools.product(*per_die):
+        weight = 1
+        for _, c in combo:
+            weight *= c
+        out.append((tuple(f for f, _ in combo), Fraction(weight, total)))
+    return out

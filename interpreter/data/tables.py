@@ -1,0 +1,253 @@
+"""Lookup tables: to-hit and to-wound charts, damage tables, any n-dimensional chart.
+
+A table file (``kind: table``, see ``schemas/table.schema.json``) names its keys in lookup
+order, each with the values it takes, and gives the cells as nested lists in the same order:
+the first key picks a row, the second an entry in that row, and so on. :func:`load_table`
+checks the file against the schema, then checks that the nesting matches the keys exactly,
+and returns a :class:`Table` whose every cell knows where it was written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeAlias
+
+import attrs
+
+from interpreter.data.schema import load_and_check
+from interpreter.data.yaml_loader import DataPath, YamlDocument, path_text
+from interpreter.diagnostics import DataError, DiagnosticBag, Span
+
+__all__ = ["Cell", "KeyValue", "Table", "TableKeyError", "load_table"]
+
+KeyValue: TypeAlias = int | str
+"""A value one of a table's keys takes: ``3`` (a characteristic), ``"charge"``."""
+
+Cell: TypeAlias = int | str | None
+"""What a table gives: a number, a short symbol, or None for "impossible" (``-``)."""
+
+
+class TableKeyError(KeyError):
+    """A lookup with keys the table does not have (a value out of range, a wrong count)."""
+
+    def __init__(self, message: str, *, table: str, keys: tuple[Any, ...]) -> None:
+        super().__init__(message)
+        self.message = message
+        """What is wrong, naming the table, the key and its values."""
+        self.table = table
+        """The table's name."""
+        self.keys = keys
+        """The keys the lookup was given."""
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@attrs.frozen
+class Table:
+    """A loaded lookup table.
+
+    Examples:
+        >>> table = load_table("t.yaml", "to_wound", text='''
+        ... kind: table
+        ... cite: "not in seed: example"
+        ... keys:
+        ...   - {name: strength, values: [3, 4]}
+        ...   - {name: toughness, values: [3, 4]}
+        ... cells:
+        ...   - [4, 5]
+        ...   - [3, 4]
+        ... ''')
+        >>> table.lookup(4, 3)
+        3
+        >>> table.cell_span((4, 3)).text()
+        't.yaml:9:6'
+        >>> table.lookup(4, 7)
+        Traceback (most recent call last):
+        ...
+        interpreter.data.tables.TableKeyError: toughness 7 is not in table 'to_wound' (values 3, 4)
+    """
+
+    name: str
+    """The table's name in the ruleset (``to_hit_melee``)."""
+    keys: tuple[str, ...]
+    """The keys' names, in lookup order."""
+    key_values: tuple[tuple[KeyValue, ...], ...]
+    """For each key, the values it takes, in the order the cells list them."""
+    cells: Mapping[tuple[KeyValue, ...], Cell] = attrs.field(repr=False, hash=False)
+    """Every cell, by its full key tuple (a 1-tuple for a one-key table)."""
+    cite: str
+    """Where the table comes from."""
+    path: str
+    """The file it was loaded from."""
+    description: str | None = None
+    """What the table gives."""
+    _cell_spans: Mapping[tuple[KeyValue, ...], Span] = attrs.field(
+        factory=dict, repr=False, eq=False, alias="cell_spans"
+    )
+
+    def lookup(self, *keys: KeyValue) -> Cell:
+        """The cell at ``keys``, one value per key in lookup order.
+
+        Raises:
+            TableKeyError: a key value the table does not list, or the wrong number of keys.
+        """
+        self._check(keys)
+        return self.cells[keys]
+
+    def cell_span(self, keys: Sequence[KeyValue]) -> Span:
+        """Where the cell at ``keys`` is written.
+
+        Raises:
+            TableKeyError: as :meth:`lookup`.
+        """
+        keys = tuple(keys)
+        self._check(keys)
+        return self._cell_spans[keys]
+
+    def _check(self, keys: tuple[Any, ...]) -> None:
+        if len(keys) != len(self.keys):
+            raise TableKeyError(
+                f"table {self.name!r} takes {len(self.keys)} "
+                f"key{'' if len(self.keys) == 1 else 's'} ({', '.join(self.keys)}), "
+                f"got {len(keys)}",
+                table=self.name,
+                keys=keys,
+            )
+        for name, values, key in zip(self.keys, self.key_values, keys):
+            # bool is an int in Python, but never a key value.
+            if isinstance(key, bool) or key not in values:
+                raise TableKeyError(
+                    f"{name} {key!r} is not in table {self.name!r} ({_values_text(values)})",
+                    table=self.name,
+                    keys=keys,
+                )
+
+
+def load_table(path: str | Path, name: str, *, text: str | None = None) -> Table:
+    """Load and check a table file.
+
+    Args:
+        path: the table file.
+        name: the table's name in the ruleset, for messages.
+        text: the file's text, when the caller has it already (then ``path`` is not read).
+
+    Returns:
+        The table.
+
+    Raises:
+        DataError: the file cannot be loaded, breaks ``table.schema.json``, lists a key or a
+            key value twice, or its cells do not nest exactly as its keys say. Every such
+            mistake is reported, each located.
+    """
+    doc = load_and_check(path, "table", text=text)
+    builder = _TableBuilder(doc)
+    builder.check_keys()
+    builder.walk(doc.value["cells"], ("cells",), 0, ())
+    builder.bag.raise_if_errors(DataError)
+    return Table(
+        name=name,
+        keys=builder.names,
+        key_values=builder.values,
+        cells=builder.cells,
+        cite=doc.value["cite"],
+        path=doc.path,
+        description=doc.value.get("description"),
+        cell_spans=builder.spans,
+    )
+
+
+class _TableBuilder:
+    """Checks a schema-valid table document's keys and cells, collecting the cells."""
+
+    def __init__(self, doc: YamlDocument) -> None:
+        self.doc = doc
+        self.bag = DiagnosticBag()
+        self.bag.remember_source(doc.path, doc.text)
+        keys = doc.value["keys"]
+        self.names: tuple[str, ...] = tuple(key["name"] for key in keys)
+        self.values: tuple[tuple[KeyValue, ...], ...] = tuple(tuple(k["values"]) for k in keys)
+        self.cells: dict[tuple[KeyValue, ...], Cell] = {}
+        self.spans: dict[tuple[KeyValue, ...], Span] = {}
+
+    def check_keys(self) -> None:
+        """Report key names, and values of one key, given twice."""
+        names: dict[tuple[type, Any], DataPath] = {}
+        for index, (name, values) in enumerate(zip(self.names, self.values)):
+            self._report_repeat(names, name, ("keys", index, "name"), "key name")
+            seen: dict[tuple[type, Any], DataPath] = {}
+            for position, value in enumerate(values):
+                path = ("keys", index, "values", position)
+                self._report_repeat(seen, value, path, f"{name} value")
+
+    def _report_repeat(
+        self, first: dict[tuple[type, Any], DataPath], item: Any, path: DataPath, what: str
+    ) -> None:
+        """Remember where ``item`` was first given in ``first``; report it if it was already."""
+        seen = first.setdefault((type(item), item), path)
+        if seen != path:
+            earlier = self.doc.span(seen)
+            self.bag.add(
+                f"duplicate {what} {item!r} "
+                f"(first given at line {earlier.line}, column {earlier.column})",
+                self.doc.span(path),
+                code="duplicate-value",
+            )
+
+    def walk(self, node: Any, path: DataPath, depth: int, prefix: tuple[KeyValue, ...]) -> None:
+        """Check that ``node`` nests as the keys from ``depth`` on say, and keep its cells."""
+        span = self.doc.span(path)
+        if depth == len(self.names):
+            if isinstance(node, list):
+                self.bag.add(
+                    f"{self._where(path)} should be a single cell, not a list: the table has "
+                    f"{len(self.names)} key{'' if len(self.names) == 1 else 's'} "
+                    f"({', '.join(self.names)})",
+                    span,
+                    code="bad-shape",
+                )
+            else:
+                self.cells[prefix] = node
+                self.spans[prefix] = span
+            return
+        name, values = self.names[depth], self.values[depth]
+        if not isinstance(node, list):
+            self.bag.add(
+                f"{self._where(path)} should be a list of {len(values)} entries, one for each "
+                f"value of {name}; got {'null' if node is None else repr(node)}",
+                span,
+                code="bad-shape",
+            )
+            return
+        if len(node) != len(values):
+            self.bag.add(
+                f"{self._where(path)} has {len(node)} entries; {name} has {len(values)} values",
+                span if depth else self.doc.key_span(path),
+                code="bad-shape",
+            )
+        for index, (value, child) in enumerate(zip(values, node)):
+            self.walk(child, path + (index,), depth + 1, prefix + (value,))
+
+    def _where(self, path: DataPath) -> str:
+        """``cells``, ``row 3 of cells`` (1-based, as people count rows), or ``cells[2][4]``."""
+        indices = path[1:]
+        if len(indices) == 1 and isinstance(indices[0], int):
+            noun = "row" if len(self.names) > 1 else "entry"
+            return f"{noun} {indices[0] + 1} of cells"
+        return path_text(path)
+
+
+def _values_text(values: Sequence[KeyValue]) -> str:
+    """``values 1..10`` for a run of integers, else the values listed.
+
+    Examples:
+        >>> _values_text([1, 2, 3, 4])
+        'values 1..4'
+        >>> _values_text(["charge", "flee"])
+        "values 'charge', 'flee'"
+    """
+    ints = [v for v in values if isinstance(v, int)]
+    if len(ints) == len(values) >= 3 and ints == list(range(ints[0], ints[0] + len(ints))):
+        return f"values {ints[0]}..{ints[-1]}"
+    return "values " + ", ".join(repr(v) for v in values)

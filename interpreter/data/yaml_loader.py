@@ -1,0 +1,424 @@
+"""Load a YAML file as plain Python data, remembering where every value came from.
+
+Every table, unit file, manifest and battle file goes through :func:`load_yaml`. It returns a
+:class:`YamlDocument`: the data as plain ``dict``/``list``/``str``/``int``/``float``/``bool``/
+``None`` values, and a location index, so that any later stage (the schema check, a table's
+shape check, the engine) can point at the exact key or value it complains about.
+
+The YAML dialect is deliberately small. Nothing the user gave is lost or rewritten:
+
+- a mapping that gives the same key twice is an error, never "the last one wins";
+- only ``true`` and ``false`` (in any case) are booleans; ``yes``, ``no``, ``on``, ``off``
+  stay the strings the user wrote (YAML 1.1 would turn a unit called ``No`` into ``False``);
+- dates and times stay strings;
+- integers are decimal (``12``, ``-3``) and stay ints; floats (``1.5``, ``2e3``) stay floats;
+  ``0x1F``, ``1_000`` and ``1:30`` stay strings;
+- ``null``, ``~`` and an empty value are ``None``;
+- mapping keys keep their type, so a table keyed ``1:``, ``2:`` has int keys;
+- aliases (``*name``) are allowed; merge keys (``<<``) and tags other than the standard
+  ``!!str``, ``!!int``, ``!!float``, ``!!bool``, ``!!null``, ``!!seq``, ``!!map`` are errors.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, NoReturn, TypeAlias
+
+import attrs
+import yaml
+
+from interpreter.diagnostics import DataError, DiagnosticBag, Span
+
+__all__ = ["Key", "DataPath", "YamlDocument", "load_yaml", "path_text"]
+
+Key: TypeAlias = str | int | float | bool | None
+"""One step of a :data:`DataPath`: a mapping key, or an index into a list."""
+
+DataPath: TypeAlias = tuple[Key, ...]
+"""Where a value is inside a document, as the keys and indices leading to it."""
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_MERGE = "tag:yaml.org,2002:merge"
+
+_INT_RE = re.compile(r"^[-+]?[0-9]+$")
+_FLOAT_RE = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_BOOL_RE = re.compile(r"^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$")
+_NULL_RE = re.compile(r"^(?:~|[Nn][Uu][Ll][Ll]|)$")
+
+_SCALARS: dict[str, tuple[re.Pattern[str], Callable[[str], Any]]] = {
+    _INT: (_INT_RE, int),
+    _FLOAT: (_FLOAT_RE, float),
+    _BOOL: (_BOOL_RE, lambda text: text.lower() == "true"),
+    _NULL: (_NULL_RE, lambda text: None),
+}
+"""The plain scalar types: what each is spelt like, and how to read it."""
+
+_MAX_VALUES = 200_000
+"""More values than this can only come from aliases expanding aliases (a "billion laughs")."""
+
+_TOKEN_WORDS = (
+    ("found unexpected end of stream", "reached the end of the file"),
+    ("'?'", "another key"),
+    ("'<block mapping start>'", "a mapping that starts here"),
+    ("'<block sequence start>'", "a list that starts here"),
+    ("'<stream end>'", "the end of the file"),
+    ("<block end>", "the end of the indented block"),
+)
+"""PyYAML's token names, in the words a user would use."""
+
+_SYNTAX_HINTS = (
+    ("'\\t'", "indent with spaces: YAML does not allow tabs here"),
+    ("mapping values are not allowed here", "put quotes around a value that contains ': '"),
+    ("could not find expected ':'", "a key needs a ':' after it"),
+    ("end of the indented block", "check this line's indentation against the lines above"),
+    ("found undefined alias", "define the anchor (&name) before the alias (*name) uses it"),
+    ("end of the file while scanning a quoted scalar", "close the quotes"),
+    ("end of the file while parsing a flow sequence", "close the '[' with a ']'"),
+    ("end of the file while parsing a flow mapping", "close the '{' with a '}'"),
+    ("another document", "a file holds one YAML document: remove the second '---'"),
+)
+
+
+class _Loader(yaml.SafeLoader):
+    """The YAML dialect described in the module docstring.
+
+    Own implicit resolvers, never registered on PyYAML's global loaders. Aliases come back
+    wrapped in :class:`_AliasNode`, so a value reached through an alias is located at the
+    alias, not at the anchor.
+    """
+
+    yaml_implicit_resolvers: dict[Any, Any] = {}
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            target = super().compose_node(parent, index)
+            return _AliasNode(target, event.start_mark, event.end_mark)
+        return super().compose_node(parent, index)
+
+
+_Loader.add_implicit_resolver(_BOOL, _BOOL_RE, list("tTfF"))
+_Loader.add_implicit_resolver(_INT, _INT_RE, list("-+0123456789"))
+_Loader.add_implicit_resolver(_FLOAT, _FLOAT_RE, list("-+.0123456789"))
+_Loader.add_implicit_resolver(_NULL, _NULL_RE, ["~", "n", "N", ""])
+_Loader.add_implicit_resolver(_MERGE, re.compile(r"^<<$"), ["<"])
+
+
+class _AliasNode(yaml.Node):
+    """A use of an alias (``*name``): where it was written, and the node it stands for."""
+
+    def __init__(self, target: yaml.Node, start_mark: Any, end_mark: Any) -> None:
+        super().__init__(target.tag, target.value, start_mark, end_mark)
+        self.target = target
+
+
+@attrs.frozen
+class _Location:
+    key: Span | None
+    """The mapping key of the entry; None for list items and the document itself."""
+    value: Span
+    """The value."""
+
+
+@attrs.frozen
+class YamlDocument:
+    """A loaded YAML file: its plain data, and where each value and key is.
+
+    Examples:
+        >>> doc = load_yaml("unit.yaml", "profile:\\n  WS: 3\\n  BS: [3, 4]\\n")
+        >>> doc.value
+        {'profile': {'WS': 3, 'BS': [3, 4]}}
+        >>> doc.span(("profile", "BS", 1)).text()
+        'unit.yaml:3:11'
+        >>> doc.key_span(("profile", "WS")).text()
+        'unit.yaml:2:3'
+        >>> doc.span(("profile", "Ld")).text()  # not there: its nearest ancestor
+        'unit.yaml:2:3'
+    """
+
+    path: str
+    """The file as the caller named it; every span carries it."""
+    text: str = attrs.field(repr=False)
+    """The whole source text."""
+    value: Any = attrs.field(repr=False, hash=False)
+    """The data: plain dicts, lists, strings, ints, floats, bools and None."""
+    _locations: Mapping[DataPath, _Location] = attrs.field(
+        repr=False, eq=False, alias="locations"
+    )
+
+    def span(self, path: Iterable[Key] = ()) -> Span:
+        """Where the value at ``path`` is (or its nearest ancestor's, if ``path`` is not there).
+
+        Args:
+            path: keys and list indices from the top of the document, as in
+                ``("units", 0, "profile", "WS")``.
+
+        Returns:
+            The value's span, from its first character to just past its last.
+        """
+        return self._nearest(tuple(path)).value
+
+    def key_span(self, path: Iterable[Key]) -> Span:
+        """Where the mapping key of the entry at ``path`` is.
+
+        A list item has no key, so for it (and for the document itself) this is the span of
+        the value. As with :meth:`span`, a path that is not there gives its nearest ancestor.
+        """
+        location = self._nearest(tuple(path))
+        return location.key or location.value
+
+    def _nearest(self, path: DataPath) -> _Location:
+        while path not in self._locations:
+            path = path[:-1]
+        return self._locations[path]
+
+
+def path_text(path: Iterable[Key]) -> str:
+    """Write a data path the way messages show it: ``units[0].profile.WS``.
+
+    Examples:
+        >>> path_text(("units", 0, "profile", "WS"))
+        'units[0].profile.WS'
+        >>> path_text(("rules", "Ward Save"))
+        "rules['Ward Save']"
+        >>> path_text(())
+        ''
+    """
+    out = ""
+    for step in path:
+        if isinstance(step, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", step):
+            out += f".{step}" if out else step
+        else:
+            out += f"[{step!r}]"
+    return out
+
+
+def load_yaml(path: str | Path, text: str | None = None) -> YamlDocument:
+    """Load one YAML document as plain data with a location index.
+
+    Args:
+        path: the file to read; also the name spans carry.
+        text: the file's text, when the caller has it already; then ``path`` is not read.
+
+    Returns:
+        The document.
+
+    Raises:
+        DataError: the file cannot be read (code ``no-file``), is not UTF-8 text
+            (``bad-encoding``), is not valid YAML (``yaml-syntax``), or breaks the dialect:
+            duplicate keys (``duplicate-key``), unknown tags (``unknown-tag``), merge keys
+            (``merge-key``), ... Every such mistake in the file is reported at once.
+
+    Examples:
+        >>> load_yaml("t.yaml", "1: yes\\n2: 2024-05-01\\n3: TRUE\\n").value
+        {1: 'yes', 2: '2024-05-01', 3: True}
+        >>> load_yaml("t.yaml", "a: 1\\na: 2\\n")
+        Traceback (most recent call last):
+        ...
+        interpreter.diagnostics.DataError: t.yaml:2:1: error: duplicate key 'a' (first given at line 1)
+            a: 2
+            ^
+    """
+    shown = str(path)
+    if text is None:
+        text = _read(path, shown)
+    bag = DiagnosticBag()
+    bag.remember_source(shown, text)
+    try:
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        _syntax_error(bag, shown, text, exc)
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        bag.add(
+            f"unacceptable character #x{exc.character:04x}: {exc.reason}",
+            Span(shown, line, column, line, column + 1),
+            code="yaml-syntax",
+        )
+        raise DataError(bag.items) from None
+    if root is None:
+        locations = {(): _Location(None, Span(shown, 1, 1))}
+        return YamlDocument(shown, text, None, locations=locations)
+    builder = _Builder(shown, bag)
+    try:
+        value = builder.build(root, (), None)
+    except _TooLarge:
+        raise DataError(bag.items) from None
+    bag.raise_if_errors(DataError)
+    return YamlDocument(shown, text, value, locations=builder.locations)
+
+
+def _read(path: str | Path, shown: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        message = f"{shown!r} is not UTF-8 text ({exc.reason})"
+        raise DataError([DiagnosticBag().add(message, code="bad-encoding")]) from None
+    except OSError as exc:
+        message = f"cannot read {shown!r}: {exc.strerror or type(exc).__name__}"
+        raise DataError([DiagnosticBag().add(message, code="no-file")]) from None
+
+
+def _syntax_error(bag: DiagnosticBag, shown: str, text: str, exc: yaml.MarkedYAMLError) -> NoReturn:
+    problem = exc.problem or exc.context or "invalid YAML"
+    for token, words in _TOKEN_WORDS:
+        problem = problem.replace(token, words)
+    mark, context = exc.problem_mark, exc.context
+    if mark is None or (mark.index >= len(text.rstrip()) and exc.context_mark is not None):
+        # Ran off the end of the file: point at what was left open, not past the last line.
+        mark, message, context = exc.context_mark, f"{problem} {context}", None
+    elif problem.startswith("but ") and context:
+        message, context = f"{context}, {problem}", None
+    else:
+        message = problem
+    hint = next((h for pattern, h in _SYNTAX_HINTS if pattern in message), None)
+    if hint is None and context and exc.context_mark is not None:
+        hint = f"{context} that starts at line {exc.context_mark.line + 1}"
+    span = None
+    if mark is not None:
+        span = Span(shown, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
+    bag.add(message, span, code="yaml-syntax", hint=hint)
+    raise DataError(bag.items) from None
+
+
+class _TooLarge(Exception):
+    """Stop building: aliases expand the document past :data:`_MAX_VALUES`."""
+
+
+def _tag_name(tag: str) -> str:
+    """``!!int`` for a standard tag, the tag as written otherwise."""
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag.removeprefix(prefix) if tag.startswith(prefix) else tag
+
+
+def _end_mark(node: yaml.Node) -> Any:
+    """Where ``node`` ends.
+
+    PyYAML ends a block collection where the next token starts, often lines later; it ends
+    here where its last value ends.
+    """
+    if isinstance(node, yaml.CollectionNode):
+        if not node.flow_style and node.value:
+            last = node.value[-1]
+            return _end_mark(last[1] if isinstance(node, yaml.MappingNode) else last)
+    return node.end_mark
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, filling the location index as it goes."""
+
+    def __init__(self, shown: str, bag: DiagnosticBag) -> None:
+        self.shown = shown
+        self.bag = bag
+        self.locations: dict[DataPath, _Location] = {}
+        self.count = 0
+        self.active: set[int] = set()
+        """The collection nodes being built, to catch an alias inside its own anchor."""
+
+    def span(self, node: yaml.Node) -> Span:
+        start, end = node.start_mark, _end_mark(node)
+        return Span(self.shown, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+    def build(self, node: yaml.Node, path: DataPath, key_span: Span | None) -> Any:
+        span = self.span(node)
+        self.count += 1
+        if self.count > _MAX_VALUES:
+            self.bag.add(
+                f"the document expands to more than {_MAX_VALUES} values through aliases",
+                span,
+                code="too-large",
+            )
+            raise _TooLarge
+        self.locations[path] = _Location(key_span, span)
+        target = node.target if isinstance(node, _AliasNode) else node
+        if id(target) in self.active:
+            self.bag.add("this alias is used inside its own anchor", span, code="recursive-alias")
+            return None
+        if isinstance(target, yaml.ScalarNode):
+            return self.scalar(target, span)
+        self.active.add(id(target))
+        if isinstance(target, yaml.SequenceNode):
+            value = self.sequence(target, path, span)
+        else:
+            value = self.mapping(target, path, span)
+        self.active.discard(id(target))
+        return value
+
+    def scalar(self, node: yaml.ScalarNode, span: Span) -> Any:
+        if node.tag in (_STR, _MERGE):
+            return node.value
+        if node.tag not in _SCALARS:
+            return self.unknown_tag(node, span)
+        pattern, convert = _SCALARS[node.tag]
+        if pattern.match(node.value):
+            return convert(node.value)
+        # Only an explicit tag (``!!int abc``) can get here: the resolvers match the patterns.
+        self.bag.add(f"{node.value!r} is not a valid {_tag_name(node.tag)}", span, code="bad-value")
+        return None
+
+    def unknown_tag(self, node: yaml.Node, span: Span) -> None:
+        self.bag.add(
+            f"unknown tag {_tag_name(node.tag)!r}",
+            span,
+            code="unknown-tag",
+            hint="rules-run data uses plain YAML values: remove the tag, or quote the value "
+            "to keep it as text",
+        )
+
+    def sequence(self, node: yaml.SequenceNode, path: DataPath, span: Span) -> list[Any] | None:
+        if node.tag != _SEQ:
+            return self.unknown_tag(node, span)
+        return [self.build(child, path + (i,), None) for i, child in enumerate(node.value)]
+
+    def mapping(self, node: yaml.MappingNode, path: DataPath, span: Span) -> dict[Any, Any] | None:
+        if node.tag != _MAP:
+            return self.unknown_tag(node, span)
+        result: dict[Any, Any] = {}
+        first_lines: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            key_span = self.span(key_node)
+            key_target = key_node.target if isinstance(key_node, _AliasNode) else key_node
+            if key_target.tag == _MERGE:
+                self.bag.add(
+                    "merge keys ('<<') are not supported",
+                    key_span,
+                    code="merge-key",
+                    hint="write the keys out, or use an alias (*name) for the whole value",
+                )
+                continue
+            if not isinstance(key_target, yaml.ScalarNode):
+                self.bag.add(
+                    "a mapping key must be a plain value (a name or a number), not a "
+                    + ("list" if isinstance(key_target, yaml.SequenceNode) else "mapping"),
+                    key_span,
+                    code="bad-key",
+                )
+                continue
+            key = self.scalar(key_target, key_span)
+            if key in first_lines:
+                self.bag.add(
+                    f"duplicate key {key!r} (first given at line {first_lines[key]})",
+                    key_span,
+                    code="duplicate-key",
+                )
+                # Still look inside the value for mistakes, but keep it out of the index.
+                kept, self.locations = self.locations, {}
+                self.build(value_node, path + (key,), key_span)
+                self.locations = kept
+                continue
+            first_lines[key] = key_span.line
+            result[key] = self.build(value_node, path + (key,), key_span)
+        return result

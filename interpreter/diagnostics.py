@@ -1,0 +1,240 @@
+"""Located diagnostics, and the errors that carry them.
+
+Every mistake a user can make in a ruleset, a table or a battle file becomes a
+:class:`Diagnostic`: where it is (``path:line:col``), what is wrong, what was expected, and a
+hint ("did you mean ..."). Stages collect every diagnostic they find in a
+:class:`DiagnosticBag` and raise one :class:`InterpreterError` subclass carrying them all, so
+a run reports all mistakes, not only the first.
+
+Lines and columns are 1-based, as editors show them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+__all__ = [
+    "Severity",
+    "Span",
+    "Diagnostic",
+    "DiagnosticBag",
+    "InterpreterError",
+    "LanguageError",
+    "DataError",
+    "PatchError",
+    "ChanceError",
+    "BattleError",
+    "UsageError",
+    "did_you_mean",
+]
+
+
+class Severity(enum.Enum):
+    """How bad a diagnostic is."""
+
+    ERROR = "error"
+    """The input is wrong; nothing that depends on it runs."""
+    WARNING = "warning"
+    """The input works but probably does not say what its author meant."""
+    NOTE = "note"
+    """Extra context attached after an error (where the first definition was, ...)."""
+
+
+@attrs.frozen
+class Span:
+    """A place in a source file."""
+
+    path: str
+    """The file as the user named it (or as the loader found it)."""
+    line: int
+    """1-based line."""
+    column: int = 1
+    """1-based column."""
+    end_line: int | None = None
+    """1-based line where the span ends, when known."""
+    end_column: int | None = None
+    """1-based column just past the end of the span, when known."""
+
+    def text(self) -> str:
+        """``path:line:col``."""
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@attrs.frozen
+class Diagnostic:
+    """One located message about the user's input."""
+
+    message: str
+    """What is wrong, naming the offending input with ``!r``."""
+    span: Span | None = None
+    """Where it is; None for a whole-run problem (a missing file, say)."""
+    code: str = "error"
+    """A stable kebab-case identifier for tools and tests (``undefined-name``, ...)."""
+    severity: Severity = Severity.ERROR
+    """Error, warning or note."""
+    line_text: str | None = None
+    """The source line the span points into, shown with a caret under it."""
+    expected: tuple[str, ...] = ()
+    """What would have been valid here (for syntax errors)."""
+    hint: str | None = None
+    """A suggestion: "did you mean 'WS'?", or a valid example."""
+
+    def render(self) -> str:
+        """The text a person reads: ``path:line:col: error: message``, the line, a caret."""
+        where = f"{self.span.text()}: " if self.span else ""
+        out = [f"{where}{self.severity.value}: {self.message}"]
+        if self.line_text is not None and self.span is not None:
+            line = self.line_text.rstrip("\n").expandtabs(1)
+            out.append(f"    {line}")
+            width = 1
+            if self.span.end_line == self.span.line and self.span.end_column:
+                width = max(1, self.span.end_column - self.span.column)
+            out.append("    " + " " * (self.span.column - 1) + "^" * width)
+        if self.expected:
+            out.append("  expected: " + ", ".join(self.expected))
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict[str, object]:
+        """A plain dict for ``--json`` output."""
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "path": self.span.path if self.span else None,
+            "line": self.span.line if self.span else None,
+            "column": self.span.column if self.span else None,
+            "expected": list(self.expected),
+            "hint": self.hint,
+        }
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _line_of(text: str | None, line: int) -> str | None:
+    if text is None:
+        return None
+    lines = text.splitlines()
+    if 1 <= line <= len(lines):
+        return lines[line - 1]
+    return None
+
+
+class DiagnosticBag:
+    """Collects diagnostics from one stage, in the order found.
+
+    ``source`` is the text of the file being checked (when there is one), so that each
+    diagnostic can show its line.
+    """
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+        self._texts: dict[str, str] = {}
+
+    def remember_source(self, path: str, text: str) -> None:
+        """Keep ``text`` so diagnostics located in ``path`` can show their line."""
+        self._texts[path] = text
+
+    def add(
+        self,
+        message: str,
+        span: Span | None = None,
+        *,
+        code: str = "error",
+        severity: Severity = Severity.ERROR,
+        expected: Sequence[str] = (),
+        hint: str | None = None,
+    ) -> Diagnostic:
+        """Record a diagnostic and return it."""
+        line_text = _line_of(self._texts.get(span.path), span.line) if span else None
+        diag = Diagnostic(
+            message=message,
+            span=span,
+            code=code,
+            severity=severity,
+            line_text=line_text,
+            expected=tuple(expected),
+            hint=hint,
+        )
+        self.items.append(diag)
+        return diag
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        """Add diagnostics found by another stage."""
+        self.items.extend(diagnostics)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """The diagnostics of severity ERROR."""
+        return [d for d in self.items if d.severity is Severity.ERROR]
+
+    def raise_if_errors(self, error_class: type[InterpreterError]) -> None:
+        """Raise ``error_class`` carrying every diagnostic, if any of them is an error."""
+        if self.errors:
+            raise error_class(list(self.items))
+
+
+class InterpreterError(Exception):
+    """Root of every error rules-run reports about its input. Carries diagnostics."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic] | str) -> None:
+        if isinstance(diagnostics, str):
+            diagnostics = [Diagnostic(diagnostics)]
+        self.diagnostics: list[Diagnostic] = list(diagnostics)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """Every diagnostic, one after another."""
+        return "\n".join(d.render() for d in self.diagnostics)
+
+
+class LanguageError(InterpreterError, ValueError):
+    """A ruleset's rule files are malformed (syntax) or do not check (names, types)."""
+
+
+class DataError(InterpreterError, ValueError):
+    """A YAML file (table, unit data, manifest, battle) is malformed or breaks its schema."""
+
+
+class PatchError(InterpreterError, ValueError):
+    """A patch overrides or removes what is not there, or adds what already is."""
+
+
+class ChanceError(InterpreterError, ValueError):
+    """A roll cannot be made: scripted dice ran out, an impossible dice expression, ..."""
+
+
+class BattleError(InterpreterError, RuntimeError):
+    """A battle cannot go on: no legal option for a decision, a trigger loop, a step cap."""
+
+
+class UsageError(InterpreterError, ValueError):
+    """A command line asks for something that is not there (an unknown edition, unit, ...)."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A hint naming the closest candidates to ``name``, or None when none is close.
+
+    Examples:
+        >>> did_you_mean("Ws", ["WS", "BS", "Ld"])
+        "did you mean 'WS'?"
+        >>> did_you_mean("zzz", ["WS"]) is None
+        True
+    """
+    pool = sorted(set(candidates))
+    close = difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in pool}
+        if name.lower() in lowered:
+            close = [lowered[name.lower()]]
+    if not close:
+        return None
+    if len(close) == 1:
+        return f"did you mean {close[0]!r}?"
+    return "did you mean " + ", ".join(repr(c) for c in close[:-1]) + f" or {close[-1]!r}?"

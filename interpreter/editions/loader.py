@@ -1,0 +1,462 @@
+"""Load a ruleset folder: manifest, rule files, ``extends``, patches, tables and unit data.
+
+Loading is cached per folder (and invalidated when any file in it changes), so a command
+that runs ten thousand battles parses and checks each ruleset once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from interpreter.data.schema import validate
+from interpreter.data.tables import load_table
+from interpreter.data.yaml_loader import YamlDocument, load_yaml, path_text
+from interpreter.diagnostics import (
+    DataError,
+    DiagnosticBag,
+    InterpreterError,
+    LanguageError,
+    PatchError,
+    Span,
+    did_you_mean,
+)
+from interpreter.editions.registry import MANIFEST, find_edition
+from interpreter.editions.ruleset import Origin, Ruleset
+from interpreter.lang import ast
+from interpreter.lang.checker import check_declarations
+from interpreter.lang.parser import parse_file
+from interpreter.lang.rule_refs import RuleRefError, parse_rule_ref
+
+__all__ = ["load_ruleset", "load_edition", "clear_cache", "resolve_rule"]
+
+_CACHE: dict[Path, tuple[tuple[tuple[str, int, int], ...], Ruleset]] = {}
+
+
+def clear_cache() -> None:
+    """Forget every loaded ruleset (the benchmarks use it to time a cold load)."""
+    _CACHE.clear()
+
+
+def load_edition(name: str | Path) -> Ruleset:
+    """Find (:func:`find_edition`) and load a ruleset by id, alias or folder."""
+    return load_ruleset(find_edition(name))
+
+
+def load_ruleset(folder: str | Path) -> Ruleset:
+    """Load, resolve and check the ruleset in ``folder``.
+
+    Raises:
+        LanguageError, PatchError or DataError: with every problem found.
+    """
+    return _load(Path(folder).resolve(), ())
+
+
+def _fingerprint(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    out = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        for f in sorted(files):
+            p = Path(root, f)
+            st = p.stat()
+            out.append((str(p), st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
+def _load(folder: Path, stack: tuple[Path, ...]) -> Ruleset:
+    fingerprint = _fingerprint(folder)
+    cached = _CACHE.get(folder)
+    if cached is not None and cached[0] == fingerprint:
+        base = cached[1].base
+        # a base that changed invalidates everything built on it
+        if base is None or _load(base.folder, stack + (folder,)) is base:
+            return cached[1]
+    ruleset = _Builder(folder, stack).build()
+    _CACHE[folder] = (fingerprint, ruleset)
+    return ruleset
+
+
+def _shown(path: Path) -> str:
+    """A path as diagnostics show it: relative to the working directory when inside it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def _raise(bag: DiagnosticBag) -> None:
+    errors = bag.errors
+    if not errors:
+        return
+    codes = {d.code for d in errors}
+    if any(c.startswith("patch-") for c in codes):
+        raise PatchError(bag.items)
+    if all(d.span is not None and d.span.path.endswith((".yaml", ".yml")) for d in errors):
+        raise DataError(bag.items)
+    raise LanguageError(bag.items)
+
+
+def resolve_rule(text: str, rules: dict[str, ast.RuleDecl] | Any) -> tuple[ast.RuleDecl, tuple]:
+    """The rule a reference names, and its arguments (``"Ward Save (5+)"``).
+
+    Raises:
+        KeyError: no such rule. RuleRefError: not a rule reference.
+    """
+    if text in rules:
+        return rules[text], ()
+    ref = parse_rule_ref(text)
+    return rules[ref.name], ref.args
+
+
+class _Builder:
+    def __init__(self, folder: Path, stack: tuple[Path, ...]) -> None:
+        self.folder = folder
+        self.stack = stack
+        self.bag = DiagnosticBag()
+
+    def yaml(self, path: Path, schema: str) -> YamlDocument | None:
+        try:
+            doc = load_yaml(_shown(path))
+        except DataError as err:
+            self.bag.extend(err.diagnostics)
+            return None
+        self.bag.remember_source(doc.path, doc.text)
+        problems = validate(doc, schema)
+        self.bag.extend(problems)
+        return None if any(p for p in problems) else doc
+
+    # ------------------------------------------------------------ build
+    def build(self) -> Ruleset:
+        manifest_path = self.folder / MANIFEST
+        manifest = self.yaml(manifest_path, "manifest")
+        if manifest is None:
+            _raise(self.bag)
+        files = [self.folder / f for f in manifest.value["rules"]]
+        parsed = []
+        for i, f in enumerate(files):
+            if not f.is_file():
+                self.bag.add(
+                    f"rule file {manifest.value['rules'][i]!r} does not exist",
+                    manifest.span(("rules", i)),
+                    code="no-file",
+                )
+                continue
+            parsed.append(parse_file(_shown(f), self.bag))
+        _raise(self.bag)
+        header = parsed[0].header
+        for later in parsed[1:]:
+            if later.header is not None:
+                self.bag.add(
+                    "only the first rule file of a ruleset has a 'ruleset' header",
+                    later.header.span, code="duplicate-header",
+                )
+        if header is None:
+            self.bag.add(
+                "the first rule file must start with: ruleset <id> \"<title>\"",
+                Span(parsed[0].path, 1, 1), code="missing-header",
+            )
+            _raise(self.bag)
+        if header.id != self.folder.name:
+            self.bag.add(
+                f"ruleset {header.id!r} is in the folder {self.folder.name!r}; the id must be "
+                "the folder's name",
+                header.span, code="wrong-id",
+            )
+        base = self.base(header)
+        sources = tuple(s.file for s in header.sources)
+        decls: dict[str, ast.Decl] = dict(base.decls) if base else {}
+        rules: dict[str, ast.RuleDecl] = dict(base.rules) if base else {}
+        origins: dict[str, Origin] = dict(base.origins) if base else {}
+        own_ops: list[ast.PatchOp] = []
+        for file in parsed:
+            for item in file.items:
+                if isinstance(item, ast.PatchOp):
+                    if base is None:
+                        self.bag.add(
+                            f"'{item.op}' is for patches: this ruleset extends nothing",
+                            item.span, code="patch-without-base",
+                            hint="write the declaration without it, or add 'extends <id>' "
+                            "to the header",
+                        )
+                        continue
+                    own_ops.append(item)
+                    self.apply(item, decls, rules, origins, header.id, sources)
+                elif base is not None:
+                    self.bag.add(
+                        f"a patch must say what it does with {item.kind} {item.name!r}",
+                        item.span, code="patch-missing-op",
+                        hint="start the line with add, override or define",
+                    )
+                else:
+                    self.declare(item, decls, rules, origins, header.id, sources)
+        check_declarations(decls, rules, sources, self.bag)
+        tables = self.tables(decls, origins, header.id, base)
+        units = dict(base.units) if base else {}
+        equipment = dict(base.equipment) if base else {}
+        self.unit_data(manifest, units, equipment)
+        self.check_unit_data(units, equipment, decls, rules)
+        battles = tuple(self.folder / b for b in manifest.value.get("battles", []))
+        for i, b in enumerate(battles):
+            if not b.is_file():
+                self.bag.add(f"battle file {str(b.relative_to(self.folder))!r} does not exist",
+                             manifest.span(("battles", i)), code="no-file")
+        default_battle = manifest.value.get("default_battle")
+        default_path = self.folder / default_battle if default_battle else (
+            battles[0] if battles else (base.default_battle if base else None)
+        )
+        if default_battle and not default_path.is_file():
+            self.bag.add(f"default battle {default_battle!r} does not exist",
+                         manifest.span(("default_battle",)), code="no-file")
+        _raise(self.bag)
+        patches = (base.patches if base else ()) + (
+            ((header.id, tuple(own_ops)),) if base is not None else ()
+        )
+        return Ruleset(
+            id=header.id,
+            title=header.title,
+            folder=self.folder,
+            chain=(base.chain if base else ()) + (header.id,),
+            decls=decls,
+            rules=rules,
+            origins=origins,
+            patches=patches,
+            sources=sources,
+            tables=tables,
+            units=units,
+            equipment=equipment,
+            battles=battles,
+            default_battle=default_path,
+            attack_modes=self.attack_modes(manifest, decls, base),
+            base=base,
+        )
+
+    def attack_modes(self, manifest: YamlDocument, decls, base) -> dict:
+        modes = dict(base.attack_modes) if base else {}
+        for mode, spec in (manifest.value.get("attacks") or {}).items():
+            for key, kind in (("sequence", "sequence"), ("count", "action")):
+                name = spec.get(key)
+                if name is not None and getattr(decls.get(name), "kind", None) != kind:
+                    self.bag.add(
+                        f"attacks.{mode}.{key} names {name!r}, which is not a {kind}",
+                        manifest.span(("attacks", mode, key)), code="unknown-name",
+                        hint=did_you_mean(name, [n for n, d in decls.items() if d.kind == kind]),
+                    )
+            modes[mode] = dict(spec)
+        return modes
+
+    def base(self, header: ast.Header) -> Ruleset | None:
+        if header.extends is None:
+            return None
+        try:
+            folder = find_edition(header.extends)
+        except InterpreterError as err:
+            self.bag.add(err.diagnostics[0].message, header.span, code="unknown-edition")
+            _raise(self.bag)
+        if folder == self.folder or folder in self.stack:
+            chain = " -> ".join(p.name for p in self.stack + (self.folder, folder))
+            self.bag.add(f"'extends' makes a cycle: {chain}", header.span, code="extends-cycle")
+            _raise(self.bag)
+        try:
+            return _load(folder, self.stack + (self.folder,))
+        except InterpreterError as err:
+            self.bag.add(
+                f"the base ruleset {header.extends!r} does not load (its errors follow)",
+                header.span, code="bad-base",
+            )
+            self.bag.extend(err.diagnostics)
+            _raise(self.bag)
+        return None  # unreachable: _raise raised
+
+    # ------------------------------------------------------------ declarations and patches
+    @staticmethod
+    def key(kind: str, name: str) -> str:
+        return f"rule:{name}" if kind == "rule" else name
+
+    def declare(self, d, decls, rules, origins, ruleset_id, sources) -> None:
+        space = rules if d.kind == "rule" else decls
+        existing = space.get(d.name)
+        if existing is not None:
+            self.bag.add(
+                f"{d.kind} {d.name!r} is declared twice (first at {existing.span.text()})",
+                d.span, code="duplicate-declaration",
+            )
+            return
+        space[d.name] = d
+        origins[self.key(d.kind, d.name)] = Origin(
+            ruleset_id, d.cite.text(sources) if d.cite else "", "declare"
+        )
+
+    def apply(self, op: ast.PatchOp, decls, rules, origins, ruleset_id, sources) -> None:
+        space = rules if op.kind == "rule" else decls
+        existing = space.get(op.name)
+        what = f"{op.kind} {op.name!r}"
+        if existing is not None and existing.kind != op.kind:
+            self.bag.add(
+                f"{op.op}: {op.name!r} is a {existing.kind}, not a {op.kind}",
+                op.span, code="patch-wrong-kind",
+            )
+            return
+        if op.op == "add" and existing is not None:
+            self.bag.add(
+                f"add: {what} already exists (declared at {existing.span.text()})",
+                op.span, code="patch-add-existing",
+                hint="use 'override' to replace it, or 'define' to add or replace",
+            )
+            return
+        if op.op in ("override", "remove") and existing is None:
+            same_kind = [n for n, d in space.items() if d.kind == op.kind]
+            self.bag.add(
+                f"{op.op}: there is no {what} to {op.op}",
+                op.span, code=f"patch-{op.op}-missing",
+                hint=did_you_mean(op.name, same_kind) or
+                ("use 'add' for something new" if op.op == "override" else None),
+            )
+            return
+        key = self.key(op.kind, op.name)
+        if op.op == "remove":
+            del space[op.name]
+            origins[key] = Origin(ruleset_id, op.cite.text(sources) if op.cite else "", "remove")
+            return
+        assert op.decl is not None
+        space[op.name] = op.decl
+        origins[key] = Origin(
+            ruleset_id, op.decl.cite.text(sources) if op.decl.cite else "", op.op
+        )
+
+    # ------------------------------------------------------------ data
+    def tables(self, decls, origins, ruleset_id, base) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, d in decls.items():
+            if not isinstance(d, ast.TableDecl):
+                continue
+            if base is not None and origins[name].ruleset != ruleset_id and name in base.tables:
+                out[name] = base.tables[name]
+                continue
+            path = self.folder / d.file
+            if not path.is_file():
+                self.bag.add(f"table {name!r}: no file {d.file!r} in {_shown(self.folder)}",
+                             d.span, code="no-file")
+                continue
+            try:
+                table = load_table(_shown(path), name)
+            except DataError as err:
+                self.bag.extend(err.diagnostics)
+                continue
+            if tuple(table.keys) != d.keys:
+                self.bag.add(
+                    f"table {name!r} is declared with keys ({', '.join(d.keys)}) but "
+                    f"{d.file!r} has keys ({', '.join(table.keys)})",
+                    d.span, code="table-keys",
+                )
+            out[name] = table
+        return out
+
+    def unit_data(self, manifest: YamlDocument, units: dict, equipment: dict) -> None:
+        for key, schema, target in (("units", "units", units), ("equipment", "equipment",
+                                                                  equipment)):
+            for i, rel in enumerate(manifest.value.get(key, [])):
+                path = self.folder / rel
+                if not path.is_file():
+                    self.bag.add(f"{key} file {rel!r} does not exist",
+                                 manifest.span((key, i)), code="no-file")
+                    continue
+                doc = self.yaml(path, schema)
+                if doc is None:
+                    continue
+                if key == "units":
+                    stem = Path(rel).stem
+                    for pid, profile in doc.value["units"].items():
+                        target[f"{stem}/{pid}"] = _Located(profile, doc, ("units", pid))
+                else:
+                    for item_id, item in doc.value["items"].items():
+                        if item_id in target:
+                            self.bag.add(f"equipment {item_id!r} is defined twice",
+                                         doc.key_span(("items", item_id)),
+                                         code="duplicate-declaration")
+                        target[item_id] = _Located(item, doc, ("items", item_id))
+
+    def check_unit_data(self, units, equipment, decls, rules) -> None:
+        characteristics = {n for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)}
+        for located in list(units.values()) + list(equipment.values()):
+            if not isinstance(located, _Located) or located.checked:
+                continue
+            located.checked = True
+            self.check_rule_refs(located, rules, decls)
+            for path, profile in located.profiles():
+                for name in profile:
+                    if name not in characteristics:
+                        self.bag.add(
+                            f"unknown characteristic {name!r} in {path_text(path)}",
+                            located.doc.key_span(path + (name,)),
+                            code="unknown-characteristic",
+                            hint=did_you_mean(name, characteristics),
+                        )
+            for i, item in enumerate(located.value.get("equipment", [])):
+                if item not in equipment:
+                    self.bag.add(
+                        f"unknown equipment {item!r}",
+                        located.doc.span(located.path + ("equipment", i)),
+                        code="unknown-equipment",
+                        hint=did_you_mean(item, equipment),
+                    )
+
+    def check_rule_refs(self, located: _Located, rules, decls) -> None:
+        for path, text in located.rule_refs():
+            try:
+                rule, args = resolve_rule(text, rules)
+            except RuleRefError as err:
+                self.bag.add(str(err), located.doc.span(path), code="bad-rule-reference")
+                continue
+            except KeyError:
+                name = text.split("(")[0].strip()
+                self.bag.add(
+                    f"unknown rule {text!r}", located.doc.span(path), code="unknown-rule",
+                    hint=did_you_mean(name, rules),
+                )
+                continue
+            required = [p for p in rule.params if p.default is None]
+            if not (len(required) <= len(args) <= len(rule.params)):
+                self.bag.add(
+                    f"rule {rule.name!r} takes {len(rule.params)} parameter(s), {text!r} "
+                    f"gives {len(args)}",
+                    located.doc.span(path), code="wrong-arity",
+                )
+
+
+class _Located(dict):
+    """A unit profile or equipment item, remembering the document it came from."""
+
+    def __init__(self, value: dict, doc: YamlDocument, path: tuple) -> None:
+        super().__init__(value)
+        self.value = value
+        self.doc = doc
+        self.path = path
+        self.checked = False
+
+    def span(self, *path) -> Span:
+        return self.doc.span(self.path + tuple(path))
+
+    def profiles(self) -> Iterable[tuple[tuple, dict]]:
+        """Every characteristic map inside (the profile, weapons', command's, parts')."""
+        v = self.value
+        if isinstance(v.get("profile"), dict):
+            yield self.path + ("profile",), v["profile"]
+        for group in ("weapons", "command", "parts"):
+            for key, sub in (v.get(group) or {}).items():
+                if isinstance(sub, dict) and isinstance(sub.get("profile"), dict):
+                    yield self.path + (group, key, "profile"), sub["profile"]
+        if isinstance(v.get("modifies"), dict):
+            yield self.path + ("modifies",), v["modifies"]
+
+    def rule_refs(self) -> Iterable[tuple[tuple, str]]:
+        v = self.value
+        for i, r in enumerate(v.get("rules", []) or []):
+            yield self.path + ("rules", i), r
+        for group in ("weapons", "parts"):
+            for key, sub in (v.get(group) or {}).items():
+                if isinstance(sub, dict):
+                    for i, r in enumerate(sub.get("rules", []) or []):
+                        yield self.path + (group, key, "rules", i), r
+

@@ -1,0 +1,66 @@
+"""Find a ruleset by id, alias or folder.
+
+The bundled rulesets are the folders of ``rulesets/`` that hold an ``index.yaml``; their id
+is the folder name. An author's ruleset (a patch under development, a house rule) is given
+as a path to its folder instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.diagnostics import UsageError, did_you_mean
+from interpreter.paths import RULESETS_DIR
+
+__all__ = ["MANIFEST", "bundled_editions", "find_edition"]
+
+MANIFEST = "index.yaml"
+
+
+def bundled_editions() -> dict[str, Path]:
+    """The bundled rulesets: id -> folder, sorted by id."""
+    if not RULESETS_DIR.is_dir():
+        return {}
+    return {
+        p.name: p
+        for p in sorted(RULESETS_DIR.iterdir())
+        if p.is_dir() and (p / MANIFEST).is_file()
+    }
+
+
+def _aliases(folder: Path) -> list[str]:
+    # Aliases are read without the full loader: a broken manifest is reported when the
+    # ruleset itself is loaded, not while looking for another one.
+    import yaml
+
+    try:
+        data = yaml.safe_load((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return []
+    aliases = data.get("aliases", []) if isinstance(data, dict) else []
+    return [a for a in aliases if isinstance(a, str)]
+
+
+def find_edition(name: str | Path) -> Path:
+    """The folder of the ruleset ``name``: a bundled id or alias (any case), or a folder.
+
+    Raises:
+        UsageError: nothing matches; the message lists the valid choices.
+    """
+    text = str(name)
+    path = Path(text)
+    if (path / MANIFEST).is_file():
+        return path.resolve()
+    editions = bundled_editions()
+    if text in editions:
+        return editions[text]
+    lowered = text.lower()
+    for edition_id, folder in editions.items():
+        if edition_id.lower() == lowered or lowered in (a.lower() for a in _aliases(folder)):
+            return folder
+    if path.exists():
+        message = f"{text!r} is not a ruleset folder (it has no {MANIFEST})"
+    else:
+        message = f"unknown edition {text!r}"
+    hint = did_you_mean(text, editions) or "choose one of: " + ", ".join(editions)
+    raise UsageError(message + f"; {hint}" if hint else message)

@@ -1,0 +1,86 @@
+"""A checked ruleset: every declaration after ``extends`` and patches, plus its data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from interpreter.lang import ast
+
+__all__ = ["Ruleset", "Origin"]
+
+
+@attrs.frozen
+class Origin:
+    """Which ruleset last declared a thing, and how to cite it."""
+
+    ruleset: str
+    """The id of the ruleset (or patch) whose declaration is in force."""
+    cite: str
+    """The citation as a reader sees it: ``000_c43...txt L450`` or a "not in seed" note."""
+    op: str = "declare"
+    """``declare`` (a base ruleset), ``add``, ``override`` or ``define`` (a patch)."""
+
+
+@attrs.frozen
+class Ruleset:
+    """An immutable, checked ruleset.
+
+    Applying a patch builds a new Ruleset; the base is never changed. ``chain`` lists the
+    ids from the root edition to this one (``("aos4", "aos4-gh2025", "aos4-gh2026")``).
+    """
+
+    id: str
+    title: str
+    folder: Path
+    chain: tuple[str, ...]
+    """Ids from the root edition down to this ruleset."""
+    decls: Mapping[str, ast.Decl]
+    """Every declaration but rules, by name."""
+    rules: Mapping[str, ast.RuleDecl]
+    """Special rules (abilities, commands, items, spells) by their quoted name."""
+    origins: Mapping[str, Origin]
+    """Where each declaration in force comes from; keys are names, rules as ``rule:<name>``."""
+    patches: tuple[tuple[str, tuple[ast.PatchOp, ...]], ...]
+    """For each patch in the chain (root first), its id and its operations in file order."""
+    sources: tuple[str, ...]
+    """The seed files this ruleset cites; the first is the default."""
+    tables: Mapping[str, Any]
+    """Loaded tables (:class:`interpreter.data.tables.Table`) by name."""
+    units: Mapping[str, Mapping[str, Any]]
+    """Unit profiles by ``file/profile`` (``empire/halberdier``)."""
+    equipment: Mapping[str, Mapping[str, Any]]
+    """Equipment items by id."""
+    battles: tuple[Path, ...]
+    """Bundled battle files."""
+    default_battle: Path | None
+    """The battle ``rules-run --edition <id>`` runs when no file is given."""
+    attack_modes: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
+    """How attack tools use the ruleset: mode (``melee``, ``shooting``) -> its ``sequence``
+    and the ``count`` action giving the number of attacks (``attacks:`` in index.yaml)."""
+    base: Ruleset | None = attrs.field(default=None, repr=False)
+    """The ruleset this one extends, if any."""
+
+    def decl(self, name: str) -> ast.Decl | None:
+        """The declaration called ``name``, or None."""
+        return self.decls.get(name)
+
+    def of_kind(self, kind: str) -> dict[str, ast.Decl]:
+        """Declarations of one kind (``test``, ``table``, ...), by name."""
+        return {n: d for n, d in self.decls.items() if d.kind == kind}
+
+    def characteristics(self, entity: str | None = None) -> list[ast.CharacteristicDecl]:
+        """Declared characteristics (of one profile kind), in declaration order."""
+        return [
+            d
+            for d in self.decls.values()
+            if isinstance(d, ast.CharacteristicDecl) and (entity is None or d.entity == entity)
+        ]
+
+    def cite(self, name: str) -> str:
+        """How to cite a declaration (a rule as ``rule:<name>``)."""
+        origin = self.origins.get(name)
+        return origin.cite if origin else ""

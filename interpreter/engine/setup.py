@@ -1,0 +1,235 @@
+"""Read a battle file against a ruleset: validate it, and build its units.
+
+Validation has two layers: the generic JSON Schema (``schemas/battle.schema.json``) and then
+what only the ruleset can tell (its profiles, characteristics, equipment, rules, options and
+decisions). Every problem is reported, located in the battle file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from interpreter.data.schema import validate
+from interpreter.data.yaml_loader import YamlDocument, load_yaml
+from interpreter.diagnostics import DataError, DiagnosticBag, did_you_mean
+from interpreter.editions.loader import resolve_rule
+from interpreter.editions.ruleset import Ruleset
+from interpreter.engine.entities import Unit, Weapon
+from interpreter.lang import ast
+from interpreter.lang.compiler import Runtime
+from interpreter.lang.rule_refs import RuleRefError
+
+__all__ = ["Battle", "load_battle", "read_battle", "battle_edition"]
+
+
+@attrs.define
+class Battle:
+    """A validated battle file, with its units built for a ruleset."""
+
+    doc: YamlDocument
+    units: list[Unit]
+    options: dict[str, Any]
+    """Options in force: the ruleset's defaults, overridden by the battle file."""
+    sides: list[str]
+    seed: int
+
+    def unit(self, unit_id: str) -> Unit | None:
+        """The unit with that id, or None."""
+        return next((u for u in self.units if u.id == unit_id), None)
+
+
+def read_battle(path: str | Path) -> YamlDocument:
+    """Load and schema-check a battle file (no ruleset needed).
+
+    Raises:
+        DataError: with every problem found.
+    """
+    doc = load_yaml(str(path))
+    problems = validate(doc, "battle")
+    if problems:
+        raise DataError(problems)
+    return doc
+
+
+def battle_edition(doc: YamlDocument) -> str | None:
+    """The edition a battle file names, if any."""
+    value = doc.value.get("edition") if isinstance(doc.value, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def load_battle(doc: YamlDocument, ruleset: Ruleset, runtime: Runtime,
+                options: dict[str, Any] | None = None) -> Battle:
+    """Check a battle against a ruleset and build its units.
+
+    Args:
+        doc: the battle file (already schema-checked by :func:`read_battle`).
+        ruleset: the ruleset it is fought under.
+        runtime: the ruleset compiled (to bind rule arguments).
+        options: options from the command line, overriding the file's.
+
+    Raises:
+        DataError: every problem, located in the battle file.
+    """
+    bag = DiagnosticBag()
+    bag.remember_source(doc.path, doc.text)
+    data = doc.value
+    units: list[Unit] = []
+    seen: dict[str, int] = {}
+    characteristics = {d.name for d in ruleset.characteristics()}
+    for i, spec in enumerate(data["units"]):
+        where = ("units", i)
+        if spec["id"] in seen:
+            bag.add(f"unit id {spec['id']!r} is used twice (first by units[{seen[spec['id']]}])",
+                    doc.span(where + ("id",)), code="duplicate-unit")
+            continue
+        seen[spec["id"]] = i
+        unit = _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag)
+        if unit is not None:
+            units.append(unit)
+    sides = list(data.get("sides") or dict.fromkeys(u["side"] for u in data["units"]))
+    for i, spec in enumerate(data["units"]):
+        if spec["side"] not in sides:
+            bag.add(f"side {spec['side']!r} is not in 'sides'", doc.span(("units", i, "side")),
+                    code="unknown-side", hint=did_you_mean(spec["side"], sides))
+    first = (data.get("game") or {}).get("first")
+    if first is not None and first not in sides:
+        bag.add(f"'first' names {first!r}, which is not a side", doc.span(("game", "first")),
+                code="unknown-side", hint=did_you_mean(first, sides))
+    if "duel" in data and len(data["units"]) != 2:
+        bag.add(f"'duel' places exactly two units; this battle has {len(data['units'])}",
+                doc.key_span(("duel",)), code="duel-units")
+    merged = _options(doc, ruleset, data.get("options") or {}, bag)
+    for key, value in (options or {}).items():
+        merged[key] = value
+    for side, policy in (data.get("policies") or {}).items():
+        if side not in sides:
+            bag.add(f"policy for {side!r}, which is not a side", doc.key_span(("policies", side)),
+                    code="unknown-side", hint=did_you_mean(side, sides))
+        if ruleset.decls.get(policy) is None or ruleset.decls[policy].kind != "policy":
+            bag.add(f"unknown policy {policy!r}", doc.span(("policies", side)),
+                    code="unknown-policy", hint=did_you_mean(policy, ruleset.of_kind("policy")))
+    for i, order in enumerate(data.get("orders") or []):
+        if "unit" in order and order["unit"] not in seen:
+            bag.add(f"order names unit {order['unit']!r}, which is not in the battle",
+                    doc.span(("orders", i, "unit")), code="unknown-unit",
+                    hint=did_you_mean(order["unit"], seen))
+        decision = order.get("decision")
+        if decision is not None and ruleset.decls.get(decision) is None:
+            bag.add(f"order names decision {decision!r}, which the ruleset does not declare",
+                    doc.span(("orders", i, "decision")), code="unknown-decision",
+                    hint=did_you_mean(decision, ruleset.of_kind("decision")))
+    bag.raise_if_errors(DataError)
+    return Battle(doc, units, merged, sides, int(data.get("seed", 0)))
+
+
+def _options(doc: YamlDocument, ruleset: Ruleset, given: dict, bag: DiagnosticBag) -> dict:
+    declared = {n: d for n, d in ruleset.decls.items() if isinstance(d, ast.OptionDecl)}
+    merged = {n: d.default for n, d in declared.items()}
+    for name, value in given.items():
+        decl = declared.get(name)
+        if decl is None:
+            bag.add(f"unknown option {name!r}", doc.key_span(("options", name)),
+                    code="unknown-option", hint=did_you_mean(name, declared)
+                    or ("this ruleset has no options" if not declared else None))
+            continue
+        problem = option_problem(decl, value)
+        if problem:
+            bag.add(problem, doc.span(("options", name)), code="bad-option",
+                    hint=did_you_mean(str(value), decl.choices) if decl.choices else None)
+            continue
+        merged[name] = value
+    return merged
+
+
+def option_problem(decl: ast.OptionDecl, value: Any) -> str | None:
+    """Why ``value`` is not a valid value of the option, or None."""
+    if decl.choices:
+        if value not in decl.choices:
+            return (f"option {decl.name!r} is one of " + ", ".join(repr(c) for c in decl.choices)
+                    + f"; got {value!r}")
+        return None
+    kinds = {"int": (int,), "number": (int, float), "bool": (bool,), "text": (str,)}
+    expected = kinds.get(decl.type)
+    if expected and (not isinstance(value, expected) or
+                     (decl.type in ("int", "number") and isinstance(value, bool))):
+        return f"option {decl.name!r} takes {decl.type} values; got {value!r}"
+    return None
+
+
+def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Unit | None:
+    profile_id = spec.get("profile")
+    base: dict[str, Any] = {}
+    if profile_id is not None:
+        base = ruleset.units.get(profile_id)
+        if base is None:
+            bag.add(f"unknown profile {profile_id!r}", doc.span(where + ("profile",)),
+                    code="unknown-profile", hint=did_you_mean(profile_id, ruleset.units))
+            return None
+    profile = dict(base.get("profile") or {})
+    for name, value in (spec.get("characteristics") or {}).items():
+        if name not in characteristics:
+            bag.add(f"unknown characteristic {name!r}",
+                    doc.key_span(where + ("characteristics", name)),
+                    code="unknown-characteristic", hint=did_you_mean(name, characteristics))
+        profile[name] = value
+    for name in characteristics:
+        profile.setdefault(name, None)
+    equipment = []
+    for j, item_id in enumerate(spec.get("equipment", base.get("equipment", [])) or []):
+        item = ruleset.equipment.get(item_id)
+        if item is None:
+            bag.add(f"unknown equipment {item_id!r}", doc.span(where + ("equipment", j)),
+                    code="unknown-equipment", hint=did_you_mean(item_id, ruleset.equipment))
+            continue
+        equipment.append(item)
+    rule_texts = list(base.get("rules") or [])
+    for item in equipment:
+        rule_texts.extend(item.get("rules") or [])
+    rule_texts.extend(spec.get("rules") or [])
+    rules = []
+    for j, text in enumerate(rule_texts):
+        try:
+            rules.append(runtime.bind_rule(text))
+        except (KeyError, RuleRefError):
+            in_spec = text in (spec.get("rules") or [])
+            span = (doc.span(where + ("rules", (spec.get("rules") or []).index(text)))
+                    if in_spec else doc.span(where))
+            bag.add(f"unknown rule {text!r}", span, code="unknown-rule",
+                    hint=did_you_mean(text.split("(")[0].strip(), ruleset.rules))
+    command_spec = spec.get("command") or {}
+    if isinstance(command_spec, list):
+        command_spec = dict.fromkeys(command_spec, True)
+    command = {}
+    for name, value in command_spec.items():
+        from_profile = (base.get("command") or {}).get(name)
+        if from_profile is None and value is True:
+            bag.add(f"the profile {profile_id!r} has no command model {name!r}",
+                    doc.span(where + ("command",)), code="unknown-command",
+                    hint=did_you_mean(name, base.get("command") or {}))
+            continue
+        command[name] = value if isinstance(value, dict) else (
+            from_profile if isinstance(from_profile, dict) else {})
+    keywords = set(base.get("keywords") or []) | set(spec.get("keywords") or [])
+    flags = {k: spec[k] for k in ("general", "battle_standard", "wizard") if k in spec}
+    unit = Unit(
+        id=spec["id"],
+        name=spec.get("name") or base.get("name") or spec["id"],
+        side=spec["side"],
+        profile=profile,
+        models=spec["models"],
+        files=spec.get("files"),
+        rules=rules,
+        keywords=keywords,
+        equipment=equipment,
+        command=command,
+        flags=flags,
+        type=base.get("type"),
+        weapons=[
+            Weapon(name, w.get("profile") or {}, [runtime.bind_rule(r) for r in w.get("rules") or []])
+            for name, w in (base.get("weapons") or {}).items()
+        ],
+    )
+    return unit

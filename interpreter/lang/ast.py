@@ -1,0 +1,632 @@
+"""The abstract syntax tree of the rules language.
+
+Every node is immutable (``attrs.frozen``) and carries the :class:`Span` it was parsed from,
+so diagnostics, logs and diffs can point at the rule text. Grammar rules are snake_case and
+node classes CamelCase (``roll_decl`` → :class:`RollDecl`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from interpreter.diagnostics import Span
+
+# ---------------------------------------------------------------- common
+
+
+@attrs.frozen
+class Cite:
+    """Where a declaration comes from: seed lines, or a "not in seed: ..." note."""
+
+    span: Span
+    source: str | None = None
+    """The seed's number (``004``); None for the ruleset's default source."""
+    ranges: tuple[str, ...] = ()
+    """Line ranges as written: ``L450``, ``L418-L422``."""
+    note: str | None = None
+    """The text of a quoted citation (``not in seed: standard published value``)."""
+
+    def text(self, sources: tuple[str, ...] = ()) -> str:
+        """The citation as a reader sees it: ``000_c43....txt L450`` or the note.
+
+        ``sources`` are the seed files the ruleset declares; the first is the default.
+        """
+        if self.note is not None:
+            return self.note
+        file = find_source(self.source, sources)
+        prefix = f"{file} " if file else (f"{self.source} " if self.source else "")
+        return prefix + ", ".join(self.ranges)
+
+
+def find_source(number: str | None, sources: tuple[str, ...]) -> str | None:
+    """The seed file a citation means: the one named by its number, else the default."""
+    if number is None:
+        return sources[0] if sources else None
+    return next((s for s in sources if s.startswith(number + "_") or s == number), None)
+
+
+@attrs.frozen
+class Param:
+    """A declared parameter: ``attacker: unit``, ``n: int = 1``."""
+
+    span: Span
+    name: str
+    type: str = "any"
+    default: Expr | None = None
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@attrs.frozen
+class Expr:
+    """Base of every expression node."""
+
+    span: Span
+
+
+@attrs.frozen
+class Literal(Expr):
+    """An int, decimal, string, need (``4+``), bool or none."""
+
+    value: object
+    kind: str = "int"
+    """One of int, number, text, need, bool, none."""
+
+
+@attrs.frozen
+class Name(Expr):
+    """A name: a parameter, a local, an option, a table, a builtin constant."""
+
+    name: str
+
+
+@attrs.frozen
+class DiceLit(Expr):
+    """Dice rolled when the expression is evaluated: ``2D6``, ``highest of 2D6``, ``D6x5``."""
+
+    count: int
+    sides: int
+    times: int = 1
+    keep: str | None = None
+    """None (sum), ``highest`` or ``lowest``."""
+    keep_count: int = 1
+    plus: int = 0
+    die_name: str | None = None
+    """A special die declared with ``die`` (its faces are data), instead of count/sides."""
+
+    def text(self) -> str:
+        """Canonical notation."""
+        if self.die_name:
+            core = self.die_name
+        else:
+            core = f"{self.count if self.count != 1 else ''}D{self.sides}"
+            if self.times != 1:
+                core += f"x{self.times}"
+            if self.keep:
+                k = f"{self.keep_count} " if self.keep_count != 1 else ""
+                core = f"{self.keep} {k}of {core}"
+        if self.plus:
+            core += f"{self.plus:+d}"
+        return core
+
+
+@attrs.frozen
+class Attribute(Expr):
+    """``unit.WS``, ``weapon.Damage``, ``result.critical``."""
+
+    target: Expr
+    name: str
+
+
+@attrs.frozen
+class Lookup(Expr):
+    """A table lookup: ``to_hit_melee[attacker.WS, target.WS]``."""
+
+    target: Expr
+    keys: tuple[Expr, ...]
+
+
+@attrs.frozen
+class Call(Expr):
+    """A call of a builtin, a roll, a test, an action or a decision."""
+
+    name: str
+    args: tuple[Expr, ...] = ()
+    kwargs: tuple[tuple[str, Expr], ...] = ()
+
+
+@attrs.frozen
+class BinOp(Expr):
+    """``a + b``, ``a * b``, ``a // b``."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@attrs.frozen
+class Compare(Expr):
+    """``a <= b`` and friends."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@attrs.frozen
+class BoolOp(Expr):
+    """``a and b and c`` / ``a or b``."""
+
+    op: str
+    operands: tuple[Expr, ...]
+
+
+@attrs.frozen
+class Not(Expr):
+    operand: Expr
+
+
+@attrs.frozen
+class Neg(Expr):
+    operand: Expr
+
+
+@attrs.frozen
+class CondExpr(Expr):
+    """``if c then a else b``."""
+
+    condition: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@attrs.frozen
+class Has(Expr):
+    """``unit has "Stubborn"``: the subject carries that rule (or keyword)."""
+
+    subject: Expr
+    rule: str
+
+
+@attrs.frozen
+class IsStatus(Expr):
+    """``unit is fleeing`` / ``unit is not fleeing``."""
+
+    subject: Expr
+    status: str
+    negated: bool = False
+
+
+@attrs.frozen
+class Member(Expr):
+    """``x in collection``."""
+
+    item: Expr
+    collection: Expr
+
+
+@attrs.frozen
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+
+
+# ---------------------------------------------------------------- statements
+
+
+@attrs.frozen
+class Stmt:
+    span: Span
+
+
+@attrs.frozen
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@attrs.frozen
+class Assign(Stmt):
+    """``x = e``, ``x += e``, ``unit.flag = e``."""
+
+    target: Expr
+    op: str
+    value: Expr
+
+
+@attrs.frozen
+class CallStmt(Stmt):
+    call: Call
+
+
+@attrs.frozen
+class Return(Stmt):
+    value: Expr | None
+
+
+@attrs.frozen
+class Log(Stmt):
+    message: str
+    args: tuple[Expr, ...]
+
+
+@attrs.frozen
+class Pass(Stmt):
+    pass
+
+
+@attrs.frozen
+class Stop(Stmt):
+    """Stop the battle with a message (a situation the rules do not cover)."""
+
+    message: str
+
+
+@attrs.frozen
+class If(Stmt):
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    otherwise: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class ForEach(Stmt):
+    var: str
+    iterable: Expr
+    where: Expr | None
+    order: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen
+class While(Stmt):
+    condition: Expr
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen
+class Activate(Stmt):
+    """Units act one at a time: ``activate u in units alternately starting with s: ...``."""
+
+    var: str
+    units: Expr
+    order: str
+    """``alternately`` (sides take turns picking) or ``by side`` (one side, then the other)."""
+    start: Expr
+    picker: str | None
+    """The decision that picks the next unit; None picks in listed order."""
+    body: tuple[Stmt, ...]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@attrs.frozen
+class Decl:
+    """Base of every declaration: a named thing with a citation."""
+
+    KIND: ClassVar[str] = ""
+    span: Span
+    name: str
+    cite: Cite | None
+
+    @property
+    def kind(self) -> str:
+        """The declaration kind, as written in ``remove <kind> <name>``."""
+        return self.KIND
+
+
+@attrs.frozen
+class SourceDecl:
+    """``source "000_c4300f58fce5f1da.txt"``: a seed file the ruleset cites."""
+
+    span: Span
+    file: str
+
+
+@attrs.frozen
+class Header:
+    """``ruleset <id> "<title>" [extends <id>]`` and its sources."""
+
+    span: Span
+    id: str
+    title: str
+    extends: str | None
+    cite: Cite | None
+    sources: tuple[SourceDecl, ...] = ()
+
+
+@attrs.frozen
+class CharacteristicDecl(Decl):
+    """One characteristic of a profile kind (model, weapon)."""
+
+    KIND: ClassVar[str] = "characteristics"
+    entity: str = "model"
+    type: str = "int"
+    low: int | None = None
+    high: int | None = None
+    role: str | None = None
+    """What the engine uses it for: ``wounds`` (each model's wounds), ``move`` (inches)."""
+
+
+@attrs.frozen
+class TableDecl(Decl):
+    KIND: ClassVar[str] = "table"
+    keys: tuple[str, ...] = ()
+    file: str = ""
+
+
+@attrs.frozen
+class DieDecl(Decl):
+    KIND: ClassVar[str] = "die"
+    faces: tuple[int | str, ...] = ()
+
+
+@attrs.frozen
+class OptionDecl(Decl):
+    """A reading of an ambiguous rule, selectable in battle files."""
+
+    KIND: ClassVar[str] = "option"
+    type: str = "int"
+    choices: tuple[str, ...] = ()
+    default: object = None
+    doc: str = ""
+
+
+@attrs.frozen
+class StatusDecl(Decl):
+    KIND: ClassVar[str] = "status"
+    until: str | None = None
+    """``phase``, ``turn``, ``round``, ``battle``: when it wears off by itself."""
+
+
+@attrs.frozen
+class CounterDecl(Decl):
+    KIND: ClassVar[str] = "counter"
+    scope: str = "unit"
+    initial: Expr | None = None
+
+
+@attrs.frozen
+class KeywordDecl(Decl):
+    KIND: ClassVar[str] = "keyword"
+
+
+@attrs.frozen
+class Natural:
+    """``natural 6 passes`` / ``natural 1 fails`` / ``natural 6 is critical``."""
+
+    span: Span
+    values: tuple[int, ...]
+    effect: str
+    """``fails``, ``passes`` or ``mark``."""
+    mark: str | None = None
+
+
+@attrs.frozen
+class RollDecl(Decl):
+    """A roll (a value) or a test (a roll with a pass condition)."""
+
+    KIND: ClassVar[str] = "roll"
+    is_test: bool = False
+    params: tuple[Param, ...] = ()
+    dice: DiceLit | None = None
+    need: Expr | None = None
+    pass_if: Expr | None = None
+    naturals: tuple[Natural, ...] = ()
+    cap: tuple[int | None, int | None] = (None, None)
+    value: Expr | None = None
+    beyond: tuple[int, Expr] | None = None
+    reroll: str = "all dice"
+    """How a granted re-roll applies to a many-dice roll: ``all dice``, ``one die``, ``never``."""
+
+    @property
+    def kind(self) -> str:
+        return "test" if self.is_test else "roll"
+
+
+@attrs.frozen
+class HookEffect:
+    span: Span
+    kind: str
+    """``chains`` (the chain becomes N), ``skip`` (a later step), ``end_damage``, ``pass``, ``fail``."""
+    arg: Expr | str | None = None
+
+
+@attrs.frozen
+class Hook:
+    """``on critical [if cond]: chains 2`` on a sequence step."""
+
+    span: Span
+    mark: str
+    condition: Expr | None
+    effect: HookEffect
+    cite: Cite | None = None
+
+
+@attrs.frozen
+class Step:
+    span: Span
+    name: str
+    call: Call
+    stop_on: str
+    """``fail``: the chain ends when the test fails; ``pass``: when it passes (saves)."""
+    hooks: tuple[Hook, ...] = ()
+
+
+@attrs.frozen
+class PerPoint:
+    """``each point: ward(target) removes on pass``: a test per damage point."""
+
+    span: Span
+    call: Call
+    removes_on: str
+
+
+@attrs.frozen
+class SequenceDecl(Decl):
+    KIND: ClassVar[str] = "sequence"
+    params: tuple[Param, ...] = ()
+    steps: tuple[Step, ...] = ()
+    damage: Expr | None = None
+    per_point: PerPoint | None = None
+
+
+@attrs.frozen
+class ActionDecl(Decl):
+    KIND: ClassVar[str] = "action"
+    params: tuple[Param, ...] = ()
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class DecisionDecl(Decl):
+    KIND: ClassVar[str] = "decision"
+    params: tuple[Param, ...] = ()
+    options: Expr | None = None
+    default: str | None = None
+
+
+@attrs.frozen
+class PolicyDecl(Decl):
+    KIND: ClassVar[str] = "policy"
+    choices: tuple[tuple[str, Expr], ...] = ()
+
+
+@attrs.frozen
+class PhaseDecl(Decl):
+    KIND: ClassVar[str] = "phase"
+    params: tuple[Param, ...] = ()
+    parent: str | None = None
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class BattleDecl(Decl):
+    """The turn tree's root: setup, number of rounds, a round, a turn, the end, the score."""
+
+    KIND: ClassVar[str] = "battle"
+    setup: tuple[Stmt, ...] = ()
+    rounds: Expr | None = None
+    round: tuple[Stmt, ...] = ()
+    turn: tuple[Stmt, ...] = ()
+    end: tuple[Expr, ...] = ()
+    score: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class Stacking:
+    span: Span
+    policy: str
+    """``add``, ``max``, ``min``, ``boolean``, ``exclusive`` or ``capped``."""
+    cap: int | None = None
+
+
+@attrs.frozen
+class Effect:
+    span: Span
+    condition: Expr | None
+    cite: Cite | None
+
+
+@attrs.frozen
+class Modify(Effect):
+    """``modify to_hit [need|result] by e``."""
+
+    roll: str = ""
+    part: str = "result"
+    amount: Expr | None = None
+    stacking: Stacking | None = None
+
+
+@attrs.frozen
+class RerollEffect(Effect):
+    """``reroll failed to_hit``."""
+
+    which: str = "failed"
+    roll: str = ""
+
+
+@attrs.frozen
+class RuleHook(Effect):
+    """``on critical of attack.hit: chains 2``."""
+
+    mark: str = ""
+    sequence: str = ""
+    step: str = ""
+    effect: HookEffect | None = None
+
+
+@attrs.frozen
+class Grant(Effect):
+    """``grant "Swiftstride"``."""
+
+    rule: str = ""
+
+
+@attrs.frozen
+class Trigger(Effect):
+    """``when <event> [if c]: statements``."""
+
+    event: str = ""
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class AutoResult(Effect):
+    """``pass panic`` / ``fail x``: the test is not rolled."""
+
+    result: str = "pass"
+    test: str = ""
+
+
+@attrs.frozen
+class CharacteristicEffect(Effect):
+    """``set WS to 10`` / ``add 1 to S``."""
+
+    op: str = "add"
+    characteristic: str = ""
+    amount: Expr | None = None
+    stacking: Stacking | None = None
+
+
+@attrs.frozen
+class NotSimulated(Effect):
+    """``not simulated "why"``: the rule is catalogued but has no effect in simulation."""
+
+    reason: str = ""
+
+
+@attrs.frozen
+class RuleDecl(Decl):
+    """A special rule, command, spell or item effect, possibly parameterised."""
+
+    KIND: ClassVar[str] = "rule"
+    params: tuple[Param, ...] = ()
+    effects: tuple[Effect, ...] = ()
+
+
+# ---------------------------------------------------------------- files and patches
+
+
+@attrs.frozen
+class PatchOp:
+    """``override``/``add``/``define`` a declaration, or ``remove`` one."""
+
+    span: Span
+    op: str
+    kind: str
+    name: str
+    decl: Decl | None
+    """None for ``remove``."""
+    cite: Cite | None = None
+
+
+@attrs.frozen
+class RulesFile:
+    """One parsed ``.rules`` file."""
+
+    path: str
+    header: Header | None
+    items: tuple[Decl | PatchOp, ...]

@@ -1,0 +1,129 @@
+"""The generic vocabulary every ruleset can use without declaring it.
+
+These are the kernel's words (numbers, dice, units, sides, models, distances), never a
+game's. The checker uses the signatures here; the compiler and the engine supply the
+implementations under the same names.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+__all__ = ["Builtin", "BUILTIN_FUNCTIONS", "BUILTIN_NAMES", "UNIT_PROPERTIES", "EVENTS"]
+
+
+@attrs.frozen
+class Builtin:
+    """A builtin function's signature."""
+
+    name: str
+    min_args: int
+    max_args: int | None
+    """None: any number of arguments."""
+    doc: str
+
+    def arity_text(self) -> str:
+        """How many arguments it takes, for messages."""
+        if self.max_args is None:
+            return f"at least {self.min_args}"
+        if self.min_args == self.max_args:
+            return str(self.min_args)
+        return f"{self.min_args} to {self.max_args}"
+
+
+def _b(name: str, lo: int, hi: int | None, doc: str) -> tuple[str, Builtin]:
+    return name, Builtin(name, lo, hi, doc)
+
+
+BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
+    [
+        # numbers
+        _b("min", 1, None, "the smallest argument (or of one list)"),
+        _b("max", 1, None, "the largest argument (or of one list)"),
+        _b("clamp", 3, 3, "clamp(x, low, high)"),
+        _b("abs", 1, 1, "absolute value"),
+        _b("half_up", 1, 1, "half, rounding up (7 → 4)"),
+        _b("half_down", 1, 1, "half, rounding down (7 → 3)"),
+        _b("count", 1, 1, "the number of items in a list"),
+        _b("sum", 1, 1, "the sum of a list of numbers"),
+        _b("any", 1, 1, "true when any item of the list is true"),
+        _b("all", 1, 1, "true when every item of the list is true"),
+        # chance
+        _b("roll_off", 2, 4, "roll_off(a, b[, bonus_a, bonus_b]): the winner; ties are re-rolled"),
+        _b("random_pick", 1, 1, "one item of a list, chosen at random"),
+        # data
+        _b("command_value", 3, 3, 'command_value(unit, "champion", "A"): a command model\'s characteristic'),
+        _b("item_values", 2, 2, 'item_values(x, "name"): the values its equipment gives under that name'),
+        # rule parameters
+        _b("param", 2, 3, 'param(x, "Rule", index=0): a parameter of the rule x carries'),
+        # battle state (the engine implements these)
+        _b("sides", 0, 0, "every side, in battle-file order"),
+        _b("opponent", 1, 1, "the other side"),
+        _b("units", 0, 1, "units on the table (of one side)"),
+        _b("enemies", 1, 1, "units of the other side(s) still on the table"),
+        _b("friends", 1, 1, "other units of the same side still on the table"),
+        _b("models", 1, 1, "the models of a unit still alive"),
+        _b("best", 2, 2, "best(unit, characteristic): the highest value among its models"),
+        _b("distance", 2, 2, "edge-to-edge distance in inches"),
+        _b("within", 3, 3, "within(a, b, inches): edge-to-edge distance is at most inches"),
+        _b("in_contact", 2, 2, "the two units are in base contact"),
+        _b("arc", 2, 2, 'arc(a, b): the arc of b that a is in ("front", "flank", "rear")'),
+        _b("move_toward", 3, 3, "move_toward(unit, other, inches): move straight at it"),
+        _b("move_away", 3, 3, "move_away(unit, other, inches): move straight away"),
+        _b("engage", 2, 3, "engage(unit, other[, arc]): put the units in base contact"),
+        _b("disengage", 1, 1, "take the unit out of every combat"),
+        _b("engaged_with", 1, 1, "the units in base contact with this one"),
+        _b("apply", 2, 3, "apply(status, thing[, until]): give it a status"),
+        _b("clear", 2, 2, "clear(status, thing): remove a status"),
+        _b("counter", 2, 2, "counter(name, owner): the counter's current value"),
+        _b("add_counter", 3, 3, "add_counter(name, owner, amount)"),
+        _b("inflict", 2, 3, "inflict(unit, damage[, saves]): remove models for that damage"),
+        _b("destroy", 1, 1, "remove the unit from the battle"),
+        _b("decide", 1, None, "decide(decision, args...): the option a side chooses"),
+        _b("fight", 2, 4, "fight(sequence, attacker, target[, attacks]): resolve attacks"),
+        _b("score", 2, 2, "score(side, points): add victory points"),
+        _b("points_of", 1, 1, "the points value of a unit"),
+        _b("wounds_lost", 1, 1, "damage the unit has taken, in wounds"),
+        _b("starting_models", 1, 1, "the models the unit began the battle with"),
+        _b("weapons", 1, 2, "the weapons of a unit (of one kind)"),
+        _b("ranks", 1, 1, "complete ranks of the unit"),
+        _b("files", 1, 1, "models in the unit's front rank"),
+    ]
+)
+
+BUILTIN_NAMES: dict[str, str] = {
+    "active_side": "the side whose turn it is",
+    "round_number": "the current battle round (game turn), from 1",
+    "phase_name": "the name of the current phase",
+    "nobody": "no side (a draw)",
+}
+
+# Generic properties of a unit (``u.models``), besides the declared characteristics.
+UNIT_PROPERTIES: dict[str, str] = {
+    "id": "the unit's id in the battle file",
+    "name": "its display name",
+    "side": "the side it belongs to",
+    "models": "models still alive",
+    "wounds": "wounds (health) left on the unit",
+    "keywords": "its keywords",
+    "type": "its troop type, as the unit data gives it",
+    "command": "its command models (a mapping: champion, standard, ...)",
+    "files": "models in its front rank",
+    "starting_models": "models it began the battle with",
+    "passed": "(a test result) whether it passed",
+    "value": "(a roll or test result) the final value",
+    "natural": "(a roll or test result) the unmodified total",
+}
+
+# Engine events a trigger (``when <event>``) can listen to, besides declared names.
+EVENTS: dict[str, str] = {
+    "start_of_battle": "after set-up, before the first round",
+    "start_of_round": "at the start of each battle round",
+    "end_of_round": "at the end of each battle round",
+    "start_of_turn": "at the start of each player turn",
+    "end_of_turn": "at the end of each player turn",
+    "start_of_phase": "at the start of each phase",
+    "end_of_phase": "at the end of each phase",
+    "slain": "a model is removed as a casualty",
+    "destroyed": "a unit is removed from the battle",
+}

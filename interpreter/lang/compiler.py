@@ -1,0 +1,1048 @@
+"""Compile a checked ruleset into Python closures, and run its rolls, tests and sequences.
+
+Every expression and statement becomes a closure ``f(env, vars)``: ``env`` is the
+:class:`Env` of one evaluation (its chance source, options, event log and battle state),
+``vars`` the local names. A roll asks ``env.chance`` for its dice, so the very same compiled
+code runs sampled (seeded or scripted dice) or exactly enumerated
+(:func:`interpreter.chance.enumerate_exact`).
+
+Rule effects (modifiers, re-rolls, automatic results, sequence hooks, characteristic
+changes) are indexed by what they affect when the ruleset is compiled; at run time a roll
+looks only at the rules its arguments carry.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from interpreter.chance import D6, DiceExpr, Die, KeepHighest, KeepLowest, Plus, Pool, Times
+from interpreter.chance.dice import Face
+from interpreter.diagnostics import BattleError, DiagnosticBag, Span
+from interpreter.engine.entities import Bearer, RuleInstance, Unit, Weapon
+from interpreter.lang import ast
+from interpreter.lang.builtins import UNIT_PROPERTIES
+
+__all__ = ["Env", "RollResult", "SequenceOutcome", "Runtime", "compile_ruleset", "dice_of"]
+
+Closure = Callable[["Env", dict], Any]
+
+
+@attrs.define
+class Env:
+    """What one evaluation runs with."""
+
+    runtime: Runtime
+    chance: Any
+    """A :class:`interpreter.chance.Chance`: random, scripted or enumerating."""
+    options: Mapping[str, Any]
+    """Ruleset options in force (defaults overridden by the battle file or the CLI)."""
+    events: list[dict] | None = None
+    """Where roll and test events go; None keeps logging off the hot path."""
+    state: Any = None
+    """The battle state, when there is a battle."""
+    steps: int = 0
+    """Statements run so far (a runaway loop stops at the runtime's cap)."""
+
+    def emit(self, event: dict) -> None:
+        """Record an event (only when events are being kept)."""
+        if self.events is not None:
+            self.events.append(event)
+
+
+@attrs.frozen
+class RollResult:
+    """The outcome of one roll or test."""
+
+    name: str
+    value: Any
+    """The final value: the modified total (or the declared ``value``)."""
+    natural: int
+    """The unmodified total of the dice."""
+    passed: bool | None
+    """Whether a test passed; None for a roll."""
+    marks: frozenset[str] = frozenset()
+    """Marks from ``natural N is <mark>`` (``critical``)."""
+    faces: tuple = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.passed) if self.passed is not None else bool(self.value)
+
+
+@attrs.frozen
+class SequenceOutcome:
+    """What one run of a sequence did: how many chains got past each step, and the damage."""
+
+    past: tuple[int, ...]
+    """For each step in order, the number of chains that went on past it."""
+    damage: int
+
+
+# ---------------------------------------------------------------- dice
+
+
+def dice_of(lit: ast.DiceLit, dice_decls: Mapping[str, ast.DieDecl] | None = None) -> DiceExpr:
+    """The chance-layer dice expression for a dice literal (``D3`` is a D6 halved up)."""
+    if lit.die_name is not None:
+        decl = (dice_decls or {})[lit.die_name]
+        expr: DiceExpr = Face(Die(tuple(decl.faces), decl.name))
+    elif lit.sides == 3:
+        expr = _d3_pool(lit.count)
+    else:
+        die = D6 if lit.sides == 6 else Die.standard(lit.sides)
+        pool = Pool(lit.count, die)
+        if lit.keep == "highest":
+            expr = KeepHighest(lit.keep_count, pool)
+        elif lit.keep == "lowest":
+            expr = KeepLowest(lit.keep_count, pool)
+        else:
+            expr = pool
+    if lit.times != 1:
+        expr = Times(expr, lit.times)
+    if lit.plus:
+        expr = Plus(expr, lit.plus)
+    return expr
+
+
+_D3_DIE = Die((1, 1, 2, 2, 3, 3), "D3")
+"""A D3: a D6 read halved, rounding up (1-2 → 1, 3-4 → 2, 5-6 → 3). Modelled as a die with
+those faces, so ``2D3`` is two such dice summed and scripted dice give the D3's value."""
+
+
+def _d3_pool(count: int) -> DiceExpr:
+    return Pool(count, _D3_DIE)
+
+
+# ---------------------------------------------------------------- runtime errors
+
+
+def _fail(message: str, span: Span | None, code: str = "runtime") -> BattleError:
+    bag = DiagnosticBag()
+    return BattleError([bag.add(message, span, code=code)])
+
+
+_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "//": operator.floordiv,
+}
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+
+
+def _divide(a: Any, b: Any) -> Any:
+    # "/" in the rules divides and rounds up (000 L9: any division rounds up)
+    return -((-a) // b)
+
+
+_BINOPS["/"] = _divide
+
+
+def _half_up(x: Any) -> Any:
+    return None if x is None else -((-x) // 2)
+
+
+def _flat(args: tuple) -> list:
+    """The arguments of min/max with lists spread out and "none" values left out."""
+    out = []
+    for a in args:
+        if isinstance(a, list):
+            out.extend(x for x in a if x is not None)
+        elif a is not None:
+            out.append(a)
+    return out
+
+
+def _min(*args: Any) -> Any:
+    values = _flat(args)
+    return min(values) if values else None
+
+
+def _max(*args: Any) -> Any:
+    values = _flat(args)
+    return max(values) if values else None
+
+
+_PURE_BUILTINS: dict[str, Callable[..., Any]] = {
+    "min": _min,
+    "max": _max,
+    "clamp": lambda x, lo, hi: None if x is None else max(lo, min(hi, x)),
+    "abs": lambda x: None if x is None else abs(x),
+    "half_up": _half_up,
+    "half_down": lambda x: None if x is None else x // 2,
+    "count": len,
+    "sum": lambda xs: sum(x for x in xs if x is not None),
+    "any": lambda xs: any(xs),
+    "all": lambda xs: all(xs),
+}
+
+
+# ---------------------------------------------------------------- the runtime
+
+
+class Runtime:
+    """A ruleset compiled to closures. Build it with :func:`compile_ruleset` (cached)."""
+
+    STEP_CAP = 2_000_000
+    """Statements one battle may run before it is stopped as a runaway."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self.ruleset = ruleset
+        self.decls: Mapping[str, ast.Decl] = ruleset.decls
+        self.tables = ruleset.tables
+        self.characteristics: dict[str, ast.CharacteristicDecl] = {
+            n: d for n, d in self.decls.items() if isinstance(d, ast.CharacteristicDecl)
+        }
+        self.dice_decls = {n: d for n, d in self.decls.items() if isinstance(d, ast.DieDecl)}
+        self.option_defaults = {
+            n: d.default for n, d in self.decls.items() if isinstance(d, ast.OptionDecl)
+        }
+        # effects indexed by target: roll name -> [(rule name, effect)], ...
+        self.modifiers: dict[str, list[tuple[str, ast.Modify, Closure | None, Closure]]] = {}
+        self.rerolls: dict[str, list[tuple[str, ast.RerollEffect, Closure | None]]] = {}
+        self.autos: dict[str, list[tuple[str, ast.AutoResult, Closure | None]]] = {}
+        self.rule_hooks: dict[tuple[str, str], list[tuple[str, ast.RuleHook, Closure | None,
+                                                          Closure | None]]] = {}
+        self.char_effects: dict[str, list[tuple[ast.CharacteristicEffect, Closure | None,
+                                                Closure]]] = {}
+        self.rolls: dict[str, CompiledRoll] = {}
+        self.sequences: dict[str, CompiledSequence] = {}
+        self.actions: dict[str, CompiledAction] = {}
+        self.param_types: dict[str, dict[str, str]] = {}
+        for name, d in self.decls.items():
+            if isinstance(d, ast.RollDecl):
+                self.rolls[name] = CompiledRoll(self, d)
+            elif isinstance(d, ast.SequenceDecl):
+                self.sequences[name] = CompiledSequence(self, d)
+            elif isinstance(d, (ast.ActionDecl, ast.PhaseDecl)):
+                self.actions[name] = CompiledAction(self, d)
+        for rule in ruleset.rules.values():
+            self._index_rule(rule)
+        for roll in self.rolls.values():
+            roll.finish()
+        for seq in self.sequences.values():
+            seq.finish()
+
+    # ------------------------------------------------------------ rules
+    def _index_rule(self, rule: ast.RuleDecl) -> None:
+        types = {p.name: p.type for p in rule.params}
+        for e in rule.effects:
+            cond = self.compile_expr(e.condition, types) if e.condition is not None else None
+            if isinstance(e, ast.Modify):
+                self.modifiers.setdefault(e.roll, []).append(
+                    (rule.name, e, cond, self.compile_expr(e.amount, types)))
+            elif isinstance(e, ast.RerollEffect):
+                self.rerolls.setdefault(e.roll, []).append((rule.name, e, cond))
+            elif isinstance(e, ast.AutoResult):
+                self.autos.setdefault(e.test, []).append((rule.name, e, cond))
+            elif isinstance(e, ast.RuleHook):
+                arg = e.effect.arg
+                amount = self.compile_expr(arg, types) if isinstance(arg, ast.Expr) else None
+                self.rule_hooks.setdefault((e.sequence, e.step), []).append(
+                    (rule.name, e, cond, amount))
+            elif isinstance(e, ast.CharacteristicEffect):
+                self.char_effects.setdefault(rule.name, []).append(
+                    (e, cond, self.compile_expr(e.amount, types)))
+
+    def bind_rule(self, text: str) -> RuleInstance:
+        """A rule reference from data (``Ward Save (5+)``) as a :class:`RuleInstance`."""
+        from interpreter.editions.loader import resolve_rule
+        from interpreter.lang.parser import parse_dice
+
+        rule, args = resolve_rule(text, self.ruleset.rules)
+        values: dict[str, Any] = {}
+        for param, arg in zip(rule.params, args):
+            if param.type == "dice" or arg.kind == "dice":
+                values[param.name] = (
+                    dice_of(parse_dice(str(arg.value), Span("<rule>", 1)), self.dice_decls)
+                    if arg.kind == "dice" else arg.value
+                )
+            else:
+                values[param.name] = arg.value
+        for param in rule.params[len(args):]:
+            if param.default is not None:
+                values[param.name] = self.compile_expr(param.default, {})(None, {})
+        return RuleInstance(rule, values, text)
+
+    # ------------------------------------------------------------ characteristics
+    def characteristic(self, env: Env | None, thing: Any, name: str) -> Any:
+        """A characteristic of a unit or weapon, after the effects of its rules, clamped."""
+        if isinstance(thing, Weapon):
+            value = thing.profile.get(name)
+        else:
+            value = thing.profile.get(name)
+            for item in getattr(thing, "equipment", ()):
+                bonus = (item.get("modifies") or {}).get(name)
+                if bonus and value is not None:
+                    value += bonus
+        if isinstance(thing, Bearer) and thing.rules and self.char_effects:
+            value = self._apply_char_effects(env, thing, name, value)
+        decl = self.characteristics.get(name)
+        if decl is not None and isinstance(value, int) and decl.type == "int":
+            if decl.low is not None and value < decl.low:
+                value = decl.low
+            if decl.high is not None and value > decl.high:
+                value = decl.high
+        return value
+
+    def _apply_char_effects(self, env, thing: Bearer, name: str, value: Any) -> Any:
+        set_to = None
+        adds: dict[str, list[int]] = {}
+        for inst in thing.rules:
+            for effect, cond, amount in self.char_effects.get(inst.rule.name, ()):
+                if effect.characteristic != name:
+                    continue
+                evars = dict(inst.args)
+                evars["bearer"] = thing
+                if cond is not None and not cond(env, evars):
+                    continue
+                v = amount(env, evars)
+                if effect.op == "set":
+                    set_to = v
+                else:
+                    adds.setdefault(inst.rule.name, []).append(v)
+        if set_to is not None:
+            value = set_to
+        if value is None:
+            return None
+        for rule_name, amounts in adds.items():
+            value += _stack(amounts, None)
+        return value
+
+    # ------------------------------------------------------------ expressions
+    def compile_expr(self, e: ast.Expr, types: Mapping[str, str]) -> Closure:
+        """Compile an expression; ``types`` gives the declared types of local names."""
+        method = getattr(self, f"_x_{type(e).__name__}")
+        return method(e, types)
+
+    def _x_Literal(self, e: ast.Literal, types) -> Closure:
+        value = e.value
+        return lambda env, vars: value
+
+    def _x_Name(self, e: ast.Name, types) -> Closure:
+        name = e.name
+        if types.get(name) == "dice":
+            def rolled(env, vars):
+                v = vars[name]
+                return v.roll(env.chance, name) if isinstance(v, DiceExpr) else v
+            return rolled
+        decl = self.decls.get(name)
+        if name in types or decl is None:
+            if name == "active_side":
+                return lambda env, vars: env.state.active_side
+            if name == "round_number":
+                return lambda env, vars: env.state.round
+            if name == "nobody":
+                return lambda env, vars: None
+
+            def local(env, vars):
+                try:
+                    return vars[name]
+                except KeyError:
+                    raise _fail(f"{name!r} has no value here", e.span) from None
+            return local
+        if isinstance(decl, ast.OptionDecl):
+            return lambda env, vars: env.options[name]
+        if isinstance(decl, ast.TableDecl):
+            table = self.tables[name]
+            return lambda env, vars: table
+        if isinstance(decl, ast.CounterDecl):
+            return lambda env, vars: name
+        return lambda env, vars: name
+
+    def _x_DiceLit(self, e: ast.DiceLit, types) -> Closure:
+        expr = dice_of(e, self.dice_decls)
+        tag = e.text()
+        return lambda env, vars: expr.roll(env.chance, tag)
+
+    def _x_Attribute(self, e: ast.Attribute, types) -> Closure:
+        target = self.compile_expr(e.target, types)
+        name = e.name
+        decl = self.characteristics.get(name)
+        if decl is not None:
+            rolls = decl.type == "dice"
+            characteristic = self.characteristic
+
+            def char(env, vars):
+                thing = target(env, vars)
+                if thing is None:
+                    return None
+                v = characteristic(env, thing, name)
+                if rolls and isinstance(v, DiceExpr):
+                    return v.roll(env.chance, name)
+                return v
+            return char
+        if name in UNIT_PROPERTIES:
+            def prop(env, vars):
+                thing = target(env, vars)
+                return getattr(thing, name, None)
+            return prop
+
+        def mark(env, vars):
+            result = target(env, vars)
+            return name in getattr(result, "marks", ())
+        return mark
+
+    def _x_Lookup(self, e: ast.Lookup, types) -> Closure:
+        target = self.compile_expr(e.target, types)
+        keys = [self.compile_expr(k, types) for k in e.keys]
+
+        def lookup(env, vars):
+            table = target(env, vars)
+            key = tuple(k(env, vars) for k in keys)
+            if any(k is None for k in key):
+                return None
+            try:
+                return table.lookup(*key)
+            except KeyError:
+                raise _fail(f"table {table.name!r} has no cell {list(key)}", e.span,
+                            "table-key") from None
+        return lookup
+
+    def _x_Call(self, e: ast.Call, types) -> Closure:
+        name = e.name
+        args = [self.compile_expr(a, types) for a in e.args]
+        kwargs = [(k, self.compile_expr(a, types)) for k, a in e.kwargs]
+        decl = self.decls.get(name)
+        if isinstance(decl, (ast.RollDecl, ast.SequenceDecl, ast.ActionDecl, ast.PhaseDecl)):
+            params = [p.name for p in decl.params]
+            defaults = {p.name: self.compile_expr(p.default, {}) for p in decl.params
+                        if p.default is not None}
+            runtime = self
+
+            def call(env, vars):
+                bound = {p: a(env, vars) for p, a in zip(params, args)}
+                for k, a in kwargs:
+                    bound[k] = a(env, vars)
+                for p, d in defaults.items():
+                    if p not in bound:
+                        bound[p] = d(env, vars)
+                return runtime.invoke(name, env, bound)
+            return call
+        pure = _PURE_BUILTINS.get(name)
+        if pure is not None:
+            return lambda env, vars: pure(*[a(env, vars) for a in args])
+        if name == "param":
+            return self._param_builtin(args, e)
+        if name == "item_values":
+            return lambda env, vars: _item_values(*[a(env, vars) for a in args])
+        if name == "command_value":
+            return lambda env, vars: _command_value(env, *[a(env, vars) for a in args])
+
+        def engine_call(env, vars):
+            if env.state is None:
+                raise _fail(f"{name}() needs a battle; it cannot run in an odds calculation",
+                            e.span)
+            return env.state.builtin(name, [a(env, vars) for a in args], e.span)
+        return engine_call
+
+    def _param_builtin(self, args, e) -> Closure:
+        def param(env, vars):
+            values = [a(env, vars) for a in args]
+            thing, rule_name = values[0], values[1]
+            index = values[2] if len(values) > 2 else 0
+            for inst in getattr(thing, "rules", ()):
+                if inst.rule.name == rule_name:
+                    ps = list(inst.args.values())
+                    v = ps[index] if index < len(ps) else None
+                    return v.roll(env.chance, rule_name) if isinstance(v, DiceExpr) else v
+            return None
+        return param
+
+    def _x_BinOp(self, e: ast.BinOp, types) -> Closure:
+        left, right = self.compile_expr(e.left, types), self.compile_expr(e.right, types)
+        op = _BINOPS[e.op]
+
+        def binop(env, vars):
+            a, b = left(env, vars), right(env, vars)
+            if a is None or b is None:
+                return None
+            return op(a, b)
+        return binop
+
+    def _x_Compare(self, e: ast.Compare, types) -> Closure:
+        left, right = self.compile_expr(e.left, types), self.compile_expr(e.right, types)
+        op = _COMPARE[e.op]
+        if e.op in ("==", "!="):
+            return lambda env, vars: op(left(env, vars), right(env, vars))
+
+        def compare(env, vars):
+            a, b = left(env, vars), right(env, vars)
+            return a is not None and b is not None and op(a, b)
+        return compare
+
+    def _x_BoolOp(self, e: ast.BoolOp, types) -> Closure:
+        parts = [self.compile_expr(o, types) for o in e.operands]
+        if e.op == "and":
+            return lambda env, vars: all(p(env, vars) for p in parts)
+        return lambda env, vars: any(p(env, vars) for p in parts)
+
+    def _x_Not(self, e: ast.Not, types) -> Closure:
+        inner = self.compile_expr(e.operand, types)
+        return lambda env, vars: not inner(env, vars)
+
+    def _x_Neg(self, e: ast.Neg, types) -> Closure:
+        inner = self.compile_expr(e.operand, types)
+
+        def neg(env, vars):
+            v = inner(env, vars)
+            return None if v is None else -v
+        return neg
+
+    def _x_CondExpr(self, e: ast.CondExpr, types) -> Closure:
+        c, a, b = (self.compile_expr(x, types) for x in (e.condition, e.then, e.otherwise))
+        return lambda env, vars: a(env, vars) if c(env, vars) else b(env, vars)
+
+    def _x_Has(self, e: ast.Has, types) -> Closure:
+        subject = self.compile_expr(e.subject, types)
+        rule = e.rule
+
+        def has(env, vars):
+            thing = subject(env, vars)
+            return thing is not None and thing.has_rule(rule)
+        return has
+
+    def _x_IsStatus(self, e: ast.IsStatus, types) -> Closure:
+        subject = self.compile_expr(e.subject, types)
+        status, negated = e.status, e.negated
+
+        def is_status(env, vars):
+            thing = subject(env, vars)
+            return (status in thing.statuses) != negated
+        return is_status
+
+    def _x_Member(self, e: ast.Member, types) -> Closure:
+        item, coll = self.compile_expr(e.item, types), self.compile_expr(e.collection, types)
+        return lambda env, vars: item(env, vars) in coll(env, vars)
+
+    def _x_ListLit(self, e: ast.ListLit, types) -> Closure:
+        items = [self.compile_expr(i, types) for i in e.items]
+        return lambda env, vars: [i(env, vars) for i in items]
+
+    # ------------------------------------------------------------ calls
+    def invoke(self, name: str, env: Env, args: dict) -> Any:
+        """Run the roll, test, sequence, action or phase ``name`` with bound arguments."""
+        roll = self.rolls.get(name)
+        if roll is not None:
+            result = roll.run(env, args)
+            return result if roll.decl.is_test else result.value
+        seq = self.sequences.get(name)
+        if seq is not None:
+            return seq.run(env, args)
+        return self.actions[name].run(env, args)
+
+    def role(self, role: str, entity: str = "model") -> str | None:
+        """The characteristic declared ``as <role>`` (``wounds``, ``move``), if any."""
+        return next((n for n, d in self.characteristics.items()
+                     if d.role == role and d.entity == entity), None)
+
+    def env(self, chance: Any, options: Mapping[str, Any] | None = None,
+            events: list | None = None, state: Any = None) -> Env:
+        """An :class:`Env` with the ruleset's option defaults, overridden by ``options``."""
+        merged = dict(self.option_defaults)
+        merged.update(options or {})
+        return Env(self, chance, merged, events, state)
+
+
+def _item_values(thing: Any, key: str) -> list:
+    return [item["values"][key] for item in getattr(thing, "equipment", ())
+            if key in (item.get("values") or {})]
+
+
+def _command_value(env: Env, thing: Any, model: str, characteristic: str) -> Any:
+    """A command model's characteristic: its own value, else the unit's; None without it."""
+    command = getattr(thing, "command", {}).get(model)
+    if command is None:
+        return None
+    value = (command.get("profile") or {}).get(characteristic)
+    return value if value is not None else env.runtime.characteristic(env, thing, characteristic)
+
+
+def _stack(amounts: list, stacking: ast.Stacking | None) -> int:
+    """Combine the amounts of one effect from several sources, by its stacking policy."""
+    policy = stacking.policy if stacking else "add"
+    if policy == "add":
+        return sum(amounts)
+    if policy == "max":
+        return max(amounts)
+    if policy == "min":
+        return min(amounts)
+    if policy in ("boolean", "exclusive"):
+        return amounts[0]
+    total = sum(amounts)
+    cap = stacking.cap if stacking and stacking.cap is not None else total
+    return max(-abs(cap), min(abs(cap), total))
+
+
+def _bearers(args: Mapping[str, Any]) -> list[Bearer]:
+    seen: list[Bearer] = []
+    for v in args.values():
+        if isinstance(v, Bearer) and all(v is not s for s in seen):
+            seen.append(v)
+            if isinstance(v, Weapon) and v.owner is not None and all(
+                    v.owner is not s for s in seen):
+                seen.append(v.owner)
+    return seen
+
+
+# ---------------------------------------------------------------- rolls and tests
+
+
+class CompiledRoll:
+    """A roll or test, ready to run."""
+
+    def __init__(self, runtime: Runtime, decl: ast.RollDecl) -> None:
+        self.runtime = runtime
+        self.decl = decl
+        self.name = decl.name
+        types = {p.name: p.type for p in decl.params}
+        ctx = dict(types, result="int", natural="int")
+        self.dice = dice_of(decl.dice, runtime.dice_decls) if decl.dice else None
+        self.physical = self.dice.dice() if self.dice else ()
+        self.need = runtime.compile_expr(decl.need, ctx) if decl.need is not None else None
+        self.pass_if = runtime.compile_expr(decl.pass_if, ctx) if decl.pass_if else None
+        self.value = runtime.compile_expr(decl.value, ctx) if decl.value is not None else None
+        self.beyond = (decl.beyond[0], runtime.compile_expr(decl.beyond[1], dict(ctx, need="int"))
+                       ) if decl.beyond else None
+        self.naturals = decl.naturals
+        self.lo, self.hi = decl.cap
+        self.cite = runtime.ruleset.cite(decl.name)
+
+    def finish(self) -> None:
+        """Pick up the rule effects aimed at this roll (after every rule is indexed)."""
+        self.modifiers = self.runtime.modifiers.get(self.name, [])
+        self.rerolls = self.runtime.rerolls.get(self.name, [])
+        self.autos = self.runtime.autos.get(self.name, [])
+        self.has_effects = bool(self.modifiers or self.rerolls or self.autos)
+
+    def _effects(self, env: Env, vars: dict):
+        """Modifiers (by part) with their sources, the re-roll asked for, an automatic result."""
+        mods: dict[tuple[str, int], list] = {}
+        sources: list[tuple[str, int, str]] = []
+        reroll_failed = reroll_passed = False
+        auto = None
+        for bearer in _bearers(vars):
+            for inst in bearer.rules:
+                rule_name = inst.rule.name
+                for i, (rname, eff, cond, amount) in enumerate(self.modifiers):
+                    if rname != rule_name:
+                        continue
+                    evars = dict(vars)
+                    evars.update(inst.args)
+                    evars["bearer"] = bearer
+                    if cond is None or cond(env, evars):
+                        v = amount(env, evars)
+                        if v:
+                            mods.setdefault((eff.part, i), []).append(v)
+                            sources.append((eff.part, v, inst.text))
+                for rname, eff, cond in self.rerolls:
+                    if rname != rule_name:
+                        continue
+                    evars = dict(vars)
+                    evars.update(inst.args)
+                    evars["bearer"] = bearer
+                    if cond is None or cond(env, evars):
+                        if eff.which == "failed":
+                            reroll_failed = True
+                        else:
+                            reroll_passed = True
+                for rname, eff, cond in self.autos:
+                    if rname != rule_name:
+                        continue
+                    evars = dict(vars)
+                    evars.update(inst.args)
+                    evars["bearer"] = bearer
+                    if cond is None or cond(env, evars):
+                        auto = (eff.result == "pass", inst.text)
+        totals = {"result": 0, "need": 0}
+        for (part, i), amounts in mods.items():
+            totals[part] += _stack(amounts, self.modifiers[i][1].stacking)
+        # a granted re-roll and a forced re-roll of successes cancel (000 L15)
+        if reroll_failed and reroll_passed:
+            reroll_failed = reroll_passed = False
+        return totals, sources, reroll_failed, reroll_passed, auto
+
+    def run(self, env: Env, vars: dict) -> RollResult:
+        """Roll (or test) with arguments ``vars``."""
+        if self.has_effects:
+            totals, sources, reroll_failed, reroll_passed, auto = self._effects(env, vars)
+        else:
+            totals, sources, reroll_failed, reroll_passed, auto = (
+                _NO_MODS, (), False, False, None)
+        if auto is not None:
+            result = RollResult(self.name, None, 0, auto[0])
+            env.emit({"kind": "test", "rule": self.name, "cite": self.cite,
+                      "result": "pass" if auto[0] else "fail", "automatic": auto[1]})
+            return result
+        modifier = totals["result"]
+        if self.lo is not None and modifier < self.lo:
+            modifier = self.lo
+        if self.hi is not None and modifier > self.hi:
+            modifier = self.hi
+        result = self._roll_once(env, vars, modifier, totals["need"])
+        rerolled = False
+        if self.decl.is_test and self.decl.reroll != "never" and (
+                (reroll_failed and not result.passed) or (reroll_passed and result.passed)):
+            result = self._roll_once(env, vars, modifier, totals["need"])
+            rerolled = True
+        if env.events is not None:
+            env.emit({
+                "kind": "test" if self.decl.is_test else "roll",
+                "rule": self.name,
+                "cite": self.cite,
+                "dice": list(result.faces),
+                "natural": result.natural,
+                "modifiers": [{"amount": v, "source": s, "applies_to": p}
+                              for p, v, s in sources],
+                "need": vars.get("__need"),
+                "value": result.value,
+                "result": None if result.passed is None else ("pass" if result.passed
+                                                               else "fail"),
+                "rerolled": rerolled,
+                "marks": sorted(result.marks),
+            })
+        return result
+
+    def _roll_once(self, env: Env, vars: dict, modifier: int, need_mod: int) -> RollResult:
+        faces = env.chance.roll(self.physical, self.name)
+        natural = self.dice.value(faces)
+        total = natural + modifier if isinstance(natural, int) else natural
+        vars = dict(vars)
+        vars["natural"] = natural
+        vars["result"] = total
+        marks = frozenset(n.mark for n in self.naturals
+                          if n.effect == "mark" and natural in n.values)
+        passed: bool | None = None
+        if self.decl.is_test:
+            forced = None
+            for n in self.naturals:
+                if natural in n.values and n.effect in ("fails", "passes"):
+                    forced = n.effect == "passes"
+                    if not forced:
+                        break
+            if self.need is not None:
+                need = self.need(env, vars)
+                if need is not None:
+                    need += need_mod
+                vars["__need"] = need
+                if need is None:
+                    passed = False
+                elif self.beyond is not None and need - modifier > self.beyond[0]:
+                    passed = self._beyond(env, vars, natural, need - modifier)
+                else:
+                    passed = total >= need
+            else:
+                passed = bool(self.pass_if(env, vars))
+            if forced is not None:
+                passed = forced
+        value = self.value(env, vars) if self.value is not None else total
+        return RollResult(self.name, value, natural, passed, marks, faces)
+
+    def _beyond(self, env: Env, vars: dict, natural: int, need: int) -> bool:
+        """A need above the die (7+): roll the highest face, then another die (000 L362)."""
+        threshold, follow = self.beyond
+        if natural < threshold:
+            return False
+        second = follow(env, dict(vars, need=need))
+        if second is None:
+            return False
+        faces = env.chance.roll(self.physical, self.name + ".beyond")
+        return self.dice.value(faces) >= second
+
+
+_NO_MODS = {"result": 0, "need": 0}
+
+
+# ---------------------------------------------------------------- sequences
+
+
+class CompiledSequence:
+    """An attack's chain of steps, ready to run."""
+
+    def __init__(self, runtime: Runtime, decl: ast.SequenceDecl) -> None:
+        self.runtime = runtime
+        self.decl = decl
+        self.name = decl.name
+        types = {p.name: p.type for p in decl.params}
+        self.steps = []
+        for step in decl.steps:
+            call = runtime.compile_expr(step.call, types)
+            hooks = [(h.mark, runtime.compile_expr(h.condition, types) if h.condition else None,
+                      h.effect, runtime.compile_expr(h.effect.arg, types)
+                      if isinstance(h.effect.arg, ast.Expr) else None, None)
+                     for h in step.hooks]
+            self.steps.append((step.name, call, step.stop_on == "pass", hooks))
+        self.step_names = [s.name for s in decl.steps]
+        self.damage = runtime.compile_expr(decl.damage, types) if decl.damage else None
+        self.per_point = (runtime.compile_expr(decl.per_point.call, types),
+                          decl.per_point.removes_on == "pass") if decl.per_point else None
+        self.cite = runtime.ruleset.cite(decl.name)
+
+    def finish(self) -> None:
+        """Pick up hooks that rules add to this sequence's steps."""
+        self.rule_hooks = {
+            name: self.runtime.rule_hooks.get((self.name, name), []) for name in self.step_names
+        }
+
+    def _hooks(self, env, vars, index, result):
+        """The hook effects that fire on this step's result, in order."""
+        name, _, _, hooks = self.steps[index]
+        out = []
+        for mark, cond, effect, amount, _ in hooks:
+            if mark in result.marks and (cond is None or cond(env, vars)):
+                out.append((effect, amount, vars))
+        rule_hooks = self.rule_hooks.get(name)
+        if rule_hooks and result.marks:
+            for bearer in _bearers(vars):
+                for inst in bearer.rules:
+                    for rname, eff, cond, amount in rule_hooks:
+                        if rname != inst.rule.name or eff.mark not in result.marks:
+                            continue
+                        evars = dict(vars)
+                        evars.update(inst.args)
+                        evars["bearer"] = bearer
+                        if cond is None or cond(env, evars):
+                            out.append((eff.effect, amount, evars))
+        return out
+
+    def run(self, env: Env, vars: dict) -> SequenceOutcome:
+        """Resolve one attack."""
+        past = [0] * len(self.steps)
+        damage = 0
+        # work list of chains: (next step index, steps to skip)
+        chains: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
+        n_steps = len(self.steps)
+        while chains:
+            start, skip = chains.pop()
+            i = start
+            ended_with = None
+            while i < n_steps:
+                if i in skip:
+                    past[i] += 1
+                    i += 1
+                    continue
+                name, call, stops_on_pass, hooks = self.steps[i]
+                result = call(env, vars)
+                passed = result.passed
+                extra_chains = 0
+                if result.marks:
+                    for effect, amount, evars in self._hooks(env, vars, i, result):
+                        kind = effect.kind
+                        if kind == "chains":
+                            extra_chains += amount(env, evars) - 1
+                        elif kind == "skip":
+                            skip = skip | {self.step_names.index(effect.arg)}
+                        elif kind == "end_damage":
+                            ended_with = amount(env, evars)
+                        elif kind == "pass":
+                            passed = True
+                        elif kind == "fail":
+                            passed = False
+                if ended_with is not None:
+                    break
+                if passed == stops_on_pass:
+                    i = -1
+                    break
+                past[i] += 1 + max(0, extra_chains)
+                for _ in range(extra_chains):
+                    chains.append((i + 1, skip))
+                i += 1
+            if i == -1:
+                continue
+            points = ended_with if ended_with is not None else (
+                self.damage(env, vars) if self.damage is not None else 1)
+            if points and self.per_point is not None:
+                test, removes_on_pass = self.per_point
+                kept = 0
+                for _ in range(points):
+                    if bool(test(env, vars).passed) != removes_on_pass:
+                        kept += 1
+                points = kept
+            damage += points or 0
+        return SequenceOutcome(tuple(past), damage)
+
+
+# ---------------------------------------------------------------- actions (statements)
+
+
+class _Return(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class CompiledAction:
+    """An action or phase: a compiled block of statements."""
+
+    def __init__(self, runtime: Runtime, decl: ast.ActionDecl | ast.PhaseDecl) -> None:
+        self.runtime = runtime
+        self.decl = decl
+        types = {p.name: p.type for p in decl.params}
+        self.body = _compile_block(runtime, decl.body, types)
+
+    def run(self, env: Env, vars: dict) -> Any:
+        """Run the statements; the value of ``return`` (None without one)."""
+        try:
+            self.body(env, dict(vars))
+        except _Return as r:
+            return r.value
+        return None
+
+
+def _compile_block(runtime: Runtime, body: tuple[ast.Stmt, ...], types) -> Closure:
+    stmts = [_compile_stmt(runtime, s, types) for s in body]
+    cap = Runtime.STEP_CAP
+
+    def block(env, vars):
+        for s in stmts:
+            env.steps += 1
+            if env.steps > cap:
+                raise _fail(f"the battle ran more than {cap} steps; a loop in the rules never "
+                            "ends", None, "step-cap")
+            s(env, vars)
+    return block
+
+
+def _compile_stmt(runtime: Runtime, s: ast.Stmt, types) -> Closure:
+    x = runtime.compile_expr
+    if isinstance(s, ast.Let):
+        value, name = x(s.value, types), s.name
+
+        def let(env, vars):
+            vars[name] = value(env, vars)
+        return let
+    if isinstance(s, ast.Assign):
+        value = x(s.value, types)
+        if isinstance(s.target, ast.Name):
+            name, op = s.target.name, s.op
+
+            def assign(env, vars):
+                v = value(env, vars)
+                if op == "+=":
+                    v = vars[name] + v
+                elif op == "-=":
+                    v = vars[name] - v
+                vars[name] = v
+            return assign
+        target, attr, op = x(s.target.target, types), s.target.name, s.op
+
+        def assign_attr(env, vars):
+            thing = target(env, vars)
+            v = value(env, vars)
+            if op != "=":
+                old = env.runtime.characteristic(env, thing, attr)
+                v = old + v if op == "+=" else old - v
+            thing.profile[attr] = v
+        return assign_attr
+    if isinstance(s, ast.CallStmt):
+        call = x(s.call, types)
+        return lambda env, vars: call(env, vars)
+    if isinstance(s, ast.Return):
+        value = x(s.value, types) if s.value is not None else (lambda env, vars: None)
+
+        def ret(env, vars):
+            raise _Return(value(env, vars))
+        return ret
+    if isinstance(s, ast.Log):
+        args = [x(a, types) for a in s.args]
+        message, span = s.message, s.span
+
+        def log(env, vars):
+            if env.events is not None:
+                env.emit({"kind": "log", "message": message,
+                          "values": [_show(a(env, vars)) for a in args],
+                          "at": span.text()})
+        return log
+    if isinstance(s, ast.Pass):
+        return lambda env, vars: None
+    if isinstance(s, ast.Stop):
+        message, span = s.message, s.span
+
+        def stop(env, vars):
+            raise _fail(message, span, "stopped")
+        return stop
+    if isinstance(s, ast.If):
+        branches = [(x(c, types), _compile_block(runtime, b, types)) for c, b in s.branches]
+        otherwise = _compile_block(runtime, s.otherwise, types)
+
+        def if_(env, vars):
+            for cond, body in branches:
+                if cond(env, vars):
+                    return body(env, vars)
+            return otherwise(env, vars)
+        return if_
+    if isinstance(s, ast.ForEach):
+        iterable = x(s.iterable, types)
+        where = x(s.where, types) if s.where is not None else None
+        order = x(s.order, types) if s.order is not None else None
+        body = _compile_block(runtime, s.body, types)
+        var = s.var
+
+        def for_each(env, vars):
+            items = list(iterable(env, vars))
+            if where is not None:
+                kept = []
+                for item in items:
+                    vars[var] = item
+                    if where(env, vars):
+                        kept.append(item)
+                items = kept
+            if order is not None:
+                keyed = []
+                for item in items:
+                    vars[var] = item
+                    keyed.append((order(env, vars), len(keyed), item))
+                items = [k[2] for k in sorted(keyed, key=lambda k: (k[0], k[1]))]
+            for item in items:
+                vars[var] = item
+                body(env, vars)
+        return for_each
+    if isinstance(s, ast.While):
+        cond, body = x(s.condition, types), _compile_block(runtime, s.body, types)
+
+        def while_(env, vars):
+            while cond(env, vars):
+                body(env, vars)
+        return while_
+    if isinstance(s, ast.Activate):
+        units, start = x(s.units, types), x(s.start, types)
+        body = _compile_block(runtime, s.body, types)
+        var, picker, order, span = s.var, s.picker, s.order, s.span
+
+        def activate(env, vars):
+            if env.state is None:
+                raise _fail("'activate' needs a battle", span)
+            env.state.activate(env, vars, var, units(env, vars), order, start(env, vars),
+                               picker, body)
+        return activate
+    raise AssertionError(f"no compiler for {type(s).__name__}")  # pragma: no cover
+
+
+def _show(value: Any) -> Any:
+    if isinstance(value, (Unit, Weapon)):
+        return getattr(value, "id", None) or value.name
+    if isinstance(value, RollResult):
+        return value.value
+    return value
+
+
+_RUNTIMES: dict[int, tuple[Any, Runtime]] = {}
+
+
+def compile_ruleset(ruleset: Any) -> Runtime:
+    """The compiled :class:`Runtime` of a ruleset (compiled once per ruleset object)."""
+    cached = _RUNTIMES.get(id(ruleset))
+    if cached is not None and cached[0] is ruleset:
+        return cached[1]
+    runtime = Runtime(ruleset)
+    _RUNTIMES[id(ruleset)] = (ruleset, runtime)
+    return runtime

@@ -1,0 +1,1085 @@
+"""Parse rule files into the AST, reporting every syntax error with its location.
+
+A file is cut into top-level chunks (a line at column 1 starts a new declaration) and each
+chunk is parsed on its own, so one mistake does not hide the rest: every chunk with a syntax
+error gets its own diagnostic. Chunks keep their real line numbers.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import attrs
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from interpreter.diagnostics import DiagnosticBag, LanguageError, Span
+from interpreter.lang import ast
+from interpreter.paths import GRAMMAR_DIR
+
+__all__ = ["parse_rules", "parse_file", "parse_dice", "grammar_parser"]
+
+
+class _RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@functools.cache
+def grammar_parser() -> Lark:
+    """The LALR parser for ``grammar/rules.lark`` (built once per process)."""
+    return Lark(
+        (GRAMMAR_DIR / "rules.lark").read_text(encoding="utf-8"),
+        parser="lalr",
+        postlex=_RulesIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=False,
+        start=["start", "dice_expr"],
+        cache=False,
+    )
+
+
+# Human names for the grammar's terminals, used in "expected ..." lists.
+_TERMINAL_NAMES = {
+    "NAME": "a name",
+    "STRING": 'a quoted string ("...")',
+    "INT": "a whole number",
+    "SIGNED_INT_": "a signed number (+1, -2)",
+    "DECIMAL": "a decimal number",
+    "NEED": "a score such as 4+",
+    "DICE": "dice such as D6 or 2D6",
+    "LINE_RANGE": "a line such as L450 or L418-L422",
+    "SEED": "a seed number such as 004",
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the indented block",
+    "$END": "end of file",
+    "COMP_OP": "a comparison (<, <=, ==, ...)",
+    "ADD_OP": "+ or -",
+    "MUL_OP": "*, / or //",
+    "ASSIGN_OP": "=, += or -=",
+}
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[terminal]
+    term = grammar_parser().get_terminal(terminal)
+    pattern = term.pattern
+    if pattern.type == "str":
+        return repr(pattern.value)
+    return terminal.lower()
+
+
+# Common mistakes, recognised by example (lark's match_examples): label -> bad snippets.
+SYNTAX_ERROR_EXAMPLES: dict[str, list[str]] = {
+    "a citation needs '@' followed by a line (L450) or a quoted note": [
+        "status fleeing L508\n",
+        "status fleeing @ 508\n",
+    ],
+    "a test or roll needs an indented body (dice, need, ...)": [
+        "test t(u: unit) @ L1\n",
+        "roll r() @ L1\n",
+    ],
+    "a rule name is a quoted string: rule \"Stubborn\"": [
+        "rule Stubborn @ L1\n",
+    ],
+    "a table names its keys in parentheses: table t(a, b) from \"file.yaml\"": [
+        'table t from "x.yaml" @ L1\n',
+    ],
+}
+
+
+def _chunks(text: str) -> list[tuple[int, str]]:
+    """Split into top-level chunks: (number of lines before the chunk, its text)."""
+    lines = text.splitlines(keepends=True)
+    starts: list[int] = []
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#") and not line[0].isspace():
+            if starts and _continues(lines[i - 1] if i else ""):
+                continue
+            starts.append(i)
+    out = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        body = "".join(lines[start:end])
+        if not body.endswith("\n"):
+            body += "\n"
+        out.append((start, body))
+    return out
+
+
+def _continues(previous_line: str) -> bool:
+    return previous_line.rstrip().endswith("\\")
+
+
+def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.RulesFile:
+    """Parse the text of one rule file.
+
+    Args:
+        text: the file's contents.
+        path: the file name used in spans and diagnostics.
+        bag: where to record diagnostics; when None, a LanguageError is raised on errors.
+
+    Returns:
+        The parsed file; chunks with syntax errors are left out (and reported).
+
+    Raises:
+        LanguageError: with every syntax error, when ``bag`` is None.
+    """
+    own_bag = bag is None
+    bag = bag if bag is not None else DiagnosticBag()
+    bag.remember_source(path, text)
+    if "\t" in text:
+        line_no = text[: text.index("\t")].count("\n") + 1
+        col = len(text[: text.index("\t")].rsplit("\n", 1)[-1]) + 1
+        bag.add(
+            "tab character in a rule file",
+            Span(path, line_no, col, line_no, col + 1),
+            code="syntax",
+            hint="indent with spaces (4 per level)",
+        )
+        text = text.replace("\t", "    ")
+    parser = grammar_parser()
+    header: ast.Header | None = None
+    items: list[ast.Decl | ast.PatchOp] = []
+    for offset, chunk in _chunks(text):
+        try:
+            tree = parser.parse(chunk, start="start")
+        except UnexpectedInput as err:
+            _report_syntax(err, chunk, path, offset, bag)
+            continue
+        try:
+            result = _AstBuilder(path, offset).transform(tree)
+        except _BuildError as err:
+            bag.add(err.message, err.span, code="syntax")
+            continue
+        for item in result:
+            if isinstance(item, ast.Header):
+                if header is not None:
+                    bag.add(
+                        "a rule file has one 'ruleset' header; this is a second one",
+                        item.span,
+                        code="duplicate-header",
+                    )
+                else:
+                    header = item
+            else:
+                items.extend(item if isinstance(item, list) else [item])
+    if own_bag:
+        bag.raise_if_errors(LanguageError)
+    return ast.RulesFile(path=path, header=header, items=tuple(items))
+
+
+def parse_file(path: str | Path, bag: DiagnosticBag | None = None) -> ast.RulesFile:
+    """Read and parse one rule file (see :func:`parse_rules`)."""
+    text = Path(path).read_text(encoding="utf-8")
+    return parse_rules(text, str(path), bag)
+
+
+def parse_dice(text: str, where: Span) -> ast.DiceLit:
+    """Parse a dice expression written in data (``D3+1``, ``2D6``, ``highest of 2D6``).
+
+    Raises:
+        LanguageError: located at ``where`` when ``text`` is not a dice expression.
+    """
+    try:
+        tree = grammar_parser().parse(text.strip() + "\n", start="dice_expr")
+        return _AstBuilder(where.path, fixed_span=where).transform(tree)
+    except (UnexpectedInput, _BuildError):
+        raise LanguageError(
+            [
+                DiagnosticBag().add(
+                    f"{text!r} is not a dice expression",
+                    where,
+                    code="bad-dice",
+                    hint="write dice as D6, 2D6, D3+1, D6x5, highest of 2D6 or lowest 2 of 3D6",
+                )
+            ]
+        ) from None
+
+
+def _report_syntax(
+    err: UnexpectedInput, chunk: str, path: str, offset: int, bag: DiagnosticBag
+) -> None:
+    line = getattr(err, "line", None)
+    column = getattr(err, "column", None)
+    if not isinstance(line, int) or line < 1:
+        line = chunk.count("\n")
+        column = 1
+    label = None
+    try:
+        label = err.match_examples(
+            lambda s: grammar_parser().parse(s, start="start"), SYNTAX_ERROR_EXAMPLES,
+            use_accepts=True,
+        )
+    except Exception:  # match_examples re-parses examples; a failure there only loses the label
+        label = None
+    expected: list[str] = []
+    if isinstance(err, UnexpectedToken):
+        token = err.token
+        if token.type == "_NL":
+            found = "end of line"
+        elif token.type == "$END":
+            found = "end of file"
+        elif token.type in ("_INDENT", "_DEDENT"):
+            found = "a change of indentation"
+        else:
+            found = repr(str(token))
+        accepts = err.accepts or err.expected
+        expected = sorted({_describe(t) for t in accepts if not t.startswith("__ANON")} | {
+            _describe(t) for t in accepts if t.startswith("__ANON")
+        })
+        message = f"unexpected {found}"
+        if token.type == "_NL" and isinstance(token.end_line, int):
+            # the newline token starts at the end of the line: point just past the last word
+            line, column = token.line, token.column
+    elif isinstance(err, UnexpectedCharacters):
+        char = chunk[err.pos_in_stream] if err.pos_in_stream < len(chunk) else ""
+        message = f"unexpected character {char!r}"
+        expected = sorted({_describe(t) for t in err.allowed or ()})
+    elif isinstance(err, UnexpectedEOF):
+        message = "unexpected end of file"
+        expected = sorted({_describe(t) for t in err.expected})
+    else:  # pragma: no cover - lark raises only the three above
+        message = str(err)
+    if label:
+        message = f"{message}: {label}"
+    bag.add(message, Span(path, line + offset, column or 1), code="syntax", expected=expected)
+
+
+class _BuildError(Exception):
+    def __init__(self, message: str, span: Span) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+def _unquote(token: Token | str) -> str:
+    s = str(token)
+    return s[1:-1] if s.startswith('"') else s
+
+
+_LINE_RE = re.compile(r"L(\d+)(?:-L?(\d+))?")
+
+
+@v_args(meta=True)
+class _AstBuilder(Transformer):
+    """Turns lark's parse tree into :mod:`interpreter.lang.ast` nodes."""
+
+    def __init__(self, path: str, line_offset: int = 0, fixed_span: Span | None = None) -> None:
+        super().__init__()
+        self.path = path
+        self.offset = line_offset
+        self.fixed_span = fixed_span
+
+    # -------------------------------------------------------- helpers
+    def _span(self, meta) -> Span:
+        if self.fixed_span is not None:
+            return self.fixed_span
+        if getattr(meta, "empty", True):
+            return Span(self.path, 1, 1)
+        return Span(
+            self.path, meta.line + self.offset, meta.column,
+            meta.end_line + self.offset, meta.end_column,
+        )
+
+    def _tspan(self, token: Token) -> Span:
+        if self.fixed_span is not None:
+            return self.fixed_span
+        return Span(
+            self.path, token.line + self.offset, token.column,
+            token.end_line + self.offset, token.end_column,
+        )
+
+    @staticmethod
+    def _pick(children, cls):
+        return [c for c in children if isinstance(c, cls)]
+
+    @staticmethod
+    def _cite(children) -> ast.Cite | None:
+        for c in children:
+            if isinstance(c, ast.Cite):
+                return c
+        return None
+
+    # -------------------------------------------------------- file
+    def start(self, meta, children):
+        return [c for c in children if c is not None]
+
+    def header(self, meta, children):
+        name, title = str(children[0]), _unquote(children[1])
+        extends = next((c for c in children if isinstance(c, _Extends)), None)
+        return ast.Header(
+            span=self._span(meta),
+            id=name,
+            title=title,
+            extends=extends.name if extends else None,
+            cite=self._cite(children),
+            sources=tuple(self._pick(children, ast.SourceDecl)),
+        )
+
+    def extends(self, meta, children):
+        return _Extends(str(children[0]))
+
+    def source_decl(self, meta, children):
+        return ast.SourceDecl(self._span(meta), _unquote(children[0]))
+
+    def patch_op(self, meta, children):
+        return str(children[0])
+
+    def kind(self, meta, children):
+        return str(children[0])
+
+    def patch_decl(self, meta, children):
+        op, decls = children[0], children[1]
+        decls = decls if isinstance(decls, list) else [decls]
+        return [
+            ast.PatchOp(span=self._span(meta), op=op, kind=d.kind, name=d.name, decl=d, cite=d.cite)
+            for d in decls
+        ]
+
+    def remove_decl(self, meta, children):
+        kind = children[0]
+        name = _unquote(children[1])
+        return ast.PatchOp(
+            span=self._span(meta), op="remove", kind=kind, name=name, decl=None,
+            cite=self._cite(children),
+        )
+
+    # -------------------------------------------------------- citations
+    def citation(self, meta, children):
+        c = children[0]
+        if isinstance(c, ast.Cite):
+            return attrs.evolve(c, span=self._span(meta))
+        return ast.Cite(span=self._span(meta), note=_unquote(c))
+
+    def cite_lines(self, meta, children):
+        source = None
+        ranges = []
+        for c in children:
+            if c.type == "SEED":
+                source = str(c)
+            else:
+                ranges.append(str(c))
+        return ast.Cite(span=self._span(meta), source=source, ranges=tuple(ranges))
+
+    # -------------------------------------------------------- simple declarations
+    def type_name(self, meta, children):
+        return str(children[0])
+
+    def char_item(self, meta, children):
+        type_ = next((c for c in children[1:] if not isinstance(c, Token)), "int")
+        role = next((str(c) for c in children[1:] if isinstance(c, Token) and c.type == "ROLE"),
+                    None)
+        return (str(children[0]), type_, role, self._tspan(children[0]))
+
+    def char_range(self, meta, children):
+        return _Range(int(children[0]), int(children[1]))
+
+    def characteristics_decl(self, meta, children):
+        entity = str(children[0])
+        rng = next((c for c in children if isinstance(c, _Range)), None)
+        cite = self._cite(children)
+        return [
+            ast.CharacteristicDecl(
+                span=span,
+                name=name,
+                cite=cite,
+                entity=entity,
+                type=type_,
+                low=rng.low if rng else None,
+                high=rng.high if rng else None,
+                role=role,
+            )
+            for name, type_, role, span in (c for c in children if isinstance(c, tuple))
+        ]
+
+    def table_decl(self, meta, children):
+        names = [str(c) for c in children if isinstance(c, Token) and c.type == "NAME"]
+        file = next(_unquote(c) for c in children if isinstance(c, Token) and c.type == "STRING")
+        return ast.TableDecl(
+            span=self._span(meta), name=names[0], cite=self._cite(children),
+            keys=tuple(names[1:]), file=file,
+        )
+
+    def die_decl(self, meta, children):
+        name = str(children[0])
+        faces = tuple(
+            int(c) if c.type == "INT" else str(c)
+            for c in children[1:]
+            if isinstance(c, Token)
+        )
+        return ast.DieDecl(span=self._span(meta), name=name, cite=self._cite(children), faces=faces)
+
+    def option_scalar(self, meta, children):
+        return ("scalar", children[0])
+
+    def option_choice(self, meta, children):
+        return ("choice", tuple(str(c) for c in children))
+
+    def option_decl(self, meta, children):
+        name = str(children[0])
+        kind, detail = children[1]
+        default = children[2]
+        doc = ""
+        rest = children[3:]
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            doc = _unquote(rest[0])
+        default_value = default.value if isinstance(default, ast.Literal) else default
+        if isinstance(default, ast.Name):
+            default_value = default.name
+        return ast.OptionDecl(
+            span=self._span(meta), name=name, cite=self._cite(children),
+            type="choice" if kind == "choice" else detail,
+            choices=detail if kind == "choice" else (),
+            default=default_value, doc=doc,
+        )
+
+    def duration(self, meta, children):
+        return _Until(str(children[0]))
+
+    def status_decl(self, meta, children):
+        until = next((c.what for c in children if isinstance(c, _Until)), None)
+        return ast.StatusDecl(
+            span=self._span(meta), name=str(children[0]), cite=self._cite(children), until=until
+        )
+
+    def scope(self, meta, children):
+        return _Scope(str(children[0]))
+
+    def counter_decl(self, meta, children):
+        scope = next(c.what for c in children if isinstance(c, _Scope))
+        initial = next((c for c in children if isinstance(c, ast.Expr)), None)
+        return ast.CounterDecl(
+            span=self._span(meta), name=str(children[0]), cite=self._cite(children),
+            scope=scope, initial=initial,
+        )
+
+    def keyword_decl(self, meta, children):
+        cite = self._cite(children)
+        return [
+            ast.KeywordDecl(span=self._tspan(c), name=str(c), cite=cite)
+            for c in children
+            if isinstance(c, Token)
+        ]
+
+    # -------------------------------------------------------- rolls and tests
+    def params(self, meta, children):
+        return _Params(tuple(c for c in children if c is not None))
+
+    def param(self, meta, children):
+        name = str(children[0])
+        type_ = "any"
+        default = None
+        for c in children[1:]:
+            if isinstance(c, str) and not isinstance(c, Token):
+                type_ = c
+            else:
+                default = _as_literal(c, self)
+        return ast.Param(self._span(meta), name, type_, default)
+
+    def roll_kind(self, meta, children):
+        return str(children[0])
+
+    def dice_clause(self, meta, children):
+        return ("dice", children[0])
+
+    def need_clause(self, meta, children):
+        return ("need", children[0])
+
+    def pass_clause(self, meta, children):
+        return ("pass_if", children[0])
+
+    def natural_fails(self, meta, children):
+        return ("fails", None)
+
+    def natural_passes(self, meta, children):
+        return ("passes", None)
+
+    def natural_mark(self, meta, children):
+        return ("mark", str(children[0]))
+
+    def natural_clause(self, meta, children):
+        values = tuple(int(c) for c in children[:-1])
+        effect, mark = children[-1]
+        return ("natural", ast.Natural(self._span(meta), values, effect, mark))
+
+    def cap_both(self, meta, children):
+        return ("cap", (int(children[0]), int(children[1])))
+
+    def cap_most(self, meta, children):
+        return ("cap", (None, int(children[0])))
+
+    def cap_least(self, meta, children):
+        return ("cap", (int(children[0]), None))
+
+    def value_clause(self, meta, children):
+        return ("value", children[0])
+
+    def beyond_clause(self, meta, children):
+        return ("beyond", (int(children[0]), children[1]))
+
+    def reroll_scope(self, meta, children):
+        return " ".join(str(c) for c in children)
+
+    def reroll_clause(self, meta, children):
+        return ("reroll", children[0])
+
+    def roll_decl(self, meta, children):
+        kind = children[0]
+        name = str(children[1])
+        params = next((c.items for c in children if isinstance(c, _Params)), ())
+        fields: dict[str, object] = {}
+        naturals = []
+        for c in children:
+            if isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str):
+                key, value = c
+                if key == "natural":
+                    naturals.append(value)
+                    continue
+                if key in fields:
+                    raise _BuildError(
+                        f"{kind} {name!r} gives {key!r} twice", self._span(meta)
+                    )
+                fields[key] = value
+        return ast.RollDecl(
+            span=self._span(meta),
+            name=name,
+            cite=self._cite(children),
+            is_test=kind == "test",
+            params=params,
+            dice=fields.get("dice"),
+            need=fields.get("need"),
+            pass_if=fields.get("pass_if"),
+            naturals=tuple(naturals),
+            cap=fields.get("cap", (None, None)),
+            value=fields.get("value"),
+            beyond=fields.get("beyond"),
+            reroll=fields.get("reroll", "all dice"),
+        )
+
+    # -------------------------------------------------------- dice
+    def _dice_parts(self, token: Token) -> tuple[int, int, int]:
+        m = re.fullmatch(r"([0-9]*)D([0-9]+)(?:x([0-9]+))?", str(token))
+        assert m is not None
+        count = int(m.group(1)) if m.group(1) else 1
+        sides = int(m.group(2))
+        times = int(m.group(3)) if m.group(3) else 1
+        if count < 1 or sides < 2:
+            raise _BuildError(f"{str(token)!r} rolls no dice", self._tspan(token))
+        return count, sides, times
+
+    def dice_pool(self, meta, children):
+        count, sides, times = self._dice_parts(children[0])
+        return ast.DiceLit(self._span(meta), count, sides, times)
+
+    dice_atom = dice_pool
+
+    def _keep(self, meta, children, which):
+        keep_count = int(children[0]) if len(children) == 2 else 1
+        token = children[-1]
+        count, sides, times = self._dice_parts(token)
+        if keep_count > count:
+            raise _BuildError(
+                f"cannot keep the {which} {keep_count} of {count} dice", self._span(meta)
+            )
+        return ast.DiceLit(self._span(meta), count, sides, times, which, keep_count)
+
+    def dice_highest(self, meta, children):
+        return self._keep(meta, children, "highest")
+
+    def dice_lowest(self, meta, children):
+        return self._keep(meta, children, "lowest")
+
+    def dice_named(self, meta, children):
+        return ast.DiceLit(self._span(meta), 1, 0, die_name=str(children[0]))
+
+    def dice_plus(self, meta, children):
+        base, op, amount = children
+        plus = int(amount) if str(op) == "+" else -int(amount)
+        return attrs.evolve(base, plus=base.plus + plus, span=self._span(meta))
+
+    # -------------------------------------------------------- sequences
+    def hook_chains(self, meta, children):
+        return ast.HookEffect(self._span(meta), "chains", children[0])
+
+    def hook_skip(self, meta, children):
+        return ast.HookEffect(self._span(meta), "skip", str(children[0]))
+
+    def hook_end_damage(self, meta, children):
+        return ast.HookEffect(self._span(meta), "end_damage", children[0])
+
+    def hook_pass(self, meta, children):
+        return ast.HookEffect(self._span(meta), "pass")
+
+    def hook_fail(self, meta, children):
+        return ast.HookEffect(self._span(meta), "fail")
+
+    def hook(self, meta, children):
+        mark = str(children[0])
+        effect = next(c for c in children if isinstance(c, ast.HookEffect))
+        condition = next((c for c in children[1:] if isinstance(c, ast.Expr)), None)
+        return ast.Hook(self._span(meta), mark, condition, effect, self._cite(children))
+
+    def stop_on(self, meta, children):
+        return _StopOn(str(children[0]))
+
+    def step(self, meta, children):
+        stop_on = next(c.what for c in children if isinstance(c, _StopOn))
+        return ast.Step(
+            self._span(meta), str(children[0]), children[1], stop_on,
+            tuple(self._pick(children, ast.Hook)),
+        )
+
+    def damage_clause(self, meta, children):
+        return ("damage", children[0])
+
+    def per_point_clause(self, meta, children):
+        stop_on = next(c.what for c in children if isinstance(c, _StopOn))
+        return ast.PerPoint(self._span(meta), children[0], stop_on)
+
+    def sequence_decl(self, meta, children):
+        damage = next((c[1] for c in children if isinstance(c, tuple)), None)
+        per_point = next((c for c in children if isinstance(c, ast.PerPoint)), None)
+        return ast.SequenceDecl(
+            span=self._span(meta), name=str(children[0]), cite=self._cite(children),
+            params=next((c.items for c in children if isinstance(c, _Params)), ()),
+            steps=tuple(self._pick(children, ast.Step)), damage=damage, per_point=per_point,
+        )
+
+    # -------------------------------------------------------- procedures
+    def block(self, meta, children):
+        return _Block(tuple(c for c in children if isinstance(c, ast.Stmt)))
+
+    def _body(self, children) -> tuple[ast.Stmt, ...]:
+        for c in children:
+            if isinstance(c, _Block):
+                return c.stmts
+            if isinstance(c, ast.Stmt):
+                return (c,)
+        return ()
+
+    def action_decl(self, meta, children):
+        return ast.ActionDecl(
+            span=self._span(meta), name=str(children[0]), cite=self._cite(children),
+            params=next((c.items for c in children if isinstance(c, _Params)), ()),
+            body=self._body(children),
+        )
+
+    def decision_default(self, meta, children):
+        return _Default(str(children[0]))
+
+    def decision_decl(self, meta, children):
+        return ast.DecisionDecl(
+            span=self._span(meta), name=str(children[0]), cite=self._cite(children),
+            params=next((c.items for c in children if isinstance(c, _Params)), ()),
+            options=next(c for c in children[1:] if isinstance(c, ast.Expr)),
+            default=next((c.name for c in children if isinstance(c, _Default)), None),
+        )
+
+    def policy_rule(self, meta, children):
+        return _PolicyRule(str(children[0]), children[1])
+
+    def policy_decl(self, meta, children):
+        return ast.PolicyDecl(
+            span=self._span(meta), name=str(children[0]), cite=self._cite(children),
+            choices=tuple((c.decision, c.expr) for c in children if isinstance(c, _PolicyRule)),
+        )
+
+    def phase_decl(self, meta, children):
+        names = [str(c) for c in children if isinstance(c, Token) and c.type == "NAME"]
+        return ast.PhaseDecl(
+            span=self._span(meta), name=names[0], cite=self._cite(children),
+            params=next((c.items for c in children if isinstance(c, _Params)), ()),
+            parent=names[1] if len(names) > 1 else None, body=self._body(children),
+        )
+
+    def battle_setup(self, meta, children):
+        return ("setup", self._body(children))
+
+    def battle_rounds(self, meta, children):
+        return ("rounds", children[0])
+
+    def battle_round(self, meta, children):
+        return ("round", self._body(children))
+
+    def battle_turn(self, meta, children):
+        return ("turn", self._body(children))
+
+    def battle_end(self, meta, children):
+        return ("end", children[0])
+
+    def battle_score(self, meta, children):
+        return ("score", self._body(children))
+
+    def battle_decl(self, meta, children):
+        fields: dict[str, object] = {"end": []}
+        for c in children:
+            if isinstance(c, tuple):
+                key, value = c
+                if key == "end":
+                    fields["end"].append(value)
+                elif key in fields:
+                    raise _BuildError(f"'battle' gives {key!r} twice", self._span(meta))
+                else:
+                    fields[key] = value
+        fields["end"] = tuple(fields["end"])
+        return ast.BattleDecl(
+            span=self._span(meta), name="battle", cite=self._cite(children), **fields
+        )
+
+    # -------------------------------------------------------- rules
+    def condition(self, meta, children):
+        return _Condition(children[0])
+
+    def stack_add(self, meta, children):
+        return ast.Stacking(self._span(meta), "add")
+
+    def stack_max(self, meta, children):
+        return ast.Stacking(self._span(meta), "max")
+
+    def stack_min(self, meta, children):
+        return ast.Stacking(self._span(meta), "min")
+
+    def stack_boolean(self, meta, children):
+        return ast.Stacking(self._span(meta), "boolean")
+
+    def stack_exclusive(self, meta, children):
+        return ast.Stacking(self._span(meta), "exclusive")
+
+    def stack_capped(self, meta, children):
+        return ast.Stacking(self._span(meta), "capped", int(children[0]))
+
+    def stacking(self, meta, children):
+        return children[0]
+
+    def _effect_common(self, meta, children) -> dict[str, object]:
+        return {
+            "span": self._span(meta),
+            "condition": next((c.expr for c in children if isinstance(c, _Condition)), None),
+            "cite": self._cite(children),
+        }
+
+    def modify_part(self, meta, children):
+        return _Part(str(children[0]))
+
+    def modify_effect(self, meta, children):
+        part = next((c.what for c in children if isinstance(c, _Part)), "result")
+        amount = next(c for c in children[1:] if isinstance(c, ast.Expr))
+        return ast.Modify(
+            **self._effect_common(meta, children), roll=str(children[0]), part=part,
+            amount=amount, stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
+        )
+
+    def reroll_which(self, meta, children):
+        return str(children[0])
+
+    def reroll_effect(self, meta, children):
+        return ast.RerollEffect(
+            **self._effect_common(meta, children), which=children[0], roll=str(children[1])
+        )
+
+    def hook_effect_decl(self, meta, children):
+        return ast.RuleHook(
+            **self._effect_common(meta, children), mark=str(children[0]),
+            sequence=str(children[1]), step=str(children[2]),
+            effect=next(c for c in children if isinstance(c, ast.HookEffect)),
+        )
+
+    def grant_effect(self, meta, children):
+        return ast.Grant(**self._effect_common(meta, children), rule=_unquote(children[0]))
+
+    def trigger_effect(self, meta, children):
+        return ast.Trigger(
+            **self._effect_common(meta, children), event=str(children[0]),
+            body=self._body(children),
+        )
+
+    def auto_result(self, meta, children):
+        return str(children[0])
+
+    def auto_effect(self, meta, children):
+        return ast.AutoResult(
+            **self._effect_common(meta, children), result=children[0], test=str(children[1])
+        )
+
+    def set_characteristic(self, meta, children):
+        return ast.CharacteristicEffect(
+            **self._effect_common(meta, children), op="set", characteristic=str(children[0]),
+            amount=children[1],
+            stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
+        )
+
+    def add_characteristic(self, meta, children):
+        return ast.CharacteristicEffect(
+            **self._effect_common(meta, children), op="add", characteristic=str(children[1]),
+            amount=children[0],
+            stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
+        )
+
+    def note_effect(self, meta, children):
+        return ast.NotSimulated(
+            **self._effect_common(meta, children), reason=_unquote(children[0])
+        )
+
+    def rule_decl(self, meta, children):
+        return ast.RuleDecl(
+            span=self._span(meta), name=_unquote(children[0]), cite=self._cite(children),
+            params=next((c.items for c in children if isinstance(c, _Params)), ()),
+            effects=tuple(self._pick(children, ast.Effect)),
+        )
+
+    # -------------------------------------------------------- statements
+    def let_stmt(self, meta, children):
+        return ast.Let(self._span(meta), str(children[0]), children[1])
+
+    def attr_target(self, meta, children):
+        target = children[0]
+        if isinstance(target, Token):
+            target = ast.Name(self._tspan(target), str(target))
+        return ast.Attribute(self._span(meta), target, str(children[1]))
+
+    def assign_stmt(self, meta, children):
+        target = children[0]
+        if isinstance(target, Token):
+            target = ast.Name(self._tspan(target), str(target))
+        return ast.Assign(self._span(meta), target, str(children[1]), children[2])
+
+    def call_stmt(self, meta, children):
+        return ast.CallStmt(self._span(meta), children[0])
+
+    def return_stmt(self, meta, children):
+        return ast.Return(self._span(meta), children[0] if children else None)
+
+    def emit_stmt(self, meta, children):
+        return ast.Log(self._span(meta), _unquote(children[0]), tuple(children[1:]))
+
+    def pass_stmt(self, meta, children):
+        return ast.Pass(self._span(meta))
+
+    def stop_stmt(self, meta, children):
+        return ast.Stop(self._span(meta), _unquote(children[0]))
+
+    def elif_clause(self, meta, children):
+        return _Branch(children[0], self._body(children[1:]))
+
+    def else_clause(self, meta, children):
+        return _Else(self._body(children))
+
+    def if_stmt(self, meta, children):
+        branches = [(children[0], self._body(children[1:2]))]
+        otherwise: tuple[ast.Stmt, ...] = ()
+        for c in children[2:]:
+            if isinstance(c, _Branch):
+                branches.append((c.condition, c.body))
+            elif isinstance(c, _Else):
+                otherwise = c.body
+        return ast.If(self._span(meta), tuple(branches), otherwise)
+
+    def for_where(self, meta, children):
+        return _Where(children[0])
+
+    def for_order(self, meta, children):
+        return _OrderBy(children[0])
+
+    def for_stmt(self, meta, children):
+        return ast.ForEach(
+            self._span(meta),
+            str(children[0]),
+            children[1],
+            next((c.expr for c in children if isinstance(c, _Where)), None),
+            next((c.expr for c in children if isinstance(c, _OrderBy)), None),
+            self._body(children[2:]),
+        )
+
+    def while_stmt(self, meta, children):
+        return ast.While(self._span(meta), children[0], self._body(children[1:]))
+
+    def activation_order(self, meta, children):
+        return _Order(" ".join(str(c) for c in children))
+
+    def activate_stmt(self, meta, children):
+        var = str(children[0])
+        units = children[1]
+        order = next(c.what for c in children if isinstance(c, _Order))
+        exprs = [c for c in children[2:] if isinstance(c, ast.Expr)]
+        picker = next(
+            (str(c) for c in children[2:] if isinstance(c, Token) and c.type == "NAME"), None
+        )
+        return ast.Activate(
+            self._span(meta), var, units, order, exprs[0], picker, self._body(children[2:])
+        )
+
+    # -------------------------------------------------------- expressions
+    def int_lit(self, meta, children):
+        return ast.Literal(self._span(meta), int(children[0]), "int")
+
+    def decimal_lit(self, meta, children):
+        return ast.Literal(self._span(meta), float(children[0]), "number")
+
+    def string_lit(self, meta, children):
+        return ast.Literal(self._span(meta), _unquote(children[0]), "text")
+
+    def need_lit(self, meta, children):
+        return ast.Literal(self._span(meta), int(str(children[0])[:-1]), "need")
+
+    def true_lit(self, meta, children):
+        return ast.Literal(self._span(meta), True, "bool")
+
+    def false_lit(self, meta, children):
+        return ast.Literal(self._span(meta), False, "bool")
+
+    def none_lit(self, meta, children):
+        return ast.Literal(self._span(meta), None, "none")
+
+    def name(self, meta, children):
+        return ast.Name(self._span(meta), str(children[0]))
+
+    def list_lit(self, meta, children):
+        return ast.ListLit(self._span(meta), tuple(c for c in children if c is not None))
+
+    def attribute(self, meta, children):
+        return ast.Attribute(self._span(meta), children[0], str(children[1]))
+
+    def lookup(self, meta, children):
+        return ast.Lookup(self._span(meta), children[0], tuple(children[1:]))
+
+    def keyword_arg(self, meta, children):
+        return _KeywordArg(str(children[0]), children[1])
+
+    def call(self, meta, children):
+        args = tuple(c for c in children[1:] if isinstance(c, ast.Expr))
+        kwargs = tuple((c.name, c.expr) for c in children[1:] if isinstance(c, _KeywordArg))
+        return ast.Call(self._span(meta), str(children[0]), args, kwargs)
+
+    def binop(self, meta, children):
+        return ast.BinOp(self._span(meta), str(children[1]), children[0], children[2])
+
+    def compare(self, meta, children):
+        return ast.Compare(self._span(meta), str(children[1]), children[0], children[2])
+
+    def or_expr(self, meta, children):
+        return ast.BoolOp(self._span(meta), "or", tuple(children))
+
+    def and_expr(self, meta, children):
+        return ast.BoolOp(self._span(meta), "and", tuple(children))
+
+    def not_(self, meta, children):
+        return ast.Not(self._span(meta), children[0])
+
+    def neg(self, meta, children):
+        operand = children[0]
+        if isinstance(operand, ast.Literal) and operand.kind in ("int", "number"):
+            return ast.Literal(self._span(meta), -operand.value, operand.kind)
+        return ast.Neg(self._span(meta), operand)
+
+    def cond_expr(self, meta, children):
+        return ast.CondExpr(self._span(meta), children[0], children[1], children[2])
+
+    def has(self, meta, children):
+        return ast.Has(self._span(meta), children[0], _unquote(children[1]))
+
+    def is_status(self, meta, children):
+        return ast.IsStatus(self._span(meta), children[0], str(children[1]))
+
+    def is_not_status(self, meta, children):
+        return ast.IsStatus(self._span(meta), children[0], str(children[1]), negated=True)
+
+    def member(self, meta, children):
+        return ast.Member(self._span(meta), children[0], children[1])
+
+
+def _as_literal(node, builder: _AstBuilder) -> ast.Expr:
+    """A parameter default as an expression node."""
+    if isinstance(node, ast.Expr):
+        return node
+    token = node
+    span = builder._tspan(token)
+    if token.type in ("INT", "SIGNED_INT_"):
+        return ast.Literal(span, int(token), "int")
+    if token.type == "DECIMAL":
+        return ast.Literal(span, float(token), "number")
+    if token.type == "STRING":
+        return ast.Literal(span, _unquote(token), "text")
+    if token.type == "NEED":
+        return ast.Literal(span, int(str(token)[:-1]), "need")
+    return ast.Name(span, str(token))
+
+
+class _Extends:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _Range:
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+
+class _Until:
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+
+_Scope = _Until
+_StopOn = _Until
+_Part = _Until
+_Order = _Until
+
+
+class _Params:
+    def __init__(self, items) -> None:
+        self.items = items
+
+
+class _Block:
+    def __init__(self, stmts) -> None:
+        self.stmts = stmts
+
+
+class _Default:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _PolicyRule:
+    def __init__(self, decision: str, expr) -> None:
+        self.decision, self.expr = decision, expr
+
+
+class _Condition:
+    def __init__(self, expr) -> None:
+        self.expr = expr
+
+
+class _Branch:
+    def __init__(self, condition, body) -> None:
+        self.condition, self.body = condition, body
+
+
+class _Else:
+    def __init__(self, body) -> None:
+        self.body = body
+
+
+class _Where:
+    def __init__(self, expr) -> None:
+        self.expr = expr
+
+
+_OrderBy = _Where
+
+
+class _KeywordArg:
+    def __init__(self, name: str, expr) -> None:
+        self.name, self.expr = name, expr

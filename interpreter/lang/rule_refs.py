@@ -1,0 +1,104 @@
+"""Parameterised rule references, as written in unit data and rule files.
+
+``Armour Piercing (1)``, ``Armour Piercing (+1)``, ``Multiple Wounds (D3)``,
+``Multiple Wounds (2, Infantry)``, ``Ward Save (5+)``, ``Strider (Forest)``,
+``Breath Weapon (Strength 4, Flaming Attacks)``.
+
+A reference is a name, then optionally arguments in parentheses separated by commas. An
+argument is a signed number, a score (``5+``), dice (``D3``, ``2D6``, ``D3+1``), or words,
+optionally led by a label (``Strength 4``). A rule whose own name contains parentheses
+(``Crit (2 Hits)``) is found by its whole name first, so both styles coexist.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+__all__ = ["RuleArg", "RuleRef", "RuleRefError", "parse_rule_ref"]
+
+_DICE = re.compile(r"^([0-9]*)D([0-9]+)(?:x([0-9]+))?([+-][0-9]+)?$")
+_NEED = re.compile(r"^([0-9]+)\+$")
+_SIGNED = re.compile(r"^[+-]?[0-9]+$")
+_LABELLED = re.compile(r"^([A-Za-z][A-Za-z' -]*?)\s+([+-]?[0-9]+\+?|[0-9]*D[0-9]+(?:[+-][0-9]+)?)$")
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9'’ &/-]*$")
+
+
+class RuleRefError(ValueError):
+    """The text is not a rule reference; the message says why."""
+
+
+@attrs.frozen
+class RuleArg:
+    """One argument of a rule reference."""
+
+    kind: str
+    """``int``, ``need``, ``dice`` or ``words``."""
+    value: int | str
+    """The number, the score, the dice text or the words."""
+    label: str | None = None
+    """A leading label, as in ``Strength 4``."""
+    text: str = ""
+    """The argument as written."""
+
+
+@attrs.frozen
+class RuleRef:
+    """A parsed reference: the rule's name and its arguments."""
+
+    name: str
+    args: tuple[RuleArg, ...] = ()
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or self.name
+
+
+def _arg(text: str) -> RuleArg:
+    s = text.strip()
+    if not s:
+        raise RuleRefError("empty argument")
+    if _SIGNED.match(s):
+        return RuleArg("int", int(s), None, s)
+    m = _NEED.match(s)
+    if m:
+        return RuleArg("need", int(m.group(1)), None, s)
+    if _DICE.match(s):
+        return RuleArg("dice", s, None, s)
+    m = _LABELLED.match(s)
+    if m:
+        inner = _arg(m.group(2))
+        return attrs.evolve(inner, label=m.group(1).strip(), text=s)
+    if _NAME.match(s):
+        return RuleArg("words", s, None, s)
+    raise RuleRefError(f"cannot read the argument {s!r}")
+
+
+def parse_rule_ref(text: str) -> RuleRef:
+    """Parse ``Name`` or ``Name (arg, arg)``.
+
+    Examples:
+        >>> parse_rule_ref("Ward Save (5+)").args[0].value
+        5
+        >>> r = parse_rule_ref("Breath Weapon (Strength 4, Flaming Attacks)")
+        >>> (r.name, r.args[0].label, r.args[0].value, r.args[1].value)
+        ('Breath Weapon', 'Strength', 4, 'Flaming Attacks')
+        >>> parse_rule_ref("Multiple Wounds (D3)").args[0].kind
+        'dice'
+    """
+    s = text.strip()
+    if "(" not in s:
+        if ")" in s or not _NAME.match(s):
+            raise RuleRefError(f"{text!r} is not a rule name")
+        return RuleRef(s, (), s)
+    if not s.endswith(")") or s.count("(") != 1 or s.count(")") != 1:
+        raise RuleRefError(
+            f"{text!r} is not a rule reference; write Name or Name (argument, argument)"
+        )
+    name, _, rest = s.partition("(")
+    name = name.strip()
+    if not _NAME.match(name):
+        raise RuleRefError(f"{text!r} does not start with a rule name")
+    args = tuple(_arg(a) for a in rest[:-1].split(","))
+    return RuleRef(name, args, s)

@@ -1,0 +1,42 @@
+"""Walk the AST: every node below a declaration, depth first."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import attrs
+
+from interpreter.lang import ast
+
+__all__ = ["walk", "rule_names_used"]
+
+
+def walk(node: object) -> Iterator[object]:
+    """Yield ``node`` and every AST node inside it (attrs instances, through tuples)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, tuple):
+            stack.extend(reversed(current))
+            continue
+        if not attrs.has(type(current)):
+            continue
+        yield current
+        for field in attrs.fields(type(current)):
+            if field.name == "span":
+                continue
+            value = getattr(current, field.name)
+            if isinstance(value, tuple) or attrs.has(type(value)):
+                stack.append(value)
+
+
+def rule_names_used(decls: Iterable[ast.Decl]) -> set[str]:
+    """Rule names the declarations test for (``x has "Stubborn"``) or read by name."""
+    used: set[str] = set()
+    for decl in decls:
+        for node in walk(decl):
+            if isinstance(node, ast.Has):
+                used.add(node.rule)
+            elif isinstance(node, ast.Literal) and node.kind == "text":
+                used.add(str(node.value))
+    return used
