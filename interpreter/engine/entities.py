@@ -86,7 +86,7 @@ class Unit(Bearer):
         equipment: list[Mapping[str, Any]] | None = None,
         weapons: list[Weapon] | None = None,
         command: Mapping[str, Any] | None = None,
-        flags: Mapping[str, Any] | None = None,
+        values: Mapping[str, Any] | None = None,
         points: int = 0,
         type: str | None = None,
     ) -> None:
@@ -103,7 +103,8 @@ class Unit(Bearer):
         for w in self.weapons:
             w.owner = self
         self.command = dict(command or {})
-        self.flags = dict(flags or {})
+        self.values = dict(values or {})
+        """Named values from the unit data and the battle file (the battle's win)."""
         self.points = points
         self.type = type
         """The troop type the unit data gives (``infantry``), if any."""

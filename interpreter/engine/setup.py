@@ -213,7 +213,8 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
         command[name] = value if isinstance(value, dict) else (
             from_profile if isinstance(from_profile, dict) else {})
     keywords = set(base.get("keywords") or []) | set(spec.get("keywords") or [])
-    flags = {k: spec[k] for k in ("general", "battle_standard", "wizard") if k in spec}
+    values = dict(base.get("values") or {})
+    values.update(spec.get("values") or {})
     unit = Unit(
         id=spec["id"],
         name=spec.get("name") or base.get("name") or spec["id"],
@@ -225,8 +226,9 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
         keywords=keywords,
         equipment=equipment,
         command=command,
-        flags=flags,
+        values=values,
         type=base.get("type"),
+        points=spec.get("points", 0),
         weapons=[
             Weapon(name, w.get("profile") or {}, [runtime.bind_rule(r) for r in w.get("rules") or []])
             for name, w in (base.get("weapons") or {}).items()

@@ -213,6 +213,16 @@ class ListLit(Expr):
     items: tuple[Expr, ...]
 
 
+@attrs.frozen
+class Comprehension(Expr):
+    """``[e for each x in items where c]``: a list built from another."""
+
+    item: Expr
+    var: str
+    iterable: Expr
+    where: Expr | None = None
+
+
 # ---------------------------------------------------------------- statements
 
 
@@ -492,6 +502,8 @@ class DecisionDecl(Decl):
 class PolicyDecl(Decl):
     KIND: ClassVar[str] = "policy"
     choices: tuple[tuple[str, Expr], ...] = ()
+    is_default: bool = False
+    """``policy <name> is default``: sides without a policy of their own play by it."""
 
 
 @attrs.frozen

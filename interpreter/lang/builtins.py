@@ -52,6 +52,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("roll_off", 2, 4, "roll_off(a, b[, bonus_a, bonus_b]): the winner; ties are re-rolled"),
         _b("random_pick", 1, 1, "one item of a list, chosen at random"),
         # data
+        _b("value_of", 2, 2, 'value_of(x, "name"): a named value from its data (none if absent)'),
         _b("command_value", 3, 3, 'command_value(unit, "champion", "A"): a command model\'s characteristic'),
         _b("item_values", 2, 2, 'item_values(x, "name"): the values its equipment gives under that name'),
         # rule parameters
@@ -60,6 +61,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("sides", 0, 0, "every side, in battle-file order"),
         _b("opponent", 1, 1, "the other side"),
         _b("units", 0, 1, "units on the table (of one side)"),
+        _b("all_units", 0, 0, "every unit of the battle, destroyed or fled ones too"),
         _b("enemies", 1, 1, "units of the other side(s) still on the table"),
         _b("friends", 1, 1, "other units of the same side still on the table"),
         _b("models", 1, 1, "the models of a unit still alive"),
@@ -79,6 +81,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("add_counter", 3, 3, "add_counter(name, owner, amount)"),
         _b("inflict", 2, 3, "inflict(unit, damage[, saves]): remove models for that damage"),
         _b("destroy", 1, 1, "remove the unit from the battle"),
+        _b("play_turn", 1, 1, "play_turn(side): one player turn of that side (the battle's turn block)"),
         _b("decide", 1, None, "decide(decision, args...): the option a side chooses"),
         _b("fight", 2, 4, "fight(sequence, attacker, target[, attacks]): resolve attacks"),
         _b("score", 2, 2, "score(side, points): add victory points"),
@@ -107,6 +110,7 @@ UNIT_PROPERTIES: dict[str, str] = {
     "wounds": "wounds (health) left on the unit",
     "keywords": "its keywords",
     "type": "its troop type, as the unit data gives it",
+    "on_table": "whether it is still on the battlefield",
     "command": "its command models (a mapping: champion, standard, ...)",
     "files": "models in its front rank",
     "starting_models": "models it began the battle with",

@@ -99,6 +99,7 @@ class _Checker:
     # ------------------------------------------------------------ entry
     def run(self) -> None:
         self.check_roles()
+        self.check_default_policy()
         for decl in self.decls.values():
             self.check_cite(decl.cite, decl.span, f"{decl.kind} {decl.name!r}")
             method = getattr(self, f"check_{type(decl).__name__}", None)
@@ -268,6 +269,13 @@ class _Checker:
         scope = self.param_scope(d.params)
         if d.options is not None:
             self.expr(d.options, scope)
+
+    def check_default_policy(self) -> None:
+        defaults = [d for d in self.decls.values()
+                    if isinstance(d, ast.PolicyDecl) and d.is_default]
+        for extra in defaults[1:]:
+            self.error(f"two policies are the default: {defaults[0].name!r} and {extra.name!r}",
+                       extra.span, "duplicate-default")
 
     def check_PolicyDecl(self, d: ast.PolicyDecl) -> None:
         for decision, expr in d.choices:
@@ -578,3 +586,9 @@ class _Checker:
         elif isinstance(e, ast.ListLit):
             for i in e.items:
                 self.expr(i, scope)
+        elif isinstance(e, ast.Comprehension):
+            self.expr(e.iterable, scope)
+            inner = scope.child([e.var])
+            self.expr(e.item, inner)
+            if e.where is not None:
+                self.expr(e.where, inner)

@@ -48,8 +48,15 @@ class Env:
     """Statements run so far (a runaway loop stops at the runtime's cap)."""
 
     def emit(self, event: dict) -> None:
-        """Record an event (only when events are being kept)."""
+        """Record an event (only when events are being kept), with where it happened."""
         if self.events is not None:
+            event["seq"] = len(self.events) + 1
+            if self.state is not None:
+                event.setdefault("round", self.state.round)
+                event.setdefault("side", self.state.active_side)
+                event.setdefault("phase", self.state.phase)
+                if self.state.attacking:
+                    event["in_attack"] = True
             self.events.append(event)
 
 
@@ -67,6 +74,8 @@ class RollResult:
     marks: frozenset[str] = frozenset()
     """Marks from ``natural N is <mark>`` (``critical``)."""
     faces: tuple = ()
+    need: int | None = None
+    """The score needed, after modifiers to it (tests with ``need``)."""
 
     def __bool__(self) -> bool:
         return bool(self.passed) if self.passed is not None else bool(self.value)
@@ -226,6 +235,16 @@ class Runtime:
                 self.sequences[name] = CompiledSequence(self, d)
             elif isinstance(d, (ast.ActionDecl, ast.PhaseDecl)):
                 self.actions[name] = CompiledAction(self, d)
+        self._expr_cache: dict[int, tuple[ast.Expr, Closure]] = {}
+        self.default_policy = next((n for n, d in self.decls.items()
+                                    if isinstance(d, ast.PolicyDecl) and d.is_default), None)
+        battle = self.decls.get("battle")
+        self.battle_decl = battle if isinstance(battle, ast.BattleDecl) else None
+        self.battle_blocks: dict[str, Closure] = {}
+        if self.battle_decl is not None:
+            for part in ("setup", "round", "turn", "score"):
+                self.battle_blocks[part] = _compile_block(self, getattr(battle, part), {},
+                                                          ruleset.cite("battle"))
         for rule in ruleset.rules.values():
             self._index_rule(rule)
         for roll in self.rolls.values():
@@ -400,6 +419,9 @@ class Runtime:
         def lookup(env, vars):
             table = target(env, vars)
             key = tuple(k(env, vars) for k in keys)
+            if isinstance(table, list):
+                index = key[0]
+                return table[index] if -len(table) <= index < len(table) else None
             if any(k is None for k in key):
                 return None
             try:
@@ -436,6 +458,11 @@ class Runtime:
             return self._param_builtin(args, e)
         if name == "item_values":
             return lambda env, vars: _item_values(*[a(env, vars) for a in args])
+        if name == "value_of":
+            def value_of(env, vars):
+                thing, key = (a(env, vars) for a in args)
+                return (getattr(thing, "values", None) or {}).get(key)
+            return value_of
         if name == "command_value":
             return lambda env, vars: _command_value(env, *[a(env, vars) for a in args])
 
@@ -443,7 +470,7 @@ class Runtime:
             if env.state is None:
                 raise _fail(f"{name}() needs a battle; it cannot run in an odds calculation",
                             e.span)
-            return env.state.builtin(name, [a(env, vars) for a in args], e.span)
+            return env.state.builtin(env, name, [a(env, vars) for a in args], e.span)
         return engine_call
 
     def _param_builtin(self, args, e) -> Closure:
@@ -525,6 +552,21 @@ class Runtime:
         item, coll = self.compile_expr(e.item, types), self.compile_expr(e.collection, types)
         return lambda env, vars: item(env, vars) in coll(env, vars)
 
+    def _x_Comprehension(self, e: ast.Comprehension, types) -> Closure:
+        item, iterable = self.compile_expr(e.item, types), self.compile_expr(e.iterable, types)
+        where = self.compile_expr(e.where, types) if e.where is not None else None
+        var = e.var
+
+        def comprehension(env, vars):
+            inner = dict(vars)
+            out = []
+            for x in iterable(env, vars):
+                inner[var] = x
+                if where is None or where(env, inner):
+                    out.append(item(env, inner))
+            return out
+        return comprehension
+
     def _x_ListLit(self, e: ast.ListLit, types) -> Closure:
         items = [self.compile_expr(i, types) for i in e.items]
         return lambda env, vars: [i(env, vars) for i in items]
@@ -539,7 +581,23 @@ class Runtime:
         seq = self.sequences.get(name)
         if seq is not None:
             return seq.run(env, args)
-        return self.actions[name].run(env, args)
+        action = self.actions[name]
+        if env.state is not None and isinstance(action.decl, ast.PhaseDecl):
+            return env.state.enter_phase(env, name, lambda: action.run(env, args))
+        return action.run(env, args)
+
+    def compile_cached(self, expr: ast.Expr) -> Closure:
+        """An expression compiled once per runtime (decision options, policy choices)."""
+        key = id(expr)
+        found = self._expr_cache.get(key)
+        if found is None or found[0] is not expr:
+            found = (expr, self.compile_expr(expr, {}))
+            self._expr_cache[key] = found
+        return found[1]
+
+    def battle_turn(self, env: Env) -> None:
+        """Run the battle declaration's ``turn`` block."""
+        self.battle_blocks["turn"](env, {})
 
     def role(self, role: str, entity: str = "model") -> str | None:
         """The characteristic declared ``as <role>`` (``wounds``, ``move``), if any."""
@@ -699,12 +757,13 @@ class CompiledRoll:
             env.emit({
                 "kind": "test" if self.decl.is_test else "roll",
                 "rule": self.name,
+                "units": [v.id for v in vars.values() if isinstance(v, Unit)],
                 "cite": self.cite,
                 "dice": list(result.faces),
                 "natural": result.natural,
                 "modifiers": [{"amount": v, "source": s, "applies_to": p}
                               for p, v, s in sources],
-                "need": vars.get("__need"),
+                "need": result.need,
                 "value": result.value,
                 "result": None if result.passed is None else ("pass" if result.passed
                                                                else "fail"),
@@ -723,6 +782,7 @@ class CompiledRoll:
         marks = frozenset(n.mark for n in self.naturals
                           if n.effect == "mark" and natural in n.values)
         passed: bool | None = None
+        need = None
         if self.decl.is_test:
             forced = None
             for n in self.naturals:
@@ -734,7 +794,6 @@ class CompiledRoll:
                 need = self.need(env, vars)
                 if need is not None:
                     need += need_mod
-                vars["__need"] = need
                 if need is None:
                     passed = False
                 elif self.beyond is not None and need - modifier > self.beyond[0]:
@@ -746,7 +805,7 @@ class CompiledRoll:
             if forced is not None:
                 passed = forced
         value = self.value(env, vars) if self.value is not None else total
-        return RollResult(self.name, value, natural, passed, marks, faces)
+        return RollResult(self.name, value, natural, passed, marks, faces, need)
 
     def _beyond(self, env: Env, vars: dict, natural: int, need: int) -> bool:
         """A need above the die (7+): roll the highest face, then another die (000 L362)."""
@@ -887,7 +946,7 @@ class CompiledAction:
         self.runtime = runtime
         self.decl = decl
         types = {p.name: p.type for p in decl.params}
-        self.body = _compile_block(runtime, decl.body, types)
+        self.body = _compile_block(runtime, decl.body, types, runtime.ruleset.cite(decl.name))
 
     def run(self, env: Env, vars: dict) -> Any:
         """Run the statements; the value of ``return`` (None without one)."""
@@ -898,8 +957,8 @@ class CompiledAction:
         return None
 
 
-def _compile_block(runtime: Runtime, body: tuple[ast.Stmt, ...], types) -> Closure:
-    stmts = [_compile_stmt(runtime, s, types) for s in body]
+def _compile_block(runtime: Runtime, body: tuple[ast.Stmt, ...], types, cite: str = "") -> Closure:
+    stmts = [_compile_stmt(runtime, s, types, cite) for s in body]
     cap = Runtime.STEP_CAP
 
     def block(env, vars):
@@ -912,7 +971,7 @@ def _compile_block(runtime: Runtime, body: tuple[ast.Stmt, ...], types) -> Closu
     return block
 
 
-def _compile_stmt(runtime: Runtime, s: ast.Stmt, types) -> Closure:
+def _compile_stmt(runtime: Runtime, s: ast.Stmt, types, cite: str) -> Closure:
     x = runtime.compile_expr
     if isinstance(s, ast.Let):
         value, name = x(s.value, types), s.name
@@ -960,7 +1019,7 @@ def _compile_stmt(runtime: Runtime, s: ast.Stmt, types) -> Closure:
             if env.events is not None:
                 env.emit({"kind": "log", "message": message,
                           "values": [_show(a(env, vars)) for a in args],
-                          "at": span.text()})
+                          "at": span.text(), "cite": cite})
         return log
     if isinstance(s, ast.Pass):
         return lambda env, vars: None
@@ -971,8 +1030,8 @@ def _compile_stmt(runtime: Runtime, s: ast.Stmt, types) -> Closure:
             raise _fail(message, span, "stopped")
         return stop
     if isinstance(s, ast.If):
-        branches = [(x(c, types), _compile_block(runtime, b, types)) for c, b in s.branches]
-        otherwise = _compile_block(runtime, s.otherwise, types)
+        branches = [(x(c, types), _compile_block(runtime, b, types, cite)) for c, b in s.branches]
+        otherwise = _compile_block(runtime, s.otherwise, types, cite)
 
         def if_(env, vars):
             for cond, body in branches:
@@ -984,7 +1043,7 @@ def _compile_stmt(runtime: Runtime, s: ast.Stmt, types) -> Closure:
         iterable = x(s.iterable, types)
         where = x(s.where, types) if s.where is not None else None
         order = x(s.order, types) if s.order is not None else None
-        body = _compile_block(runtime, s.body, types)
+        body = _compile_block(runtime, s.body, types, cite)
         var = s.var
 
         def for_each(env, vars):
@@ -1007,7 +1066,7 @@ def _compile_stmt(runtime: Runtime, s: ast.Stmt, types) -> Closure:
                 body(env, vars)
         return for_each
     if isinstance(s, ast.While):
-        cond, body = x(s.condition, types), _compile_block(runtime, s.body, types)
+        cond, body = x(s.condition, types), _compile_block(runtime, s.body, types, cite)
 
         def while_(env, vars):
             while cond(env, vars):
@@ -1015,7 +1074,7 @@ def _compile_stmt(runtime: Runtime, s: ast.Stmt, types) -> Closure:
         return while_
     if isinstance(s, ast.Activate):
         units, start = x(s.units, types), x(s.start, types)
-        body = _compile_block(runtime, s.body, types)
+        body = _compile_block(runtime, s.body, types, cite)
         var, picker, order, span = s.var, s.picker, s.order, s.span
 
         def activate(env, vars):

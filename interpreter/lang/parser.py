@@ -9,19 +9,38 @@ from __future__ import annotations
 
 import functools
 import re
-
-import attrs
+from collections.abc import Iterator
 from pathlib import Path
 
+import attrs
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+from lark.indenter import DedentError, Indenter
 
-from interpreter.diagnostics import DiagnosticBag, LanguageError, Span
+from interpreter.diagnostics import DiagnosticBag, LanguageError, Span, did_you_mean
 from interpreter.lang import ast
 from interpreter.paths import GRAMMAR_DIR
 
 __all__ = ["parse_rules", "parse_file", "parse_dice", "grammar_parser"]
+
+
+class _IndentError(Exception):
+    """A line is dedented to a column no enclosing block starts at (lark's DedentError, located)."""
+
+    def __init__(self, line: int, column: int, levels: list[int]) -> None:
+        super().__init__(f"dedent to column {column} at line {line}")
+        self.line = line
+        """The line, counted in the chunk being parsed."""
+        self.column = column
+        """1-based column of the line's first character."""
+        self.levels = levels
+        """The indentations (in spaces) of the blocks open before the line."""
 
 
 class _RulesIndenter(Indenter):
@@ -32,6 +51,23 @@ class _RulesIndenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
 
+    def handle_NL(self, token: Token) -> Iterator[Token]:
+        levels = list(self.indent_level)
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            # The newline token ends where the next line's text starts.
+            raise _IndentError(token.end_line, token.end_column, levels) from None
+
+
+_LAYOUT_TOKENS = frozenset({"_NL", "_INDENT", "_DEDENT"})
+
+
+def _takes_space(node: object) -> bool:
+    """Whether a node counts for the span of its parent: newlines and indentation do not,
+    so a declaration ends at its last word, not at the start of the next line."""
+    return not (isinstance(node, Token) and node.type in _LAYOUT_TOKENS)
+
 
 @functools.cache
 def grammar_parser() -> Lark:
@@ -40,7 +76,7 @@ def grammar_parser() -> Lark:
         (GRAMMAR_DIR / "rules.lark").read_text(encoding="utf-8"),
         parser="lalr",
         postlex=_RulesIndenter(),
-        propagate_positions=True,
+        propagate_positions=_takes_space,
         maybe_placeholders=False,
         start=["start", "dice_expr"],
         cache=False,
@@ -122,6 +158,22 @@ def _continues(previous_line: str) -> bool:
     return previous_line.rstrip().endswith("\\")
 
 
+def _stray_indent(text: str) -> tuple[int, int] | None:
+    """The line and column of an indented line before the first declaration, if any.
+
+    Chunks start at column 1, so such lines belong to no chunk; without this check they
+    would be silently ignored.
+    """
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if line[0].isspace():
+            return number, len(line) - len(line.lstrip()) + 1
+        return None
+    return None
+
+
 def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.RulesFile:
     """Parse the text of one rule file.
 
@@ -149,6 +201,14 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
             hint="indent with spaces (4 per level)",
         )
         text = text.replace("\t", "    ")
+    stray = _stray_indent(text)
+    if stray is not None:
+        bag.add(
+            "unexpected indentation: this line is indented, but no declaration starts above it",
+            Span(path, stray[0], stray[1]),
+            code="syntax",
+            hint="start each declaration at column 1; indent only the lines of its body",
+        )
     parser = grammar_parser()
     header: ast.Header | None = None
     items: list[ast.Decl | ast.PatchOp] = []
@@ -158,18 +218,25 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
         except UnexpectedInput as err:
             _report_syntax(err, chunk, path, offset, bag)
             continue
+        except _IndentError as err:
+            _report_dedent(err, path, offset, bag)
+            continue
         try:
             result = _AstBuilder(path, offset).transform(tree)
-        except _BuildError as err:
-            bag.add(err.message, err.span, code="syntax")
+        except VisitError as err:
+            if not isinstance(err.orig_exc, _BuildError):
+                raise
+            bag.add(err.orig_exc.message, err.orig_exc.span, code=err.orig_exc.code)
             continue
         for item in result:
             if isinstance(item, ast.Header):
                 if header is not None:
                     bag.add(
-                        "a rule file has one 'ruleset' header; this is a second one",
+                        "a rule file has one 'ruleset' header; this is a second one "
+                        f"(the first is at line {header.span.line})",
                         item.span,
                         code="duplicate-header",
+                        hint="declare the ruleset once, at the top of its first rule file",
                     )
                 else:
                     header = item
@@ -181,8 +248,22 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
 
 
 def parse_file(path: str | Path, bag: DiagnosticBag | None = None) -> ast.RulesFile:
-    """Read and parse one rule file (see :func:`parse_rules`)."""
-    text = Path(path).read_text(encoding="utf-8")
+    """Read and parse one rule file (see :func:`parse_rules`).
+
+    Raises:
+        LanguageError: when ``bag`` is None, with every syntax error, or because the file
+            is not UTF-8 text (code ``bad-encoding``).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        own_bag = bag is None
+        bag = bag if bag is not None else DiagnosticBag()
+        bag.add(f"{str(path)!r} is not UTF-8 text ({exc.reason})", code="bad-encoding",
+                hint="save the rule file as UTF-8")
+        if own_bag:
+            bag.raise_if_errors(LanguageError)
+        return ast.RulesFile(path=str(path), header=None, items=())
     return parse_rules(text, str(path), bag)
 
 
@@ -195,7 +276,7 @@ def parse_dice(text: str, where: Span) -> ast.DiceLit:
     try:
         tree = grammar_parser().parse(text.strip() + "\n", start="dice_expr")
         return _AstBuilder(where.path, fixed_span=where).transform(tree)
-    except (UnexpectedInput, _BuildError):
+    except (UnexpectedInput, _IndentError, VisitError):
         raise LanguageError(
             [
                 DiagnosticBag().add(
@@ -225,27 +306,44 @@ def _report_syntax(
     except Exception:  # match_examples re-parses examples; a failure there only loses the label
         label = None
     expected: list[str] = []
+    hint: str | None = None
     if isinstance(err, UnexpectedToken):
         token = err.token
-        if token.type == "_NL":
-            found = "end of line"
-        elif token.type == "$END":
-            found = "end of file"
-        elif token.type in ("_INDENT", "_DEDENT"):
-            found = "a change of indentation"
-        else:
-            found = repr(str(token))
         accepts = err.accepts or err.expected
-        expected = sorted({_describe(t) for t in accepts if not t.startswith("__ANON")} | {
-            _describe(t) for t in accepts if t.startswith("__ANON")
-        })
-        message = f"unexpected {found}"
-        if token.type == "_NL" and isinstance(token.end_line, int):
-            # the newline token starts at the end of the line: point just past the last word
-            line, column = token.line, token.column
+        expected = sorted({_describe(t) for t in accepts})
+        bracket = _unclosed_bracket(chunk) if token.type in ("_DEDENT", "$END") else None
+        if bracket is not None:
+            line, column, char = bracket
+            message, label = f"{char!r} is never closed", None
+            hint = f"close it with {_CLOSING[char]!r} before the end of the declaration"
+        elif token.type == "_NL":
+            message = "unexpected end of line"
+            if isinstance(token.end_line, int):
+                # the newline token starts at the end of the line: point just past the last word
+                line, column = token.line, token.column
+        elif token.type == "$END":
+            message = "unexpected end of file"
+        elif token.type in ("_INDENT", "_DEDENT"):
+            # Both borrow the position of the newline before them, which ends where the
+            # indented (or dedented) line's text starts.
+            message = ("unexpected indentation" if token.type == "_INDENT"
+                       else "unexpected end of an indented block")
+            label = None
+            if isinstance(token.end_line, int) and token.value:
+                line, column = token.end_line, token.end_column
+            if token.type == "_INDENT":
+                hint = "indent a line only to start the body of the line above it"
+        else:
+            message = f"unexpected {str(token)!r}"
+            if token.type == "NAME":
+                hint = did_you_mean(str(token), _keywords(accepts))
     elif isinstance(err, UnexpectedCharacters):
         char = chunk[err.pos_in_stream] if err.pos_in_stream < len(chunk) else ""
-        message = f"unexpected character {char!r}"
+        if char == '"':
+            message, label = "unterminated string", None
+            hint = 'a quoted string ends with \'"\' on the same line'
+        else:
+            message = f"unexpected character {char!r}"
         expected = sorted({_describe(t) for t in err.allowed or ()})
     elif isinstance(err, UnexpectedEOF):
         message = "unexpected end of file"
@@ -254,14 +352,77 @@ def _report_syntax(
         message = str(err)
     if label:
         message = f"{message}: {label}"
-    bag.add(message, Span(path, line + offset, column or 1), code="syntax", expected=expected)
+    bag.add(message, Span(path, line + offset, column or 1), code="syntax", expected=expected,
+            hint=hint)
+
+
+def _report_dedent(err: _IndentError, path: str, offset: int, bag: DiagnosticBag) -> None:
+    indent = err.column - 1
+    levels = " or ".join(str(n) for n in err.levels)
+    bag.add(
+        f"unexpected indentation: this line is indented by {indent} space"
+        f"{'' if indent == 1 else 's'}, which matches no enclosing block",
+        Span(path, err.line + offset, err.column),
+        code="syntax",
+        hint=f"indent it as one of the blocks above it: by {levels} spaces",
+    )
+
+
+_CLOSING = {"(": ")", "[": "]"}
+
+
+def _unclosed_bracket(chunk: str) -> tuple[int, int, str] | None:
+    """The innermost bracket a chunk leaves open, as (line, column, bracket), or None.
+
+    Inside brackets the indenter ignores line ends, so an unclosed bracket shows up only at
+    the end of the chunk; the bracket itself is the place to point at.
+    """
+    stack: list[tuple[int, int, str]] = []
+    line, column = 1, 0
+    in_string = in_comment = False
+    for char in chunk:
+        column += 1
+        if char == "\n":
+            line, column = line + 1, 0
+            in_string = in_comment = False
+        elif in_comment:
+            continue
+        elif in_string:
+            in_string = char != '"'
+        elif char == '"':
+            in_string = True
+        elif char == "#":
+            in_comment = True
+        elif char in _CLOSING:
+            stack.append((line, column, char))
+        elif char in ")]":
+            if not stack or _CLOSING[stack[-1][2]] != char:
+                return None  # a stray closing bracket: the parser's own position is right
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _keywords(terminals: object) -> list[str]:
+    """The keywords among the terminals a parser state accepts (for "did you mean")."""
+    out = []
+    for name in terminals:  # type: ignore[attr-defined]
+        try:
+            pattern = grammar_parser().get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str" and pattern.value.isalpha():
+            out.append(pattern.value)
+    return out
 
 
 class _BuildError(Exception):
-    def __init__(self, message: str, span: Span) -> None:
+    """A mistake the grammar lets through but the AST cannot hold (``0D6``, a clause twice)."""
+
+    def __init__(self, message: str, span: Span, code: str = "syntax") -> None:
         super().__init__(message)
         self.message = message
         self.span = span
+        self.code = code
 
 
 def _unquote(token: Token | str) -> str:
@@ -430,7 +591,7 @@ class _AstBuilder(Transformer):
     def option_decl(self, meta, children):
         name = str(children[0])
         kind, detail = children[1]
-        default = children[2]
+        default = _as_literal(children[2], self)
         doc = ""
         rest = children[3:]
         if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
@@ -492,13 +653,13 @@ class _AstBuilder(Transformer):
         return str(children[0])
 
     def dice_clause(self, meta, children):
-        return ("dice", children[0])
+        return _Clause("dice", children[0], self._span(meta))
 
     def need_clause(self, meta, children):
-        return ("need", children[0])
+        return _Clause("need", children[0], self._span(meta))
 
     def pass_clause(self, meta, children):
-        return ("pass_if", children[0])
+        return _Clause("pass_if", children[0], self._span(meta))
 
     def natural_fails(self, meta, children):
         return ("fails", None)
@@ -512,46 +673,36 @@ class _AstBuilder(Transformer):
     def natural_clause(self, meta, children):
         values = tuple(int(c) for c in children[:-1])
         effect, mark = children[-1]
-        return ("natural", ast.Natural(self._span(meta), values, effect, mark))
+        return _Clause("natural", ast.Natural(self._span(meta), values, effect, mark),
+                       self._span(meta))
 
     def cap_both(self, meta, children):
-        return ("cap", (int(children[0]), int(children[1])))
+        return _Clause("cap", (int(children[0]), int(children[1])), self._span(meta))
 
     def cap_most(self, meta, children):
-        return ("cap", (None, int(children[0])))
+        return _Clause("cap", (None, int(children[0])), self._span(meta))
 
     def cap_least(self, meta, children):
-        return ("cap", (int(children[0]), None))
+        return _Clause("cap", (int(children[0]), None), self._span(meta))
 
     def value_clause(self, meta, children):
-        return ("value", children[0])
+        return _Clause("value", children[0], self._span(meta))
 
     def beyond_clause(self, meta, children):
-        return ("beyond", (int(children[0]), children[1]))
+        return _Clause("beyond", (int(children[0]), children[1]), self._span(meta))
 
     def reroll_scope(self, meta, children):
         return " ".join(str(c) for c in children)
 
     def reroll_clause(self, meta, children):
-        return ("reroll", children[0])
+        return _Clause("reroll", children[0], self._span(meta))
 
     def roll_decl(self, meta, children):
         kind = children[0]
         name = str(children[1])
         params = next((c.items for c in children if isinstance(c, _Params)), ())
-        fields: dict[str, object] = {}
-        naturals = []
-        for c in children:
-            if isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str):
-                key, value = c
-                if key == "natural":
-                    naturals.append(value)
-                    continue
-                if key in fields:
-                    raise _BuildError(
-                        f"{kind} {name!r} gives {key!r} twice", self._span(meta)
-                    )
-                fields[key] = value
+        fields = _clauses(children, f"{kind} {name!r}", repeatable=("natural",))
+        naturals = fields.get("natural", ())
         return ast.RollDecl(
             span=self._span(meta),
             name=name,
@@ -576,7 +727,7 @@ class _AstBuilder(Transformer):
         sides = int(m.group(2))
         times = int(m.group(3)) if m.group(3) else 1
         if count < 1 or sides < 2:
-            raise _BuildError(f"{str(token)!r} rolls no dice", self._tspan(token))
+            raise _BuildError(f"{str(token)!r} rolls no dice", self._tspan(token), code="bad-dice")
         return count, sides, times
 
     def dice_pool(self, meta, children):
@@ -591,7 +742,8 @@ class _AstBuilder(Transformer):
         count, sides, times = self._dice_parts(token)
         if keep_count > count:
             raise _BuildError(
-                f"cannot keep the {which} {keep_count} of {count} dice", self._span(meta)
+                f"cannot keep the {which} {keep_count} of {count} dice", self._span(meta),
+                code="bad-dice",
             )
         return ast.DiceLit(self._span(meta), count, sides, times, which, keep_count)
 
@@ -642,15 +794,22 @@ class _AstBuilder(Transformer):
         )
 
     def damage_clause(self, meta, children):
-        return ("damage", children[0])
+        return _Clause("damage", children[0], self._span(meta))
 
     def per_point_clause(self, meta, children):
         stop_on = next(c.what for c in children if isinstance(c, _StopOn))
         return ast.PerPoint(self._span(meta), children[0], stop_on)
 
     def sequence_decl(self, meta, children):
-        damage = next((c[1] for c in children if isinstance(c, tuple)), None)
-        per_point = next((c for c in children if isinstance(c, ast.PerPoint)), None)
+        fields = _clauses(children, f"sequence {str(children[0])!r}")
+        damage = fields.get("damage")
+        per_points = self._pick(children, ast.PerPoint)
+        if len(per_points) > 1:
+            raise _BuildError(
+                f"sequence {str(children[0])!r} gives 'each point' twice", per_points[1].span,
+                code="duplicate-clause",
+            )
+        per_point = per_points[0] if per_points else None
         return ast.SequenceDecl(
             span=self._span(meta), name=str(children[0]), cite=self._cite(children),
             params=next((c.items for c in children if isinstance(c, _Params)), ()),
@@ -694,6 +853,7 @@ class _AstBuilder(Transformer):
         return ast.PolicyDecl(
             span=self._span(meta), name=str(children[0]), cite=self._cite(children),
             choices=tuple((c.decision, c.expr) for c in children if isinstance(c, _PolicyRule)),
+            is_default=any(isinstance(c, Token) and c.type == "POLICY_DEFAULT" for c in children),
         )
 
     def phase_decl(self, meta, children):
@@ -705,35 +865,25 @@ class _AstBuilder(Transformer):
         )
 
     def battle_setup(self, meta, children):
-        return ("setup", self._body(children))
+        return _Clause("setup", self._body(children), self._span(meta))
 
     def battle_rounds(self, meta, children):
-        return ("rounds", children[0])
+        return _Clause("rounds", children[0], self._span(meta))
 
     def battle_round(self, meta, children):
-        return ("round", self._body(children))
+        return _Clause("round", self._body(children), self._span(meta))
 
     def battle_turn(self, meta, children):
-        return ("turn", self._body(children))
+        return _Clause("turn", self._body(children), self._span(meta))
 
     def battle_end(self, meta, children):
-        return ("end", children[0])
+        return _Clause("end", children[0], self._span(meta))
 
     def battle_score(self, meta, children):
-        return ("score", self._body(children))
+        return _Clause("score", self._body(children), self._span(meta))
 
     def battle_decl(self, meta, children):
-        fields: dict[str, object] = {"end": []}
-        for c in children:
-            if isinstance(c, tuple):
-                key, value = c
-                if key == "end":
-                    fields["end"].append(value)
-                elif key in fields:
-                    raise _BuildError(f"'battle' gives {key!r} twice", self._span(meta))
-                else:
-                    fields[key] = value
-        fields["end"] = tuple(fields["end"])
+        fields = _clauses(children, "'battle'", repeatable=("end",))
         return ast.BattleDecl(
             span=self._span(meta), name="battle", cite=self._cite(children), **fields
         )
@@ -948,6 +1098,12 @@ class _AstBuilder(Transformer):
     def list_lit(self, meta, children):
         return ast.ListLit(self._span(meta), tuple(c for c in children if c is not None))
 
+    def comprehension(self, meta, children):
+        return ast.Comprehension(
+            self._span(meta), children[0], str(children[1]), children[2],
+            children[3] if len(children) > 3 else None,
+        )
+
     def attribute(self, meta, children):
         return ast.Attribute(self._span(meta), children[0], str(children[1]))
 
@@ -997,6 +1153,35 @@ class _AstBuilder(Transformer):
 
     def member(self, meta, children):
         return ast.Member(self._span(meta), children[0], children[1])
+
+
+@attrs.frozen
+class _Clause:
+    """One clause of a roll, a sequence or the battle (``need 4+``, ``damage 1``, ``rounds 6``)."""
+
+    key: str
+    value: object
+    span: Span
+
+
+def _clauses(children, what: str, repeatable: tuple[str, ...] = ()) -> dict[str, object]:
+    """The clauses among ``children`` by key; repeatable ones as tuples, in order.
+
+    Raises:
+        _BuildError: at the second of two clauses with the same (non-repeatable) key.
+    """
+    fields: dict[str, object] = {key: () for key in repeatable}
+    for c in children:
+        if not isinstance(c, _Clause):
+            continue
+        if c.key in repeatable:
+            fields[c.key] += (c.value,)  # type: ignore[operator]
+        elif c.key in fields:
+            raise _BuildError(f"{what} gives {c.key.replace('_', ' ')!r} twice", c.span,
+                              code="duplicate-clause")
+        else:
+            fields[c.key] = c.value
+    return fields
 
 
 def _as_literal(node, builder: _AstBuilder) -> ast.Expr:

@@ -1,0 +1,15 @@
+"""The battlefield: positions, facings, footprints, distances and arcs (pure geometry)."""
+
+from interpreter.space.geometry import (
+    MM_PER_INCH,
+    Footprint,
+    Pose,
+    advance,
+    arc_of,
+    corners,
+    edge_distance,
+    heading_to,
+)
+
+__all__ = ["MM_PER_INCH", "Footprint", "Pose", "advance", "arc_of", "corners", "edge_distance",
+           "heading_to"]

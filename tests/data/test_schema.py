@@ -203,14 +203,49 @@ BROKEN = [
     ),
     pytest.param(
         "battle",
-        "units:\n  - {id: a, side: x, characteristics: {WS: 3}, models: 5, wizard: 2}\n"
+        "units:\n  - {id: a, side: x, characteristics: {WS: 3}, models: 5,"
+        " values: {wizard_level: {level: 2}}}\n"
         "  - {id: b, side: y, models: 5}\n",
         [
-            (2, 67, "bad-type", "units[0].wizard: expected true or a mapping, got 2 (integer)",
-             None),
+            (2, 82, "bad-type",
+             "units[0].values.wizard_level: expected a number, true or false, or a word, "
+             "got a mapping", None),
             (3, 5, "missing-key", "missing key 'profile' or 'characteristics' in units[1]", None),
         ],
-        id="alternatives-none-fits-and-either-key",
+        id="value-not-plain-and-either-key",
+    ),
+    pytest.param(
+        "battle",
+        "units:\n  - {id: a, side: x, profile: a/b, models: 5,"
+        " values: {Wizard_level: 2, general: null}}\n",
+        [
+            (2, 56, "bad-value",
+             "bad key 'Wizard_level' in units[0].values: expected a snake_case id such as "
+             "'halberdier' (lower-case letters, digits and '_', starting with a letter)", None),
+            (2, 82, "bad-type",
+             "units[0].values.general: expected a number, true or false, or a word, "
+             "got nothing (null)", None),
+        ],
+        id="values-bad-name-and-null",
+    ),
+    pytest.param(
+        "battle",
+        "units:\n  - {id: a, side: x, profile: a/b, models: 5, wizard: 2}\n",
+        [
+            (2, 47, "unknown-key", "unknown key 'wizard' in units[0]",
+             "allowed keys: id, side, profile, name, models, files, base, characteristics, "
+             "equipment, rules, command, keywords, position, values, points"),
+        ],
+        id="game-specific-key-is-unknown",
+    ),
+    pytest.param(
+        "battle",
+        "units:\n  - {id: a, side: x, profile: a/b, models: 5, command: {champion: 2}}\n",
+        [
+            (2, 67, "bad-type",
+             "units[0].command.champion: expected true or a mapping, got 2 (integer)", None),
+        ],
+        id="alternatives-none-fits",
     ),
     pytest.param(
         "battle",

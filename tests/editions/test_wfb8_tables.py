@@ -378,16 +378,28 @@ def test_units_use_known_troop_types_and_equipment(file: str) -> None:
             assert item in items, (unit_id, item)
 
 
+@pytest.mark.parametrize(("file", "wizard"), [("empire", "battle_wizard"), ("orcs", "orc_shaman")])
+def test_wizards_have_a_level_the_casting_table_knows(file: str, wizard: str) -> None:
+    # Wizard levels (L214) are a named value the rules read with value_of(unit, "wizard_level").
+    assert units(file)[wizard]["values"] == {"wizard_level": 1}
+    for unit_id, unit in units(file).items():
+        level = unit.get("values", {}).get("wizard_level")
+        if "WIZARD" in unit.get("keywords", []):
+            assert level in CASTING_BONUS, unit_id
+        else:
+            assert level is None, unit_id
+
+
 def test_armour_values() -> None:
     items = equipment()
     # Seed-implied (magic items that "count as" each kind list these Armour Saves):
-    assert items["light_armour"]["save"] == 6  # L1538-L1541
-    assert items["medium_armour"]["save"] == 5  # L1492-L1495, L1531-L1534
-    assert items["heavy_armour"]["save"] == 4  # L1485-L1488, L1499-L1502
+    # The rules read these named values with item_values(unit, "save") and so on.
+    assert items["light_armour"]["values"] == {"save": 6}  # L1538-L1541
+    assert items["medium_armour"]["values"] == {"save": 5}  # L1492-L1495, L1531-L1534
+    assert items["heavy_armour"]["values"] == {"save": 4}  # L1485-L1488, L1499-L1502
     # The normal shield bonus is +1 (L1524); the parry +1 and barding: not in seed.
-    assert items["shield"]["save_bonus"] == 1
-    assert items["shield"]["combat_save_bonus"] == 1
-    assert items["barding"]["save_bonus"] == 1
+    assert items["shield"]["values"] == {"save_bonus": 1, "combat_save_bonus": 1}
+    assert items["barding"]["values"] == {"save_bonus": 1}
 
 
 @pytest.mark.parametrize(
@@ -399,15 +411,15 @@ def test_armour_values() -> None:
         ("great_weapon", {"modifies": {"S": 2}, "rules": ["Requires Two Hands", "Always Strikes Last"]}),
         ("halberd", {"modifies": {"S": 1}, "rules": ["Requires Two Hands"]}),
         ("spear", {"rules": ["Fight in Extra Rank"]}),
-        ("cavalry_spear", {"charge_modifies": {"S": 1}}),
-        ("lance", {"charge_modifies": {"S": 2}}),
-        ("flail", {"first_round_modifies": {"S": 2}, "rules": ["Requires Two Hands"]}),
-        ("bow", {"range": 24, "strength": 3, "rules": ["Volley Fire"]}),
-        ("crossbow", {"range": 30, "strength": 4, "rules": ["Move or Fire"]}),
-        ("handgun", {"range": 24, "strength": 4, "rules": ["Armour Piercing (1)", "Move or Fire"]}),
-        ("pistol", {"range": 12, "strength": 4, "rules": ["Armour Piercing (1)", "Quick to Fire"]}),
-        ("javelin", {"range": 12, "rules": ["Quick to Fire"]}),
-        ("barding", {"save_bonus": 1, "modifies": {"M": -1}}),
+        ("cavalry_spear", {"values": {"charge_strength_bonus": 1}}),
+        ("lance", {"values": {"charge_strength_bonus": 2}}),
+        ("flail", {"values": {"first_round_strength_bonus": 2}, "rules": ["Requires Two Hands"]}),
+        ("bow", {"values": {"range": 24, "strength": 3}, "rules": ["Volley Fire"]}),
+        ("crossbow", {"values": {"range": 30, "strength": 4}, "rules": ["Move or Fire"]}),
+        ("handgun", {"values": {"range": 24, "strength": 4}, "rules": ["Armour Piercing (1)", "Move or Fire"]}),
+        ("pistol", {"values": {"range": 12, "strength": 4}, "rules": ["Armour Piercing (1)", "Quick to Fire"]}),
+        ("javelin", {"values": {"range": 12}, "rules": ["Quick to Fire"]}),
+        ("barding", {"values": {"save_bonus": 1}, "modifies": {"M": -1}}),
     ],
 )
 def test_weapon_values(item: str, expected: dict[str, Any]) -> None:
@@ -434,6 +446,7 @@ def test_duel_file() -> None:
                 "models": 20,
                 "files": 5,
                 "command": ["champion", "standard", "musician"],
+                "points": 135,
             },
             {
                 "id": "orcs",
@@ -442,6 +455,7 @@ def test_duel_file() -> None:
                 "models": 20,
                 "files": 5,
                 "command": ["standard", "musician"],
+                "points": 130,
             },
         ],
     }
@@ -450,11 +464,13 @@ def test_duel_file() -> None:
 
 def _save(unit: dict[str, Any], *, close_combat: bool) -> int:
     items = equipment()
-    gear = [items[i] for i in unit["equipment"]]
-    save = min(item["save"] for item in gear if "save" in item)
-    save -= sum(item.get("save_bonus", 0) for item in gear)
+    # What core.rules computes from item_values(target, "save"), "save_bonus" and
+    # "combat_save_bonus", here written out from the data.
+    gear = [items[i].get("values", {}) for i in unit["equipment"]]
+    save = min(values["save"] for values in gear if "save" in values)
+    save -= sum(values.get("save_bonus", 0) for values in gear)
     if close_combat and "hand_weapon" in unit["equipment"]:
-        save -= sum(item.get("combat_save_bonus", 0) for item in gear)
+        save -= sum(values.get("combat_save_bonus", 0) for values in gear)
     return save
 
 

@@ -25,9 +25,8 @@ def declared_names() -> dict[str, str]:
         names[edition_id] = "edition id"
         ruleset = load_ruleset(folder)
         for name, decl in ruleset.decls.items():
-            names[name] = f"{decl.kind} of {edition_id}"
-            for p in getattr(decl, "params", ()):
-                pass
+            if decl.kind != "battle":  # the turn tree's root is syntax, not a declared name
+                names[name] = f"{decl.kind} of {edition_id}"
         for name in ruleset.rules:
             names[name] = f"rule of {edition_id}"
         for name in ruleset.tables:

@@ -1,0 +1,134 @@
+"""Run a battle: the ruleset's ``battle`` declaration, from set-up to the score.
+
+The driver walks the declared turn tree: ``setup`` once; then for each battle round the
+``round`` block (which calls ``play_turn(side)`` for each player turn, running the ``turn``
+block and its phases); after each player turn the ``end if`` conditions; finally the
+``score`` block. The side with the most victory points wins; equal points are a draw.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import attrs
+
+from interpreter.chance import RandomChance, ScriptedChance
+from interpreter.diagnostics import BattleError, DiagnosticBag
+from interpreter.engine.setup import Battle
+from interpreter.engine.state import BattleState
+
+__all__ = ["BattleResult", "UnitSummary", "run_battle", "LOG_VERSION"]
+
+LOG_VERSION = 1
+"""Version of the event log format (docs/event-log.md)."""
+
+
+@attrs.frozen
+class UnitSummary:
+    """How a unit ended the battle."""
+
+    id: str
+    name: str
+    side: str
+    models: int
+    starting_models: int
+    status: str
+    """``fighting``, ``destroyed`` or ``left the table``."""
+
+
+@attrs.frozen
+class BattleResult:
+    """The outcome of one battle."""
+
+    winner: str | None
+    """The winning side, or None for a draw."""
+    reason: str
+    """How it was decided, in words."""
+    victory_points: dict[str, int]
+    rounds: int
+    units: tuple[UnitSummary, ...]
+    events: list[dict] | None = None
+    """Every event, when the run kept them."""
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict (``--json``)."""
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "victory_points": dict(self.victory_points),
+            "rounds": self.rounds,
+            "units": [attrs.asdict(u) for u in self.units],
+        }
+
+
+def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
+               keep_events: bool = True, scripted: Any = None) -> BattleResult:
+    """Fight one battle.
+
+    Args:
+        runtime: the compiled ruleset.
+        battle: the battle, with its units built; it is copied, never changed.
+        seed: the random seed (default: the battle file's).
+        keep_events: keep every event (a narrated run) or none (statistics runs).
+        scripted: scripted dice (a list, or a mapping tag -> list) instead of random ones.
+
+    Raises:
+        BattleError: the ruleset has no ``battle`` declaration, or the battle cannot go on.
+    """
+    if runtime.battle_decl is None:
+        raise BattleError([DiagnosticBag().add(
+            f"the ruleset {runtime.ruleset.id!r} declares no 'battle' (its turn structure), "
+            "so battles cannot be run with it yet", None, code="no-battle")])
+    battle = copy.deepcopy(battle)
+    doc = battle.doc.value
+    chance = ScriptedChance(scripted) if scripted is not None else RandomChance(
+        battle.seed if seed is None else seed)
+    events: list[dict] | None = [] if keep_events else None
+    orders = [dict(o) for o in doc.get("orders") or []]
+    state = BattleState(runtime, battle, orders, dict(doc.get("policies") or {}))
+    env = runtime.env(chance, battle.options, events, state)
+    decl = runtime.battle_decl
+    rounds = _rounds(runtime, env, doc)
+    state.emit(env, "battle", edition=runtime.ruleset.id, rounds=rounds, log_version=LOG_VERSION,
+               sides=state.sides)
+    runtime.battle_blocks["setup"](env, {})
+    ends = [runtime.compile_cached(e) for e in decl.end]
+    state.end_checks = [lambda: end(env, {}) for end in ends]
+    played = 0
+    for number in range(1, rounds + 1):
+        state.round = number
+        state.emit(env, "round", round=number)
+        runtime.battle_blocks["round"](env, {})
+        state.expire(env, "round")
+        played = number
+        if state.ended:
+            break
+    runtime.battle_blocks["score"](env, {})
+    winner, reason = _winner(state, played, rounds)
+    state.emit(env, "result", winner=winner, reason=reason, victory_points=dict(state.vp))
+    units = tuple(
+        UnitSummary(u.id, u.name, u.side, u.models, u.starting_models,
+                    "destroyed" if u.destroyed else ("left the table" if not u.on_table
+                                                     else "fighting"))
+        for u in state.units
+    )
+    return BattleResult(winner, reason, dict(state.vp), played, units, events)
+
+
+def _rounds(runtime, env, doc) -> int:
+    given = (doc.get("game") or {}).get("rounds")
+    if given is not None:
+        return int(given)
+    if runtime.battle_decl.rounds is not None:
+        return int(runtime.compile_cached(runtime.battle_decl.rounds)(env, {}))
+    return 1
+
+
+def _winner(state: BattleState, played: int, rounds: int) -> tuple[str | None, str]:
+    ranked = sorted(state.vp.items(), key=lambda kv: -kv[1])
+    how = (f"after {played} of {rounds} rounds ({state.ended})" if state.ended
+           else f"after {played} rounds")
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None, f"a draw on victory points {how}"
+    return ranked[0][0], f"victory points {how}"

@@ -1,0 +1,103 @@
+"""Turn a battle's events into the readable log ``rules-run`` prints.
+
+Every event is one line at most (the rolls inside a volley of attacks are summarised by the
+volley's line; they stay in the JSON Lines log). ``explain`` adds the citation of the rule
+behind each line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from interpreter.engine.driver import BattleResult
+
+__all__ = ["narrate", "summary_table"]
+
+
+def _values(values: list[Any]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _line(e: dict) -> str | None:
+    kind = e["kind"]
+    if kind == "battle":
+        return (f"Battle under {e['edition']}: {e['rounds']} rounds, sides "
+                + ", ".join(e["sides"]))
+    if kind == "round":
+        return f"\n=== Round {e['round']} ==="
+    if kind == "turn":
+        return f"-- turn: {e['side']} --"
+    if kind == "phase":
+        return f"  [{e['phase']}]"
+    if kind in ("roll", "test"):
+        if e.get("in_attack"):
+            return None
+        who = f"{'/'.join(e.get('units') or [])} " if e.get("units") else ""
+        if e.get("automatic"):
+            return f"    {who}{e['rule']}: passes automatically ({e['automatic']})"
+        dice = "+".join(str(d) for d in e.get("dice", []))
+        mods = "".join(f" {m['amount']:+d} ({m['source']})" for m in e.get("modifiers", []))
+        need = f" vs {e['need']}" if e.get("need") is not None else ""
+        result = f" → {e['result']}" if e.get("result") else ""
+        rerolled = " (re-rolled)" if e.get("rerolled") else ""
+        value = f" = {e['value']}" if e.get("value") is not None and kind == "roll" else ""
+        return f"    {who}{e['rule']}: rolled {dice}{mods}{value}{need}{result}{rerolled}"
+    if kind == "decision":
+        who = f" ({e['unit']})" if e.get("unit") else ""
+        choice = e["choice"] if e["choice"] is not None else "none"
+        return f"    decision {e['decision']}{who}: {choice} — {e['why']}"
+    if kind == "attacks":
+        steps = ", ".join(f"{n} {name} {'failed' if stops else 'passed'}"
+                          for name, n, stops in e.get("steps", []))
+        return (f"    {e['attacker']} attack {e['target']}: {e['attacks']} attacks, {steps}"
+                f" → {e['damage']} damage")
+    if kind == "casualties":
+        return (f"    {e['unit']} lose {e['slain']} model{'s' if e['slain'] != 1 else ''} "
+                f"({e['models_left']} left)")
+    if kind == "destroyed":
+        return f"    {e['unit']} is destroyed"
+    if kind == "left_table":
+        return f"    {e['unit']} leaves the table"
+    if kind == "status":
+        return f"    {e['unit']} {e['change']} {e['status']}"
+    if kind == "engage":
+        return f"    {e['unit']} engages {e['target']} ({e['arc']})"
+    if kind == "move":
+        other = e.get("toward") or e.get("away_from")
+        how = "toward" if "toward" in e else "away from"
+        return f"    {e['unit']} moves {e['inches']:g}\" {how} {other}"
+    if kind == "log":
+        return f"    {e['message']}: {_values(e['values'])}" if e["values"] else \
+            f"    {e['message']}"
+    if kind == "score":
+        return f"    {e['side']} scores {e['points']} (total {e['total']})"
+    if kind == "roll_off":
+        return f"    roll-off {e['sides'][0]} {e['rolls'][0]} v {e['sides'][1]} {e['rolls'][1]}"
+    if kind == "result":
+        return None
+    return f"    {kind}: {e}"
+
+
+def narrate(events: Iterable[dict], explain: bool = False) -> Iterator[str]:
+    """The readable lines of a battle's events."""
+    for e in events:
+        line = _line(e)
+        if line is None:
+            continue
+        if explain and e.get("cite"):
+            line = f"{line}   [{e['cite']}]"
+        yield line
+
+
+def summary_table(result: BattleResult) -> list[str]:
+    """The closing lines: the winner and a table of every unit."""
+    vp = ", ".join(f"{side} {points}" for side, points in result.victory_points.items())
+    head = (f"Winner: {result.winner}" if result.winner else "Result: a draw")
+    lines = [f"\n{head} — {result.reason}; victory points: {vp}", ""]
+    width = max(len(u.id) for u in result.units)
+    lines.append(f"  {'unit':<{width}}  {'side':<10} {'models':>12}  status")
+    for u in result.units:
+        lines.append(f"  {u.id:<{width}}  {u.side:<10} {f'{u.models}/{u.starting_models}':>12}"
+                     f"  {u.status}")
+    return lines

@@ -1,0 +1,470 @@
+"""Battle state, and the generic builtins that read and change it.
+
+The ruleset's statements change the battle only through these builtins (move, engage,
+inflict, apply a status, score, decide, ...), so every change can be logged as an event.
+Nothing here knows a game: which characteristic holds a model's wounds comes from the
+ruleset (``as wounds``), which decision is made when from its actions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.diagnostics import BattleError, DiagnosticBag, Span
+from interpreter.engine.entities import Unit
+from interpreter.lang import ast
+from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, edge_distance
+from interpreter.space import heading_to
+
+__all__ = ["BattleState", "DEFAULT_BASE_MM", "DEFAULT_TABLE"]
+
+DEFAULT_BASE_MM = (20.0, 20.0)
+"""A model's base when neither the unit data nor the battle file gives one."""
+DEFAULT_TABLE = (72.0, 48.0)
+"""The battlefield's width and depth in inches when the battle file gives none."""
+
+
+def _error(message: str, span: Span | None, code: str = "battle") -> BattleError:
+    return BattleError([DiagnosticBag().add(message, span, code=code)])
+
+
+class BattleState:
+    """Everything that changes during one battle."""
+
+    def __init__(self, runtime: Any, battle: Any, orders: list[dict],
+                 policies: dict[str, str]) -> None:
+        self.runtime = runtime
+        self.battle = battle
+        self.units: list[Unit] = battle.units
+        first = (battle.doc.value.get("game") or {}).get("first")
+        self.sides: list[str] = ([first] if first else []) + [s for s in battle.sides
+                                                               if s != first]
+        """Sides in the order they take their turns."""
+        self.orders = orders
+        self.policies = policies
+        self.active_side: str | None = None
+        self.round = 0
+        self.phase: str | None = None
+        self.attacking = False
+        """True while attacks are resolved (their rolls are summarised in narration)."""
+        self.vp: dict[str, int] = dict.fromkeys(self.sides, 0)
+        self.counters: dict[tuple[str, Any], Any] = {}
+        self.end_checks: list[Callable[[], bool]] = []
+        """The battle's ``end if`` conditions, checked after each player turn."""
+        self.ended: str | None = None
+        """Why the battle ended early (an ``end if`` condition held), or None."""
+        field = battle.doc.value.get("battlefield") or {}
+        self.width = float(field.get("width", DEFAULT_TABLE[0]))
+        self.depth = float(field.get("depth", DEFAULT_TABLE[1]))
+        self.terrain = list(field.get("terrain") or [])
+        wounds = runtime.role("wounds")
+        self.wounds_name = wounds
+        for u in self.units:
+            u.engaged = []
+            u.on_table = True
+            u.destroyed = False
+            u.wounds_each = 1
+            if wounds:
+                w = runtime.characteristic(None, u, wounds)
+                u.wounds_each = max(1, int(w or 1))
+        self._place(battle)
+
+    # ------------------------------------------------------------ set-up
+    def _place(self, battle: Any) -> None:
+        data = battle.doc.value
+        for spec, unit in zip(data["units"], self.units):
+            base = spec.get("base") or (self.runtime.ruleset.units.get(spec.get("profile"), {})
+                                        .get("base")) or {}
+            unit.base_w = float(base.get("w", DEFAULT_BASE_MM[0])) / MM_PER_INCH
+            unit.base_d = float(base.get("d", DEFAULT_BASE_MM[1])) / MM_PER_INCH
+            pos = spec.get("position")
+            unit.pose = Pose(pos["x"], pos["y"], pos.get("facing", 0.0)) if pos else None
+        if "duel" in data:
+            a, b = self.units[0], self.units[1]
+            gap = float(data["duel"]["distance"])
+            cx, cy = self.width / 2, self.depth / 2
+            a_d, b_d = self.footprint(a).depth, self.footprint(b).depth
+            a.pose = Pose(cx, cy - gap / 2 - a_d / 2, 0.0)
+            b.pose = Pose(cx, cy + gap / 2 + b_d / 2, 180.0)
+        missing = [u.id for u in self.units if u.pose is None]
+        if missing:
+            raise _error("units without a position (give 'position' or use 'duel'): "
+                         + ", ".join(missing), battle.doc.span(("units",)), "no-position")
+
+    def footprint(self, unit: Unit) -> Footprint:
+        """The unit's rectangle now: files wide, as many ranks as its models fill."""
+        files = max(1, min(unit.files, unit.models or 1))
+        ranks = max(1, math.ceil((unit.models or 1) / files))
+        return Footprint(files * unit.base_w, ranks * unit.base_d)
+
+    # ------------------------------------------------------------ events
+    def emit(self, env: Any, kind: str, **fields: Any) -> None:
+        """Record a battle event (only when the run keeps events)."""
+        if env.events is not None:
+            event = {"kind": kind}
+            event.update(fields)
+            env.emit(event)
+
+    # ------------------------------------------------------------ flow
+    def enter_phase(self, env: Any, name: str, body: Callable[[], Any]) -> Any:
+        """Run a phase: announce it, run it, let statuses lasting to its end expire."""
+        outer = self.phase
+        self.phase = name
+        self.emit(env, "phase", phase=name, cite=self.runtime.ruleset.cite(name))
+        try:
+            return body()
+        finally:
+            self.expire(env, "phase")
+            self.phase = outer
+
+    def expire(self, env: Any, period: str) -> None:
+        """Remove the statuses that last until the end of this period."""
+        for u in self.units:
+            gone = [s for s, until in u.statuses.items() if until == period]
+            for s in gone:
+                del u.statuses[s]
+
+    def alive(self, unit: Unit) -> bool:
+        """Still in the battle: on the table and not destroyed."""
+        return unit.on_table and not unit.destroyed and unit.models > 0
+
+    # ------------------------------------------------------------ builtins
+    def builtin(self, env: Any, name: str, args: list[Any], span: Span) -> Any:
+        """Run the builtin ``name`` (see :mod:`interpreter.lang.builtins`)."""
+        method = getattr(self, f"_b_{name}", None)
+        if method is None:
+            raise _error(f"{name}() is not available in battles", span)
+        return method(env, span, *args)
+
+    def _b_sides(self, env, span):
+        return list(self.sides)
+
+    def _b_opponent(self, env, span, side):
+        others = [s for s in self.sides if s != side]
+        return others[0] if others else None
+
+    def _b_units(self, env, span, side=None):
+        return [u for u in self.units if self.alive(u) and (side is None or u.side == side)]
+
+    def _b_all_units(self, env, span):
+        return list(self.units)
+
+    def _b_enemies(self, env, span, unit):
+        return [u for u in self.units if self.alive(u) and u.side != unit.side]
+
+    def _b_friends(self, env, span, unit):
+        return [u for u in self.units if self.alive(u) and u.side == unit.side and u is not unit]
+
+    def _b_models(self, env, span, unit):
+        return unit.models
+
+    def _b_best(self, env, span, unit, characteristic):
+        return self.runtime.characteristic(env, unit, characteristic)
+
+    def _b_distance(self, env, span, a, b):
+        if b in a.engaged:
+            return 0.0
+        return edge_distance(a.pose, self.footprint(a), b.pose, self.footprint(b))
+
+    def _b_within(self, env, span, a, b, inches):
+        return self._b_distance(env, span, a, b) <= inches
+
+    def _b_in_contact(self, env, span, a, b):
+        return b in a.engaged
+
+    def _b_engaged_with(self, env, span, unit):
+        return [u for u in unit.engaged if self.alive(u)]
+
+    def _b_arc(self, env, span, a, b):
+        return arc_of(b.pose, self.footprint(b), a.pose.x, a.pose.y)
+
+    def _b_move_toward(self, env, span, unit, other, inches):
+        gap = self._b_distance(env, span, unit, other)
+        step = max(0.0, min(float(inches), gap))
+        heading = heading_to(unit.pose, other.pose.x, other.pose.y)
+        unit.pose = advance(unit.pose, heading, step)
+        self.emit(env, "move", unit=unit.id, toward=other.id, inches=round(step, 3))
+        return step
+
+    def _b_move_away(self, env, span, unit, other, inches):
+        heading = (heading_to(unit.pose, other.pose.x, other.pose.y) + 180) % 360
+        unit.pose = advance(unit.pose, heading, float(inches))
+        self._disengage(unit)
+        self.emit(env, "move", unit=unit.id, away_from=other.id, inches=float(inches))
+        if not self._on_table(unit):
+            unit.on_table = False
+            self.emit(env, "left_table", unit=unit.id)
+        return float(inches)
+
+    def _on_table(self, unit: Unit) -> bool:
+        size = self.footprint(unit)
+        r = max(size.width, size.depth) / 2
+        return (r <= unit.pose.x <= self.width - r) and (r <= unit.pose.y <= self.depth - r)
+
+    def _b_engage(self, env, span, unit, other, arc=None):
+        if other not in unit.engaged:
+            unit.engaged.append(other)
+        if unit not in other.engaged:
+            other.engaged.append(unit)
+        gap = edge_distance(unit.pose, self.footprint(unit), other.pose, self.footprint(other))
+        heading = heading_to(unit.pose, other.pose.x, other.pose.y)
+        unit.pose = advance(unit.pose, heading, gap)
+        self.emit(env, "engage", unit=unit.id, target=other.id,
+                  arc=arc or arc_of(other.pose, self.footprint(other), unit.pose.x,
+                                    unit.pose.y))
+        return True
+
+    def _disengage(self, unit: Unit) -> None:
+        for other in unit.engaged:
+            if unit in other.engaged:
+                other.engaged.remove(unit)
+        unit.engaged = []
+
+    def _b_disengage(self, env, span, unit):
+        self._disengage(unit)
+        return True
+
+    def _status_decl(self, status: str, span: Span) -> ast.StatusDecl:
+        decl = self.runtime.decls.get(status)
+        if not isinstance(decl, ast.StatusDecl):
+            raise _error(f"{status!r} is not a status", span)
+        return decl
+
+    def _b_apply(self, env, span, status, thing, until=None):
+        decl = self._status_decl(status, span)
+        thing.statuses[status] = until or decl.until
+        self.emit(env, "status", unit=getattr(thing, "id", None), status=status, change="gains")
+        return True
+
+    def _b_clear(self, env, span, status, thing):
+        self._status_decl(status, span)
+        if thing.statuses.pop(status, "absent") != "absent":
+            self.emit(env, "status", unit=getattr(thing, "id", None), status=status,
+                      change="loses")
+        return True
+
+    def _counter_key(self, name, owner, span):
+        decl = self.runtime.decls.get(name)
+        if not isinstance(decl, ast.CounterDecl):
+            raise _error(f"{name!r} is not a counter", span)
+        key = (name, getattr(owner, "id", owner))
+        if key not in self.counters:
+            initial = 0
+            if decl.initial is not None:
+                initial = self.runtime.compile_expr(decl.initial, {})(self._env, {})
+            self.counters[key] = initial
+        return key
+
+    def _b_counter(self, env, span, name, owner):
+        self._env = env
+        return self.counters[self._counter_key(name, owner, span)]
+
+    def _b_add_counter(self, env, span, name, owner, amount):
+        self._env = env
+        key = self._counter_key(name, owner, span)
+        self.counters[key] += amount
+        return self.counters[key]
+
+    def _b_inflict(self, env, span, unit, damage, saves=None):
+        """Damage points, allocated one model at a time; returns the models slain."""
+        if damage is None or damage <= 0 or not self.alive(unit):
+            return 0
+        unit.damage += int(damage)
+        slain = 0
+        while unit.damage >= unit.wounds_each and unit.models > 0:
+            unit.damage -= unit.wounds_each
+            unit.models -= 1
+            slain += 1
+        self.emit(env, "casualties", unit=unit.id, damage=int(damage), slain=slain,
+                  models_left=unit.models)
+        if unit.models <= 0:
+            unit.damage = 0
+            self._destroy(env, unit)
+        return slain
+
+    def _destroy(self, env, unit: Unit) -> None:
+        unit.destroyed = True
+        unit.models = 0
+        self._disengage(unit)
+        self.emit(env, "destroyed", unit=unit.id)
+
+    def _b_destroy(self, env, span, unit):
+        if not unit.destroyed:
+            self._destroy(env, unit)
+        return True
+
+    def _b_score(self, env, span, side, points):
+        self.vp[side] = self.vp.get(side, 0) + int(points)
+        self.emit(env, "score", side=side, points=int(points), total=self.vp[side])
+        return self.vp[side]
+
+    def _b_points_of(self, env, span, unit):
+        return unit.points
+
+    def _b_wounds_lost(self, env, span, unit):
+        return (unit.starting_models - unit.models) * unit.wounds_each + unit.damage
+
+    def _b_starting_models(self, env, span, unit):
+        return unit.starting_models
+
+    def _b_weapons(self, env, span, unit, kind=None):
+        return list(unit.weapons)
+
+    def _b_ranks(self, env, span, unit):
+        return unit.models // max(1, unit.files)
+
+    def _b_files(self, env, span, unit):
+        return min(unit.files, unit.models)
+
+    def _b_roll_off(self, env, span, a, b, bonus_a=0, bonus_b=0):
+        from interpreter.chance import D6
+
+        while True:
+            ra = env.chance.roll((D6,), "roll_off")[0] + bonus_a
+            rb = env.chance.roll((D6,), "roll_off")[0] + bonus_b
+            self.emit(env, "roll_off", sides=[_name(a), _name(b)], rolls=[ra, rb])
+            if ra != rb:
+                return a if ra > rb else b
+
+    def _b_random_pick(self, env, span, options):
+        if not options:
+            raise _error("random_pick() of an empty list", span)
+        return options[env.chance.choose(len(options), "random_pick")]
+
+    def _b_fight(self, env, span, sequence, attacker, target, attacks=1):
+        """Resolve ``attacks`` attacks of a sequence; return the total damage."""
+        seq = self.runtime.sequences.get(sequence)
+        if seq is None:
+            raise _error(f"fight(): {sequence!r} is not a sequence", span)
+        params = [p.name for p in seq.decl.params]
+        args = dict(zip(params, (attacker, target)))
+        total = 0
+        past = [0] * len(seq.step_names)
+        self.attacking = True
+        try:
+            for _ in range(int(attacks or 0)):
+                outcome = seq.run(env, args)
+                total += outcome.damage
+                for i, n in enumerate(outcome.past):
+                    past[i] += n
+        finally:
+            self.attacking = False
+        self.emit(env, "attacks", attacker=attacker.id, target=target.id, sequence=sequence,
+                  attacks=int(attacks or 0), damage=total,
+                  steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
+                  cite=self.runtime.ruleset.cite(sequence))
+        return total
+
+    def _b_decide(self, env, span, decision, *args):
+        return self.decide(env, span, decision, list(args))
+
+    def _b_play_turn(self, env, span, side):
+        return self.play_turn(env, side)
+
+    # ------------------------------------------------------------ decisions
+    def decide(self, env, span, name: str, args: list[Any]) -> Any:
+        """Resolve a declared decision: a scripted order, else the side's policy."""
+        decl = self.runtime.decls.get(name)
+        if not isinstance(decl, ast.DecisionDecl):
+            raise _error(f"decide(): {name!r} is not a decision", span)
+        vars = {p.name: a for p, a in zip(decl.params, args)}
+        options = self.runtime.compile_cached(decl.options)(env, vars)
+        options = list(options)
+        subject = next((a for a in args if isinstance(a, Unit)), None)
+        side = subject.side if subject is not None else self.active_side
+        if not options:
+            raise _error(f"decision {name!r} has no legal option", decl.span, "no-option")
+        choice, why = self._scripted(name, subject, side, options)
+        if why is None:
+            choice, why = self._policy(env, decl, side, vars, options)
+        self.emit(env, "decision", decision=name, side=side,
+                  unit=subject.id if subject is not None else None,
+                  options=[_name(o) for o in options], choice=_name(choice), why=why,
+                  cite=self.runtime.ruleset.cite(name))
+        return choice
+
+    def _scripted(self, name, subject, side, options):
+        for order in self.orders:
+            if order.get("decision") != name or order.get("used"):
+                continue
+            if "round" in order and order["round"] != self.round:
+                continue
+            if "side" in order and order["side"] != side:
+                continue
+            if "unit" in order and (subject is None or order["unit"] != subject.id):
+                continue
+            wanted = order.get("choose")
+            for o in options:
+                if _name(o) == wanted:
+                    order["used"] = True
+                    return o, "scripted order"
+        return None, None
+
+    def _policy(self, env, decl, side, vars, options):
+        policy_name = self.policies.get(side) or self.runtime.default_policy
+        policy = self.runtime.decls.get(policy_name) if policy_name else None
+        if isinstance(policy, ast.PolicyDecl):
+            for decision, expr in policy.choices:
+                if decision == decl.name:
+                    chosen = self.runtime.compile_cached(expr)(env, dict(vars, options=options))
+                    if chosen in options:
+                        return chosen, f"policy {policy_name}"
+                    if chosen is not None:
+                        for o in options:
+                            if _name(o) == _name(chosen):
+                                return o, f"policy {policy_name}"
+        if decl.default is not None:
+            for o in options:
+                if _name(o) == decl.default:
+                    return o, "default"
+        return options[0], "first option"
+
+    # ------------------------------------------------------------ turns
+    def play_turn(self, env, side) -> None:
+        """One player turn of ``side``: the battle's ``turn`` block, then end-of-turn expiry.
+
+        Once an ``end if`` condition holds, further turns are not played.
+        """
+        if self.ended:
+            return None
+        outer = self.active_side
+        self.active_side = side
+        self.emit(env, "turn")
+        try:
+            self.runtime.battle_turn(env)
+        finally:
+            self.expire(env, "turn")
+            self.active_side = outer
+        if any(check() for check in self.end_checks):
+            self.ended = "an end condition held"
+        return None
+
+    def activate(self, env, vars, var, units, order, start, picker, body) -> None:
+        """Units act one at a time; sides alternate picking (or one side after the other)."""
+        remaining = list(units)
+        sides = [start] + [s for s in self.sides if s != start]
+        turn = 0
+        while remaining:
+            side = sides[turn % len(sides)]
+            mine = [u for u in remaining if u.side == side]
+            if not mine:
+                turn += 1
+                continue
+            unit = mine[0]
+            if picker is not None and len(mine) > 1:
+                unit = self.decide(env, None, picker, [mine])
+            remaining.remove(unit)
+            if self.alive(unit):
+                vars[var] = unit
+                body(env, vars)
+            if order == "alternately":
+                turn += 1
+
+
+def _name(value: Any) -> Any:
+    if isinstance(value, Unit):
+        return value.id
+    return getattr(value, "name", value) if not isinstance(value, (str, int, float, bool,
+                                                                   type(None))) else value

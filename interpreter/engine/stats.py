@@ -1,0 +1,152 @@
+"""Many battles: seeds derived per run, optional worker processes, summary statistics.
+
+Run ``i`` of a batch always uses ``derive_seed(seed, "run", i)``, and results are put back
+in run order, so the statistics are identical whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from interpreter.chance import derive_seed
+
+__all__ = ["RunSpec", "run_many", "summarise", "wilson"]
+
+Z95 = 1.959963984540054
+"""The normal quantile for a two-sided 95% interval."""
+
+
+class RunSpec:
+    """What a worker needs to rebuild the battle: plain values only (picklable)."""
+
+    def __init__(self, edition: str | None, battle: str | None, options: dict[str, Any],
+                 seed: int) -> None:
+        self.edition, self.battle, self.options, self.seed = edition, battle, options, seed
+
+
+_WORKER_CONTEXT: dict[tuple, Any] = {}
+
+
+def _context(spec: RunSpec):
+    from interpreter.cli.common import load_context
+
+    key = (spec.edition, spec.battle, tuple(sorted(spec.options.items())))
+    if key not in _WORKER_CONTEXT:
+        _WORKER_CONTEXT[key] = load_context(spec.edition, spec.battle, spec.options)
+    return _WORKER_CONTEXT[key]
+
+
+def _run_chunk(spec: RunSpec, indices: list[int]) -> list[tuple[int, dict]]:
+    from interpreter.engine.driver import run_battle
+
+    _, runtime, battle = _context(spec)
+    out = []
+    for i in indices:
+        result = run_battle(runtime, battle, seed=derive_seed(spec.seed, "run", i),
+                            keep_events=False)
+        out.append((i, result.to_json()))
+    return out
+
+
+def run_many(spec: RunSpec, runs: int, workers: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> list[dict]:
+    """Run ``runs`` battles; their results (``BattleResult.to_json()``) in run order."""
+    chunk = max(1, min(100, runs // (workers * 8) or 1))
+    chunks = [list(range(s, min(runs, s + chunk))) for s in range(0, runs, chunk)]
+    results: dict[int, dict] = {}
+    done = 0
+    if workers <= 1:
+        for indices in chunks:
+            for i, r in _run_chunk(spec, indices):
+                results[i] = r
+            done += len(indices)
+            if progress:
+                progress(done, runs)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_run_chunk, spec, indices) for indices in chunks]
+            for future in futures:
+                for i, r in future.result():
+                    results[i] = r
+                    done += 1
+                if progress:
+                    progress(done, runs)
+    return [results[i] for i in range(runs)]
+
+
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion.
+
+    Examples:
+        >>> [round(x, 4) for x in wilson(50, 100)]
+        [0.4038, 0.5962]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + Z95 ** 2 / n
+    centre = (p + Z95 ** 2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _quantile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    k = (len(sorted_values) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    s = sorted(values)
+    n = len(s)
+    mean = sum(s) / n if n else 0.0
+    var = sum((v - mean) ** 2 for v in s) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(var / n) if n else 0.0
+    return {"mean": round(mean, 6), "mean_low": round(mean - half, 6),
+            "mean_high": round(mean + half, 6),
+            "q05": round(_quantile(s, 0.05), 6), "median": round(_quantile(s, 0.5), 6),
+            "q95": round(_quantile(s, 0.95), 6)}
+
+
+def summarise(results: list[dict]) -> dict[str, Any]:
+    """Win and draw rates with 95% intervals; survivors and victory points per unit/side."""
+    n = len(results)
+    sides = list(results[0]["victory_points"]) if results else []
+    outcomes: dict[str, Any] = {}
+    for side in sides + [None]:
+        wins = sum(1 for r in results if r["winner"] == side)
+        low, high = wilson(wins, n)
+        outcomes["draw" if side is None else side] = {
+            "count": wins, "rate": round(wins / n, 6) if n else 0.0,
+            "low": round(low, 6), "high": round(high, 6)}
+    units: dict[str, Any] = {}
+    for k, u in enumerate(results[0]["units"] if results else []):
+        units[u["id"]] = {
+            "side": u["side"],
+            "starting_models": u["starting_models"],
+            "survivors": _spread([r["units"][k]["models"] for r in results]),
+            "destroyed_rate": round(sum(1 for r in results if r["units"][k]["status"] !=
+                                        "fighting") / n, 6),
+        }
+    vps = {side: _spread([r["victory_points"][side] for r in results]) for side in sides}
+    rounds = _spread([r["rounds"] for r in results])
+    return {"runs": n, "outcomes": outcomes, "units": units, "victory_points": vps,
+            "rounds": rounds}
+
+
+def terminal_progress(done: int, total: int) -> None:
+    """A one-line progress bar on standard error (only when it is a terminal)."""
+    if not sys.stderr.isatty():
+        return
+    width = 30
+    filled = width * done // max(1, total)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} battles")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()

@@ -1,0 +1,141 @@
+"""Battlefield geometry: pure functions on small value types, in inches and degrees.
+
+A unit's footprint is a rectangle: ``files`` models wide and as many ranks deep as its
+models need, each model on a base ``base_w`` × ``base_d`` (millimetres in the data,
+inches here). Facing is the direction its front points, in degrees: 0 is "up the table"
+(+y), 90 is +x. Distances between units are edge to edge; arcs follow the 45° lines from the
+corners of the target's footprint.
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+
+__all__ = ["Footprint", "Pose", "corners", "edge_distance", "arc_of", "advance", "heading_to",
+           "MM_PER_INCH"]
+
+MM_PER_INCH = 25.4
+
+
+@attrs.frozen
+class Footprint:
+    """A rectangle's size in inches: ``width`` across the front, ``depth`` front to back."""
+
+    width: float
+    depth: float
+
+
+@attrs.frozen
+class Pose:
+    """Where a unit's centre is and which way it faces."""
+
+    x: float
+    y: float
+    facing: float = 0.0
+    """Degrees; 0 faces +y, 90 faces +x."""
+
+
+def _axes(facing: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Unit vectors of a facing: forward and right."""
+    r = math.radians(facing)
+    forward = (math.sin(r), math.cos(r))
+    right = (math.cos(r), -math.sin(r))
+    return forward, right
+
+
+def corners(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
+    """The four corners: front-left, front-right, rear-right, rear-left.
+
+    Examples:
+        >>> [tuple(round(v, 6) for v in c) for c in corners(Pose(0, 0, 0), Footprint(2, 1))]
+        [(-1.0, 0.5), (1.0, 0.5), (1.0, -0.5), (-1.0, -0.5)]
+    """
+    (fx, fy), (rx, ry) = _axes(pose.facing)
+    hw, hd = size.width / 2, size.depth / 2
+    out = []
+    for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1)):
+        out.append((pose.x + sx * hw * rx + sy * hd * fx, pose.y + sx * hw * ry + sy * hd * fy))
+    return out
+
+
+def _segment_distance(p, a, b) -> float:
+    ax, ay = a
+    bx, by = b
+    px, py = p
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+    cx, cy = ax + t * dx, ay + t * dy
+    return math.hypot(px - cx, py - cy)
+
+
+def _inside(p, poly) -> bool:
+    sign = 0
+    for i in range(4):
+        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % 4]
+        cross = (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
+        if abs(cross) < 1e-12:
+            continue
+        s = 1 if cross > 0 else -1
+        if sign == 0:
+            sign = s
+        elif s != sign:
+            return False
+    return True
+
+
+def edge_distance(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint) -> float:
+    """The shortest distance between two footprints (0 when they touch or overlap).
+
+    Examples:
+        >>> edge_distance(Pose(0, 0), Footprint(2, 2), Pose(0, 6), Footprint(2, 2))
+        4.0
+    """
+    pa, pb = corners(a, a_size), corners(b, b_size)
+    if any(_inside(p, pb) for p in pa) or any(_inside(p, pa) for p in pb):
+        return 0.0
+    best = math.inf
+    for poly, other in ((pa, pb), (pb, pa)):
+        for p in poly:
+            for i in range(4):
+                best = min(best, _segment_distance(p, other[i], other[(i + 1) % 4]))
+    return round(best, 9)
+
+
+def arc_of(target: Pose, size: Footprint, x: float, y: float) -> str:
+    """Which arc of ``target`` the point is in: ``front``, ``flank`` or ``rear``.
+
+    The front arc lies in front of the front edge, between the 45° lines from its corners;
+    the rear arc likewise behind; the rest are the flanks.
+
+    Examples:
+        >>> arc_of(Pose(0, 0, 0), Footprint(4, 2), 0, 5)
+        'front'
+        >>> arc_of(Pose(0, 0, 0), Footprint(4, 2), 6, 0)
+        'flank'
+        >>> arc_of(Pose(0, 0, 0), Footprint(4, 2), 0, -5)
+        'rear'
+    """
+    (fx, fy), (rx, ry) = _axes(target.facing)
+    dx, dy = x - target.x, y - target.y
+    local_y = dx * fx + dy * fy
+    local_x = dx * rx + dy * ry
+    hw, hd = size.width / 2, size.depth / 2
+    if local_y >= hd and abs(local_x) - hw <= local_y - hd:
+        return "front"
+    if local_y <= -hd and abs(local_x) - hw <= -local_y - hd:
+        return "rear"
+    return "flank"
+
+
+def heading_to(a: Pose, x: float, y: float) -> float:
+    """The facing (degrees) that points from ``a`` to the point."""
+    return math.degrees(math.atan2(x - a.x, y - a.y)) % 360
+
+
+def advance(pose: Pose, heading: float, inches: float) -> Pose:
+    """The pose moved ``inches`` along ``heading``, facing that way."""
+    r = math.radians(heading)
+    return Pose(pose.x + inches * math.sin(r), pose.y + inches * math.cos(r), heading % 360)
