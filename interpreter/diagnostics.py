@@ -224,15 +224,20 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     Examples:
         >>> did_you_mean("Ws", ["WS", "BS", "Ld"])
         "did you mean 'WS'?"
+        >>> did_you_mean("Ws", ["W", "WS", "BS"])
+        "did you mean 'WS' or 'W'?"
         >>> did_you_mean("zzz", ["WS"]) is None
         True
     """
     pool = sorted(set(candidates))
-    close = difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in pool}
-        if name.lower() in lowered:
-            close = [lowered[name.lower()]]
+    # A difference of case only ("Ws" for "WS") is the likeliest slip: it comes first, even
+    # when difflib rates a shorter name ("W") closer.
+    same_but_case = [c for c in pool if c.lower() == name.lower() and c != name]
+    close = same_but_case + [
+        c for c in difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
+        if c not in same_but_case
+    ]
+    close = close[:3]
     if not close:
         return None
     if len(close) == 1:

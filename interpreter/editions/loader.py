@@ -26,7 +26,7 @@ from interpreter.diagnostics import (
 from interpreter.editions.registry import MANIFEST, find_edition
 from interpreter.editions.ruleset import Origin, Ruleset
 from interpreter.lang import ast
-from interpreter.lang.checker import check_declarations
+from interpreter.lang.checker import check_declarations, rule_arguments_problem
 from interpreter.lang.parser import parse_file
 from interpreter.lang.rule_refs import RuleRefError, parse_rule_ref
 
@@ -115,6 +115,8 @@ class _Builder:
         self.folder = folder
         self.stack = stack
         self.bag = DiagnosticBag()
+        self.removed: dict[str, ast.PatchOp] = {}
+        """This patch's ``remove`` operations, by key (``rule:<name>`` for rules)."""
 
     def yaml(self, path: Path, schema: str) -> YamlDocument | None:
         try:
@@ -165,7 +167,11 @@ class _Builder:
                 header.span, code="wrong-id",
             )
         base = self.base(header)
-        sources = tuple(s.file for s in header.sources)
+        # A patch cites its own seeds first (an unnumbered @ L5 means its first source), and
+        # can cite its base's by number.
+        sources = tuple(dict.fromkeys(
+            [s.file for s in header.sources] + (list(base.sources) if base else [])
+        ))
         decls: dict[str, ast.Decl] = dict(base.decls) if base else {}
         rules: dict[str, ast.RuleDecl] = dict(base.rules) if base else {}
         origins: dict[str, Origin] = dict(base.origins) if base else {}
@@ -191,7 +197,8 @@ class _Builder:
                     )
                 else:
                     self.declare(item, decls, rules, origins, header.id, sources)
-        check_declarations(decls, rules, sources, self.bag)
+        inherited = {key for key, origin in origins.items() if origin.ruleset != header.id}
+        check_declarations(decls, rules, sources, self.bag, inherited=inherited)
         tables = self.tables(decls, origins, header.id, base)
         units = dict(base.units) if base else {}
         equipment = dict(base.equipment) if base else {}
@@ -249,10 +256,22 @@ class _Builder:
     def base(self, header: ast.Header) -> Ruleset | None:
         if header.extends is None:
             return None
+        # A ruleset folder next to this one (a patch under development beside its base, as
+        # the bundled rulesets sit side by side), else a bundled id or alias. Never a path
+        # relative to the working directory: what 'extends' means must not depend on it.
+        sibling = self.folder.parent / header.extends
         try:
-            folder = find_edition(header.extends)
+            folder = (sibling.resolve() if (sibling / MANIFEST).is_file()
+                      else find_edition(header.extends, folders=False))
         except InterpreterError as err:
-            self.bag.add(err.diagnostics[0].message, header.span, code="unknown-edition")
+            neighbours = [p.name for p in self.folder.parent.iterdir()
+                          if p != self.folder and (p / MANIFEST).is_file()]
+            self.bag.add(
+                f"'extends' names {header.extends!r}, which is neither a bundled edition nor "
+                f"a ruleset folder next to {self.folder.name!r}",
+                header.span, code="unknown-edition",
+                hint=did_you_mean(header.extends, neighbours) or err.diagnostics[0].hint,
+            )
             _raise(self.bag)
         if folder == self.folder or folder in self.stack:
             chain = " -> ".join(p.name for p in self.stack + (self.folder, folder))
@@ -316,6 +335,7 @@ class _Builder:
             return
         key = self.key(op.kind, op.name)
         if op.op == "remove":
+            self.removed[key] = op
             del space[op.name]
             origins[key] = Origin(ruleset_id, op.cite.text(sources) if op.cite else "", "remove")
             return
@@ -336,8 +356,10 @@ class _Builder:
                 continue
             path = self.folder / d.file
             if not path.is_file():
-                self.bag.add(f"table {name!r}: no file {d.file!r} in {_shown(self.folder)}",
-                             d.span, code="no-file")
+                self.bag.add(f"table {name!r} reads {d.file!r}, which does not exist",
+                             d.span, code="no-file",
+                             hint="the file is named relative to the ruleset folder "
+                             f"{_shown(self.folder)!r}")
                 continue
             try:
                 table = load_table(_shown(path), name)
@@ -378,11 +400,14 @@ class _Builder:
                         target[item_id] = _Located(item, doc, ("items", item_id))
 
     def check_unit_data(self, units, equipment, decls, rules) -> None:
-        characteristics = {n for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)}
+        characteristics = [n for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)]
+        # Data a patch inherits is checked again: the patch may have removed or changed a
+        # rule, a characteristic or an equipment item it names. (Nothing is marked on the
+        # shared objects: the base ruleset is never changed.)
         for located in list(units.values()) + list(equipment.values()):
-            if not isinstance(located, _Located) or located.checked:
+            if not isinstance(located, _Located):
                 continue
-            located.checked = True
+            self.bag.remember_source(located.doc.path, located.doc.text)
             self.check_rule_refs(located, rules, decls)
             for path, profile in located.profiles():
                 for name in profile:
@@ -391,7 +416,8 @@ class _Builder:
                             f"unknown characteristic {name!r} in {path_text(path)}",
                             located.doc.key_span(path + (name,)),
                             code="unknown-characteristic",
-                            hint=did_you_mean(name, characteristics),
+                            hint=did_you_mean(name, characteristics)
+                            or "the characteristics are " + ", ".join(characteristics),
                         )
             for i, item in enumerate(located.value.get("equipment", [])):
                 if item not in equipment:
@@ -407,22 +433,27 @@ class _Builder:
             try:
                 rule, args = resolve_rule(text, rules)
             except RuleRefError as err:
-                self.bag.add(str(err), located.doc.span(path), code="bad-rule-reference")
+                # A rule whose own name has brackets ("Crit (2 Hits)") is looked up whole.
+                close = did_you_mean(text, rules)
+                if close is not None:
+                    self.bag.add(f"unknown rule {text!r}", located.doc.span(path),
+                                 code="unknown-rule", hint=close)
+                else:
+                    self.bag.add(str(err), located.doc.span(path), code="bad-rule-reference")
                 continue
             except KeyError:
                 name = text.split("(")[0].strip()
+                removal = self.removed.get(f"rule:{name}")
                 self.bag.add(
                     f"unknown rule {text!r}", located.doc.span(path), code="unknown-rule",
-                    hint=did_you_mean(name, rules),
+                    hint=f"the patch removes it at {removal.span.text()}" if removal
+                    else did_you_mean(name, rules),
                 )
                 continue
-            required = [p for p in rule.params if p.default is None]
-            if not (len(required) <= len(args) <= len(rule.params)):
-                self.bag.add(
-                    f"rule {rule.name!r} takes {len(rule.params)} parameter(s), {text!r} "
-                    f"gives {len(args)}",
-                    located.doc.span(path), code="wrong-arity",
-                )
+            problem = rule_arguments_problem(rule, text, args)
+            if problem is not None:
+                code, message, hint = problem
+                self.bag.add(message, located.doc.span(path), code=code, hint=hint)
 
 
 class _Located(dict):
@@ -433,7 +464,6 @@ class _Located(dict):
         self.value = value
         self.doc = doc
         self.path = path
-        self.checked = False
 
     def span(self, *path) -> Span:
         return self.doc.span(self.path + tuple(path))

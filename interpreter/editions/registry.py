@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.diagnostics import UsageError, did_you_mean
+from interpreter.diagnostics import Diagnostic, UsageError, did_you_mean
 from interpreter.paths import RULESETS_DIR
 
 __all__ = ["MANIFEST", "bundled_editions", "find_edition"]
@@ -41,15 +41,21 @@ def _aliases(folder: Path) -> list[str]:
     return [a for a in aliases if isinstance(a, str)]
 
 
-def find_edition(name: str | Path) -> Path:
+def find_edition(name: str | Path, *, folders: bool = True) -> Path:
     """The folder of the ruleset ``name``: a bundled id or alias (any case), or a folder.
 
+    Args:
+        name: an id, an alias, or (when ``folders``) a path to a ruleset folder.
+        folders: whether a path (relative to the working directory) is accepted. A
+            ruleset's ``extends`` passes False, so what it means never depends on where the
+            command runs.
+
     Raises:
-        UsageError: nothing matches; the message lists the valid choices.
+        UsageError: nothing matches; the hint names the closest ids or lists them all.
     """
     text = str(name)
     path = Path(text)
-    if (path / MANIFEST).is_file():
+    if folders and (path / MANIFEST).is_file():
         return path.resolve()
     editions = bundled_editions()
     if text in editions:
@@ -58,9 +64,11 @@ def find_edition(name: str | Path) -> Path:
     for edition_id, folder in editions.items():
         if edition_id.lower() == lowered or lowered in (a.lower() for a in _aliases(folder)):
             return folder
-    if path.exists():
+    if folders and path.exists():
         message = f"{text!r} is not a ruleset folder (it has no {MANIFEST})"
     else:
         message = f"unknown edition {text!r}"
-    hint = did_you_mean(text, editions) or "choose one of: " + ", ".join(editions)
-    raise UsageError(message + f"; {hint}" if hint else message)
+    hint = did_you_mean(text, editions) or (
+        "the editions are " + ", ".join(editions) if editions else "no edition is bundled"
+    )
+    raise UsageError([Diagnostic(message, code="unknown-edition", hint=hint)])

@@ -8,7 +8,6 @@ block and its phases); after each player turn the ``end if`` conditions; finally
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import attrs
@@ -80,7 +79,7 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
         raise BattleError([DiagnosticBag().add(
             f"the ruleset {runtime.ruleset.id!r} declares no 'battle' (its turn structure), "
             "so battles cannot be run with it yet", None, code="no-battle")])
-    battle = copy.deepcopy(battle)
+    battle = attrs.evolve(battle, units=[u.fresh() for u in battle.units])
     doc = battle.doc.value
     chance = ScriptedChance(scripted) if scripted is not None else RandomChance(
         battle.seed if seed is None else seed)

@@ -8,6 +8,7 @@ applies the characteristic effects of the rules a bearer carries.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -111,6 +112,17 @@ class Unit(Bearer):
         self.damage = 0
         """Damage points on the current (next to die) model."""
         self.counters: dict[str, int] = {}
+
+    def fresh(self) -> Unit:
+        """A copy for a new battle: shared rules and data, its own changing state."""
+        twin = copy.copy(self)
+        twin.profile = dict(self.profile)
+        twin.keywords = set(self.keywords)
+        twin.statuses = dict(self.statuses)
+        twin.counters = dict(self.counters)
+        twin.values = dict(self.values)
+        twin.rules = list(self.rules)
+        return twin
 
     def __repr__(self) -> str:
         return f"Unit({self.id!r})"

@@ -36,6 +36,8 @@ def _line(e: dict) -> str | None:
         who = f"{'/'.join(e.get('units') or [])} " if e.get("units") else ""
         if e.get("automatic"):
             return f"    {who}{e['rule']}: passes automatically ({e['automatic']})"
+        if not e.get("dice"):
+            return f"    {who}{e['rule']}: impossible, not rolled → {e['result']}"
         dice = "+".join(str(d) for d in e.get("dice", []))
         mods = "".join(f" {m['amount']:+d} ({m['source']})" for m in e.get("modifiers", []))
         need = f" vs {e['need']}" if e.get("need") is not None else ""

@@ -80,8 +80,9 @@ def plan_attacks(runtime: Runtime, attacker: Unit, target: Unit, *, mode: str = 
                  options: dict[str, Any] | None = None) -> list[AttackPlan]:
     """The attacks ``attacker`` makes at ``target``, grouped by weapon.
 
-    With ``attacks`` the count is fixed (one group per weapon, each with that count);
-    otherwise the ruleset's counting action gives it.
+    With ``attacks`` the count is fixed (one group per weapon the attacker carries, each
+    with that count); otherwise the ruleset's counting action gives the groups: a number,
+    or ``[weapon, count]`` pairs, so the ruleset decides which weapons fit the mode.
     """
     spec = _mode_spec(runtime, mode)
     sequence = spec["sequence"]
@@ -93,7 +94,7 @@ def plan_attacks(runtime: Runtime, attacker: Unit, target: Unit, *, mode: str = 
         counted = runtime.invoke(spec["count"], env, _bind(runtime, spec["count"], context))
         groups = _groups(counted)
     else:
-        weapons = [w for w in attacker.weapons if _weapon_fits(w, mode)] or [None]
+        weapons = list(attacker.weapons) or [None]
         groups = [(w, attacks if attacks is not None else 1) for w in weapons]
     plans = []
     for weapon, count in groups:
@@ -101,14 +102,6 @@ def plan_attacks(runtime: Runtime, attacker: Unit, target: Unit, *, mode: str = 
         label = mode + (f" ({weapon.name})" if weapon is not None else "")
         plans.append(AttackPlan(sequence, _bind(runtime, sequence, ctx), int(count), label))
     return plans
-
-
-def _weapon_fits(weapon: Weapon, mode: str) -> bool:
-    rng = weapon.profile.get("Range")
-    if rng is None:
-        return True
-    melee = rng in (0, None) or (isinstance(rng, str) and rng.strip() in ("", "-"))
-    return melee == (mode == "melee")
 
 
 def _groups(counted: Any) -> list[tuple[Weapon | None, int]]:

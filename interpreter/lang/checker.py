@@ -8,15 +8,15 @@ It never stops at the first.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from interpreter.diagnostics import DiagnosticBag, Span, did_you_mean
 from interpreter.lang import ast
 from interpreter.lang.ast import find_source
 from interpreter.lang.builtins import BUILTIN_FUNCTIONS, BUILTIN_NAMES, EVENTS, UNIT_PROPERTIES
-from interpreter.lang.rule_refs import RuleRefError, parse_rule_ref
+from interpreter.lang.rule_refs import RuleArg, RuleRefError, parse_rule_ref
 
-__all__ = ["check_declarations", "CALLABLE_KINDS", "NOT_IN_SEED"]
+__all__ = ["check_declarations", "rule_arguments_problem", "CALLABLE_KINDS", "NOT_IN_SEED"]
 
 CALLABLE_KINDS = ("roll", "test", "sequence", "action", "decision", "phase")
 NOT_IN_SEED = "not in seed"
@@ -53,26 +53,94 @@ class _Scope:
 def check_declarations(
     decls: Mapping[str, ast.Decl],
     rules: Mapping[str, ast.RuleDecl],
-    sources: Mapping[str, str],
+    sources: tuple[str, ...],
     bag: DiagnosticBag,
+    *,
+    inherited: Collection[str] = (),
 ) -> None:
     """Check every declaration; report problems into ``bag``.
 
     Args:
         decls: declarations by name (everything but rules), after patches.
         rules: rule declarations by their quoted name, after patches.
-        sources: the seed files the ruleset declares (the first is the default).
+        sources: the seed files the ruleset cites (the first is the default).
         bag: where diagnostics go.
+        inherited: keys (names, rules as ``rule:<name>``) of declarations a patch takes
+            unchanged from its base. Their citations were checked against the base's
+            sources when the base loaded, so they are not checked again; their bodies are,
+            since a patch can remove or change what they use.
     """
-    _Checker(decls, rules, sources, bag).run()
+    _Checker(decls, rules, sources, bag, inherited).run()
+
+
+_ARGUMENT_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
+    "int": (("int",), "a whole number such as 1 or +1"),
+    "number": (("int",), "a number such as 1"),
+    "need": (("need",), "a score such as 5+"),
+    "dice": (("dice", "int"), "dice such as D3 or D6+1, or a number"),
+    "keyword": (("words",), "a keyword such as Infantry"),
+}
+"""What a rule reference may pass for a parameter of each type: the argument kinds
+(:class:`RuleArg.kind`) accepted, and how to say so. Other types accept any argument."""
+
+
+def rule_arguments_problem(
+    rule: ast.RuleDecl, text: str, args: tuple[RuleArg, ...]
+) -> tuple[str, str, str] | None:
+    """Why the reference ``text`` does not fit the parameters of ``rule``, or None.
+
+    Returns:
+        ``(code, message, hint)``: a wrong number of arguments (``wrong-arity``), or an
+        argument of the wrong kind (``bad-argument``).
+
+    Examples:
+        >>> from interpreter.diagnostics import Span
+        >>> rule = ast.RuleDecl(Span("r.rules", 1), "Ward Save", None,
+        ...                     params=(ast.Param(Span("r.rules", 1), "value", "need"),))
+        >>> rule_arguments_problem(rule, "Ward Save (5+)", parse_rule_ref("Ward Save (5+)").args)
+        >>> rule_arguments_problem(rule, "Ward Save (5)", parse_rule_ref("Ward Save (5)").args)[1]
+        "'Ward Save (5)': the parameter 'value' of rule 'Ward Save' is a need, got '5'"
+    """
+    params = rule.params
+    required = [p for p in params if p.default is None]
+    example = f"{rule.name} ({', '.join(p.name for p in params)})" if params else rule.name
+    if not len(required) <= len(args) <= len(params):
+        takes = (f"{len(params)}" if len(required) == len(params)
+                 else f"{len(required)} to {len(params)}")
+        return (
+            "wrong-arity",
+            f"rule {rule.name!r} takes {takes} parameter{'' if takes == '1' else 's'}, "
+            f"{text!r} gives {len(args)}",
+            f"write {example!r}" if params else f"write {rule.name!r}, without arguments",
+        )
+    for param, arg in zip(params, args):
+        kinds, words = _ARGUMENT_KINDS.get(param.type, ((), ""))
+        if kinds and arg.kind not in kinds:
+            return (
+                "bad-argument",
+                f"{text!r}: the parameter {param.name!r} of rule {rule.name!r} is "
+                f"{_a(param.type)}, got {arg.text!r}",
+                f"give {words}",
+            )
+    return None
+
+
+def _a(word: str) -> str:
+    """``a test``, ``an action``."""
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
 class _Checker:
-    def __init__(self, decls, rules, sources, bag: DiagnosticBag) -> None:
+    def __init__(self, decls, rules, sources, bag: DiagnosticBag,
+                 inherited: Collection[str] = ()) -> None:
         self.decls: Mapping[str, ast.Decl] = decls
         self.rules: Mapping[str, ast.RuleDecl] = rules
         self.sources = sources
         self.bag = bag
+        self.inherited = inherited
+        self.cited: set[object] = set()
+        """Citations checked already (a line of characteristics shares one), and the
+        lines whose missing citation has been reported."""
         self.characteristics = {
             n for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)
         }
@@ -101,15 +169,21 @@ class _Checker:
         self.check_roles()
         self.check_default_policy()
         for decl in self.decls.values():
-            self.check_cite(decl.cite, decl.span, f"{decl.kind} {decl.name!r}")
+            if decl.name not in self.inherited:
+                self.check_cite(decl.cite, decl.span, f"{decl.kind} {decl.name!r}")
             method = getattr(self, f"check_{type(decl).__name__}", None)
             if method is not None:
                 method(decl)
         for rule in self.rules.values():
-            self.check_cite(rule.cite, rule.span, f"rule {rule.name!r}")
+            if f"rule:{rule.name}" not in self.inherited:
+                self.check_cite(rule.cite, rule.span, f"rule {rule.name!r}")
             self.check_RuleDecl(rule)
 
     def check_cite(self, cite: ast.Cite | None, span: Span, what: str) -> None:
+        seen = cite if cite is not None else (span.path, span.line)
+        if seen in self.cited:
+            return
+        self.cited.add(seen)
         if cite is None:
             self.error(
                 f"{what} has no citation",
@@ -149,13 +223,14 @@ class _Checker:
 
     # ------------------------------------------------------------ declarations
     def check_roles(self) -> None:
-        roles: dict[str, ast.CharacteristicDecl] = {}
+        roles: dict[tuple[str, str], ast.CharacteristicDecl] = {}
         for d in self.decls.values():
             if isinstance(d, ast.CharacteristicDecl) and d.role:
-                if d.role in roles and roles[d.role].entity == d.entity:
+                first = roles.setdefault((d.entity, d.role), d)
+                if first is not d:
                     self.error(f"two characteristics of {d.entity} are 'as {d.role}': "
-                               f"{roles[d.role].name!r} and {d.name!r}", d.span, "duplicate-role")
-                roles[d.role] = d
+                               f"{first.name!r} and {d.name!r}", d.span, "duplicate-role",
+                               hint=f"one characteristic of {d.entity} plays each role")
 
     def check_CharacteristicDecl(self, d: ast.CharacteristicDecl) -> None:
         if d.low is not None and d.high is not None and d.low > d.high:
@@ -230,7 +305,7 @@ class _Checker:
             self.call(step.call, scope, want=("test",))
             for hook in step.hooks:
                 self.hook(hook.mark, hook.condition, hook.effect, hook.span, scope,
-                          names[i + 1:], d.name)
+                          names[i + 1:], d.name, names[: i + 1])
         if not d.steps:
             self.error(f"sequence {d.name!r} has no steps", d.span, "empty-sequence")
         if d.damage is not None:
@@ -238,7 +313,8 @@ class _Checker:
         if d.per_point is not None:
             self.call(d.per_point.call, scope, want=("test",))
 
-    def hook(self, mark, condition, effect, span, scope, later_steps, sequence) -> None:
+    def hook(self, mark, condition, effect, span, scope, later_steps, sequence,
+             earlier_steps=()) -> None:
         if mark not in self.marks:
             self.error(
                 f"no roll marks results as {mark!r}", span, "unknown-mark",
@@ -247,7 +323,15 @@ class _Checker:
             )
         if condition is not None:
             self.expr(condition, scope)
-        if effect.kind == "skip" and effect.arg not in later_steps:
+        if effect.kind == "skip" and effect.arg in earlier_steps:
+            self.error(
+                f"'skip {effect.arg}': step {effect.arg!r} of sequence {sequence!r} is not "
+                "after this one; a hook can only skip a later step",
+                effect.span, "unknown-step",
+                hint="later steps: " + ", ".join(later_steps) if later_steps
+                else "this is the last step: there is nothing to skip",
+            )
+        elif effect.kind == "skip" and effect.arg not in later_steps:
             self.error(
                 f"'skip {effect.arg}': sequence {sequence!r} has no later step {effect.arg!r}",
                 effect.span, "unknown-step",
@@ -306,7 +390,7 @@ class _Checker:
                      what: str) -> _Scope:
         target = self.decls.get(name)
         if target is None or target.kind not in kinds:
-            actual = f"; it is a {target.kind}" if target is not None else ""
+            actual = f"; it is {_a(target.kind)}" if target is not None else ""
             self.error(
                 f"{what} names {name!r}, which is not a {' or '.join(kinds)}{actual}",
                 span, "unknown-name",
@@ -337,10 +421,12 @@ class _Checker:
                     self.error(f"sequence {e.sequence!r} has no step {e.step!r}", e.span,
                                "unknown-step", hint=did_you_mean(e.step, steps))
                     later: list[str] = []
+                    earlier: list[str] = []
                 else:
                     later = steps[steps.index(e.step) + 1:]
+                    earlier = steps[: steps.index(e.step) + 1]
                 scope = base.child(p.name for p in seq.params)
-                self.hook(e.mark, None, e.effect, e.span, scope, later, e.sequence)
+                self.hook(e.mark, None, e.effect, e.span, scope, later, e.sequence, earlier)
         elif isinstance(e, ast.Grant):
             self.rule_ref(e.rule, e.span)
         elif isinstance(e, ast.Trigger):
@@ -368,20 +454,22 @@ class _Checker:
         try:
             ref = parse_rule_ref(text)
         except RuleRefError as err:
-            self.error(str(err), span, "bad-rule-reference")
+            # A rule whose own name has brackets ("Crit (2 Hits)") is looked up whole.
+            close = did_you_mean(text, self.rules)
+            if close is not None:
+                self.error(f"unknown rule {text!r}", span, "unknown-rule", hint=close)
+            else:
+                self.error(str(err), span, "bad-rule-reference")
             return
         rule = self.rules.get(ref.name)
         if rule is None:
             self.error(f"unknown rule {text!r}", span, "unknown-rule",
                        hint=did_you_mean(ref.name, self.rules))
             return
-        required = [p for p in rule.params if p.default is None]
-        if not (len(required) <= len(ref.args) <= len(rule.params)):
-            self.error(
-                f"rule {rule.name!r} takes {len(rule.params)} parameter(s), "
-                f"{text!r} gives {len(ref.args)}",
-                span, "wrong-arity",
-            )
+        problem = rule_arguments_problem(rule, text, ref.args)
+        if problem is not None:
+            code, message, hint = problem
+            self.error(message, span, code, hint=hint)
 
     # ------------------------------------------------------------ statements
     def param_scope(self, params: tuple[ast.Param, ...]) -> _Scope:
@@ -464,7 +552,8 @@ class _Checker:
         target = self.decls.get(c.name)
         if target is not None and target.kind in CALLABLE_KINDS:
             if want and target.kind not in want:
-                self.error(f"{c.name!r} is a {target.kind}; a {' or '.join(want)} is needed here",
+                self.error(f"{c.name!r} is {_a(target.kind)}; {_a(' or '.join(want))} is needed "
+                           "here",
                            c.span, "wrong-kind",
                            hint=did_you_mean(c.name, [n for k in want for n in self.names_of(k)]))
             params = getattr(target, "params", ())
@@ -482,8 +571,10 @@ class _Checker:
                            c.span, "wrong-arity")
             return
         if target is not None:
-            self.error(f"{c.name!r} is a {target.kind}, which cannot be called", c.span,
-                       "not-callable")
+            self.error(f"{c.name!r} is {_a(target.kind)}, which cannot be called", c.span,
+                       "not-callable",
+                       hint=f"look a table up with square brackets: {c.name}[...]"
+                       if target.kind == "table" else None)
             return
         self.error(
             f"unknown function {c.name!r}", c.span, "undefined-name",
@@ -498,33 +589,35 @@ class _Checker:
         names = [p.name for p in params]
         required = [p.name for p in params if p.default is None]
         given = set(names[: len(c.args)])
+        takes = f"it takes ({', '.join(names)})"
         if len(c.args) > len(params):
             self.error(f"{what} takes {len(params)} argument(s), got {len(c.args) + len(c.kwargs)}",
-                       c.span, "wrong-arity")
+                       c.span, "wrong-arity", hint=takes)
             return
         for key, value in c.kwargs:
             if key not in names:
                 self.error(f"{what} has no parameter {key!r}", value.span, "unknown-param",
-                           hint=did_you_mean(key, names))
+                           hint=did_you_mean(key, names) or takes)
             elif key in given:
                 self.error(f"{what}: {key!r} is given twice", value.span, "duplicate-argument")
             given.add(key)
         missing = [n for n in required if n not in given]
         if missing:
             self.error(f"{what} needs {', '.join(repr(m) for m in missing)}", c.span,
-                       "wrong-arity", hint=f"it takes ({', '.join(names)})")
+                       "wrong-arity", hint=takes)
 
     def expr(self, e: ast.Expr | None, scope: _Scope) -> None:
         if e is None:
             return
         if isinstance(e, ast.Name):
             if not scope.has(e.name):
-                kind = self.kind_of(e.name)
-                hint = did_you_mean(e.name, scope.all())
                 if e.name in self.characteristics:
-                    hint = f"a characteristic belongs to something: write <unit>.{e.name}"
-                self.error(f"undefined name {e.name!r}" + (f" ({kind})" if kind else ""),
-                           e.span, "undefined-name", hint=hint)
+                    self.error(f"undefined name {e.name!r}: {e.name!r} is a characteristic, "
+                               "which belongs to a unit or a model", e.span, "undefined-name",
+                               hint=f"write <unit>.{e.name}")
+                else:
+                    self.error(f"undefined name {e.name!r}", e.span, "undefined-name",
+                               hint=did_you_mean(e.name, scope.all()))
         elif isinstance(e, ast.DiceLit):
             self.dice(e)
         elif isinstance(e, ast.Attribute):
@@ -553,7 +646,7 @@ class _Checker:
                             e.span, "wrong-arity",
                         )
                 elif table is not None:
-                    self.error(f"{e.target.name!r} is a {table.kind}, not a table", e.span,
+                    self.error(f"{e.target.name!r} is {_a(table.kind)}, not a table", e.span,
                                "not-a-table", hint=did_you_mean(e.target.name,
                                                                 self.names_of("table")))
             else:

@@ -224,6 +224,8 @@ class Runtime:
                                                           Closure | None]]] = {}
         self.char_effects: dict[str, list[tuple[ast.CharacteristicEffect, Closure | None,
                                                 Closure]]] = {}
+        self.fight_cache: dict[tuple, Any] = {}
+        """Exact damage distributions of volleys of attacks, for statistics runs."""
         self.rolls: dict[str, CompiledRoll] = {}
         self.sequences: dict[str, CompiledSequence] = {}
         self.actions: dict[str, CompiledAction] = {}
@@ -673,6 +675,7 @@ class CompiledRoll:
         self.beyond = (decl.beyond[0], runtime.compile_expr(decl.beyond[1], dict(ctx, need="int"))
                        ) if decl.beyond else None
         self.naturals = decl.naturals
+        self.natural_can_pass = any(n.effect == "passes" for n in decl.naturals)
         self.lo, self.hi = decl.cap
         self.cite = runtime.ruleset.cite(decl.name)
 
@@ -773,6 +776,16 @@ class CompiledRoll:
         return result
 
     def _roll_once(self, env: Env, vars: dict, modifier: int, need_mod: int) -> RollResult:
+        need = None
+        if self.need is not None:
+            # the score needed does not depend on the dice, so it is known before rolling;
+            # an impossible need ("none": no save at all) is not rolled unless a natural
+            # result could still pass it
+            need = self.need(env, vars)
+            if need is not None:
+                need += need_mod
+            elif not self.natural_can_pass:
+                return RollResult(self.name, None, 0, False)
         faces = env.chance.roll(self.physical, self.name)
         natural = self.dice.value(faces)
         total = natural + modifier if isinstance(natural, int) else natural
@@ -782,7 +795,6 @@ class CompiledRoll:
         marks = frozenset(n.mark for n in self.naturals
                           if n.effect == "mark" and natural in n.values)
         passed: bool | None = None
-        need = None
         if self.decl.is_test:
             forced = None
             for n in self.naturals:
@@ -791,9 +803,6 @@ class CompiledRoll:
                     if not forced:
                         break
             if self.need is not None:
-                need = self.need(env, vars)
-                if need is not None:
-                    need += need_mod
                 if need is None:
                     passed = False
                 elif self.beyond is not None and need - modifier > self.beyond[0]:
@@ -846,6 +855,8 @@ class CompiledSequence:
         self.per_point = (runtime.compile_expr(decl.per_point.call, types),
                           decl.per_point.removes_on == "pass") if decl.per_point else None
         self.cite = runtime.ruleset.cite(decl.name)
+        self.pure = _is_pure(runtime, decl)
+        """No engine builtin anywhere in it: safe to enumerate inside a battle."""
 
     def finish(self) -> None:
         """Pick up hooks that rules add to this sequence's steps."""
@@ -929,6 +940,34 @@ class CompiledSequence:
                 points = kept
             damage += points or 0
         return SequenceOutcome(tuple(past), damage)
+
+
+def _is_pure(runtime: Runtime, decl: ast.Decl) -> bool:
+    """Whether a declaration (and the rolls it calls) uses only pure builtins."""
+    from interpreter.lang.walk import walk
+
+    seen: set[str] = set()
+    todo = [decl]
+    while todo:
+        current = todo.pop()
+        for node in walk(current):
+            if isinstance(node, ast.Call):
+                target = runtime.decls.get(node.name)
+                if isinstance(target, ast.RollDecl):
+                    if node.name not in seen:
+                        seen.add(node.name)
+                        todo.append(target)
+                elif target is not None or node.name not in _PURE_NAMES:
+                    return False
+    for rule in runtime.ruleset.rules.values():
+        for node in walk(rule):
+            if isinstance(node, ast.Call) and node.name not in _PURE_NAMES and not isinstance(
+                    runtime.decls.get(node.name), ast.RollDecl):
+                return False
+    return True
+
+
+_PURE_NAMES = frozenset(_PURE_BUILTINS) | {"param", "item_values", "value_of", "command_value"}
 
 
 # ---------------------------------------------------------------- actions (statements)

@@ -128,6 +128,9 @@ SYNTAX_ERROR_EXAMPLES: dict[str, list[str]] = {
     "a rule name is a quoted string: rule \"Stubborn\"": [
         "rule Stubborn @ L1\n",
     ],
+    "a step is named, then ':' and the test it calls: step hit: to_hit(a, t) stops on fail": [
+        "sequence s() @ L1\n    step hit t() stops on fail\n",
+    ],
     "a table names its keys in parentheses: table t(a, b) from \"file.yaml\"": [
         'table t from "x.yaml" @ L1\n',
     ],
@@ -274,7 +277,8 @@ def parse_dice(text: str, where: Span) -> ast.DiceLit:
         LanguageError: located at ``where`` when ``text`` is not a dice expression.
     """
     try:
-        tree = grammar_parser().parse(text.strip() + "\n", start="dice_expr")
+        # no trailing newline: the dice_expr start rule ends at the last die, not a line end
+        tree = grammar_parser().parse(text.strip(), start="dice_expr")
         return _AstBuilder(where.path, fixed_span=where).transform(tree)
     except (UnexpectedInput, _IndentError, VisitError):
         raise LanguageError(
@@ -322,7 +326,8 @@ def _report_syntax(
                 # the newline token starts at the end of the line: point just past the last word
                 line, column = token.line, token.column
         elif token.type == "$END":
-            message = "unexpected end of file"
+            # each declaration is parsed on its own: its end need not be the file's
+            message = "unexpected end of the declaration"
         elif token.type in ("_INDENT", "_DEDENT"):
             # Both borrow the position of the newline before them, which ends where the
             # indented (or dedented) line's text starts.
@@ -346,7 +351,7 @@ def _report_syntax(
             message = f"unexpected character {char!r}"
         expected = sorted({_describe(t) for t in err.allowed or ()})
     elif isinstance(err, UnexpectedEOF):
-        message = "unexpected end of file"
+        message = "unexpected end of the declaration"
         expected = sorted({_describe(t) for t in err.expected})
     else:  # pragma: no cover - lark raises only the three above
         message = str(err)

@@ -58,7 +58,7 @@ class RuleRef:
 def _arg(text: str) -> RuleArg:
     s = text.strip()
     if not s:
-        raise RuleRefError("empty argument")
+        raise RuleRefError("an argument is empty")
     if _SIGNED.match(s):
         return RuleArg("int", int(s), None, s)
     m = _NEED.match(s)
@@ -72,7 +72,10 @@ def _arg(text: str) -> RuleArg:
         return attrs.evolve(inner, label=m.group(1).strip(), text=s)
     if _NAME.match(s):
         return RuleArg("words", s, None, s)
-    raise RuleRefError(f"cannot read the argument {s!r}")
+    raise RuleRefError(
+        f"cannot read the argument {s!r}: an argument is a number (1, +1), a score (5+), "
+        "dice (D3, D6+1) or words (Forest), optionally after a label (Strength 4)"
+    )
 
 
 def parse_rule_ref(text: str) -> RuleRef:
@@ -86,6 +89,10 @@ def parse_rule_ref(text: str) -> RuleRef:
         ('Breath Weapon', 'Strength', 4, 'Flaming Attacks')
         >>> parse_rule_ref("Multiple Wounds (D3)").args[0].kind
         'dice'
+        >>> parse_rule_ref("Ward Save ()")
+        Traceback (most recent call last):
+        ...
+        interpreter.lang.rule_refs.RuleRefError: 'Ward Save ()': an argument is empty
     """
     s = text.strip()
     if "(" not in s:
@@ -100,5 +107,8 @@ def parse_rule_ref(text: str) -> RuleRef:
     name = name.strip()
     if not _NAME.match(name):
         raise RuleRefError(f"{text!r} does not start with a rule name")
-    args = tuple(_arg(a) for a in rest[:-1].split(","))
+    try:
+        args = tuple(_arg(a) for a in rest[:-1].split(","))
+    except RuleRefError as err:
+        raise RuleRefError(f"{text!r}: {err}") from None
     return RuleRef(name, args, s)
