@@ -98,6 +98,11 @@ def _raise(bag: DiagnosticBag) -> None:
     raise LanguageError(bag.items)
 
 
+def _a(word: str) -> str:
+    """``a test``, ``an action``."""
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
 def resolve_rule(text: str, rules: dict[str, ast.RuleDecl] | Any) -> tuple[ast.RuleDecl, tuple]:
     """The rule a reference names, and its arguments (``"Ward Save (5+)"``).
 
@@ -165,6 +170,7 @@ class _Builder:
                 f"ruleset {header.id!r} is in the folder {self.folder.name!r}; the id must be "
                 "the folder's name",
                 header.span, code="wrong-id",
+                hint=f"write 'ruleset {self.folder.name}', or rename the folder to {header.id!r}",
             )
         base = self.base(header)
         # A patch cites its own seeds first (an unnumbered @ L5 means its first source), and
@@ -297,9 +303,12 @@ class _Builder:
         space = rules if d.kind == "rule" else decls
         existing = space.get(d.name)
         if existing is not None:
+            first = (f"line {existing.span.line}" if existing.span.path == d.span.path
+                     else existing.span.text())
             self.bag.add(
-                f"{d.kind} {d.name!r} is declared twice (first at {existing.span.text()})",
+                f"{d.kind} {d.name!r} is declared twice (first at {first})",
                 d.span, code="duplicate-declaration",
+                hint="remove one, or give them different names",
             )
             return
         space[d.name] = d
@@ -313,8 +322,9 @@ class _Builder:
         what = f"{op.kind} {op.name!r}"
         if existing is not None and existing.kind != op.kind:
             self.bag.add(
-                f"{op.op}: {op.name!r} is a {existing.kind}, not a {op.kind}",
+                f"{op.op}: {op.name!r} is {_a(existing.kind)}, not {_a(op.kind)}",
                 op.span, code="patch-wrong-kind",
+                hint=f"{op.name!r} is declared at {existing.span.text()}",
             )
             return
         if op.op == "add" and existing is not None:

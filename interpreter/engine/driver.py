@@ -70,7 +70,8 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
         battle: the battle, with its units built; it is copied, never changed.
         seed: the random seed (default: the battle file's).
         keep_events: keep every event (a narrated run) or none (statistics runs).
-        scripted: scripted dice (a list, or a mapping tag -> list) instead of random ones.
+        scripted: scripted dice (a list, or a mapping tag -> list) instead of random ones;
+            by default the battle file's ``dice:``, if it gives any.
 
     Raises:
         BattleError: the ruleset has no ``battle`` declaration, or the battle cannot go on.
@@ -81,6 +82,8 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
             "so battles cannot be run with it yet", None, code="no-battle")])
     battle = attrs.evolve(battle, units=[u.fresh() for u in battle.units])
     doc = battle.doc.value
+    if scripted is None:
+        scripted = doc.get("dice")
     chance = ScriptedChance(scripted) if scripted is not None else RandomChance(
         battle.seed if seed is None else seed)
     events: list[dict] | None = [] if keep_events else None

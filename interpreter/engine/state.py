@@ -15,6 +15,7 @@ from typing import Any
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import Unit
 from interpreter.lang import ast
+from interpreter.lang.builtins import UNIT_PROPERTIES
 from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, edge_distance
 from interpreter.space import heading_to
 
@@ -370,7 +371,7 @@ class BattleState:
         """
         if attacks <= 0:
             return 0
-        key = (seq.name, _snapshot(attacker), _snapshot(target),
+        key = (seq.name, _snapshot(attacker, seq.reads), _snapshot(target, seq.reads),
                tuple(sorted(env.options.items())))
         cache = self.runtime.fight_cache
         dist = cache.get(key)
@@ -491,11 +492,19 @@ class BattleState:
                 turn += 1
 
 
-def _snapshot(unit: Unit) -> tuple:
-    """Everything about a unit an attack's chances can depend on, as a hashable key."""
+def _snapshot(unit: Unit, reads: frozenset[str]) -> tuple:
+    """Everything about a unit an attack's chances can depend on, as a hashable key.
+
+    Its characteristics, statuses, rules and values always count; a generic property
+    (``models``, ``files``, ...) counts only when the attack reads it.
+    """
     return (unit.id, tuple(sorted(unit.profile.items(), key=lambda kv: kv[0])),
-            tuple(sorted(unit.statuses.items())), unit.models, unit.damage,
-            tuple(r.text for r in unit.rules), tuple(sorted(unit.values.items())))
+            tuple(sorted(unit.statuses.items())), tuple(r.text for r in unit.rules),
+            tuple(sorted(unit.values.items())),
+            tuple(getattr(unit, name, None) for name in sorted(reads & _PROPERTIES)))
+
+
+_PROPERTIES = frozenset(UNIT_PROPERTIES)
 
 
 def _name(value: Any) -> Any:

@@ -140,7 +140,7 @@ class _Checker:
         self.inherited = inherited
         self.cited: set[object] = set()
         """Citations checked already (a line of characteristics shares one), and the
-        lines whose missing citation has been reported."""
+        lines whose missing citation or empty range has been reported."""
         self.characteristics = {
             n for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)
         }
@@ -234,10 +234,15 @@ class _Checker:
 
     def check_CharacteristicDecl(self, d: ast.CharacteristicDecl) -> None:
         if d.low is not None and d.high is not None and d.low > d.high:
-            self.error(
-                f"characteristic {d.name!r} has an empty range {d.low}..{d.high}",
-                d.span, "bad-range",
-            )
+            # One range serves a whole line of characteristics: report it once.
+            line = ("range", d.span.path, d.span.line)
+            if line not in self.cited:
+                self.cited.add(line)
+                self.error(
+                    f"characteristic {d.name!r} has an empty range {d.low}..{d.high}",
+                    d.span, "bad-range",
+                    hint=f"a range goes from the lowest value up: range {d.high}..{d.low}",
+                )
 
     def check_OptionDecl(self, d: ast.OptionDecl) -> None:
         if d.choices and d.default not in d.choices:
@@ -387,7 +392,8 @@ class _Checker:
 
     # ------------------------------------------------------------ rules
     def target_scope(self, name: str, kinds: tuple[str, ...], span: Span, base: _Scope,
-                     what: str) -> _Scope:
+                     what: str) -> _Scope | None:
+        """The scope inside the roll or test an effect names; None (reported) if it is not one."""
         target = self.decls.get(name)
         if target is None or target.kind not in kinds:
             actual = f"; it is {_a(target.kind)}" if target is not None else ""
@@ -396,15 +402,16 @@ class _Checker:
                 span, "unknown-name",
                 hint=did_you_mean(name, [n for k in kinds for n in self.names_of(k)]),
             )
-            return base
+            return None
         params = getattr(target, "params", ())
         return base.child([p.name for p in params] + ["result", "natural"])
 
     def effect(self, e: ast.Effect, base: _Scope, rule: ast.RuleDecl) -> None:
-        scope = base
+        scope: _Scope | None = base
         if isinstance(e, ast.Modify):
             scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "modify")
-            self.expr(e.amount, scope)
+            if scope is not None:
+                self.expr(e.amount, scope)
         elif isinstance(e, ast.RerollEffect):
             scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "reroll")
         elif isinstance(e, ast.AutoResult):
@@ -445,7 +452,9 @@ class _Checker:
                            "unknown-characteristic",
                            hint=did_you_mean(e.characteristic, self.characteristics))
             self.expr(e.amount, scope)
-        if e.condition is not None:
+        # An unknown target is reported once: its parameters, which the amount and the
+        # condition may use, are unknown too.
+        if e.condition is not None and scope is not None:
             self.expr(e.condition, scope)
 
     def rule_ref(self, text: str, span: Span) -> None:
@@ -644,6 +653,7 @@ class _Checker:
                             f"table {table.name!r} has {len(table.keys)} key(s) "
                             f"({', '.join(table.keys)}), the lookup gives {len(e.keys)}",
                             e.span, "wrong-arity",
+                            hint=f"write {table.name}[{', '.join(table.keys)}]",
                         )
                 elif table is not None:
                     self.error(f"{e.target.name!r} is {_a(table.kind)}, not a table", e.span,

@@ -855,8 +855,9 @@ class CompiledSequence:
         self.per_point = (runtime.compile_expr(decl.per_point.call, types),
                           decl.per_point.removes_on == "pass") if decl.per_point else None
         self.cite = runtime.ruleset.cite(decl.name)
-        self.pure = _is_pure(runtime, decl)
-        """No engine builtin anywhere in it: safe to enumerate inside a battle."""
+        self.pure, self.reads = _purity(runtime, decl)
+        """No engine builtin anywhere in it (safe to enumerate inside a battle), and the
+        properties it reads (a cached distribution depends on those only)."""
 
     def finish(self) -> None:
         """Pick up hooks that rules add to this sequence's steps."""
@@ -942,29 +943,29 @@ class CompiledSequence:
         return SequenceOutcome(tuple(past), damage)
 
 
-def _is_pure(runtime: Runtime, decl: ast.Decl) -> bool:
-    """Whether a declaration (and the rolls it calls) uses only pure builtins."""
+def _purity(runtime: Runtime, decl: ast.Decl) -> tuple[bool, frozenset[str]]:
+    """Whether a declaration (with the rolls it calls and every rule effect) uses only pure
+    builtins, and which properties of things (``x.models``, ...) it reads."""
     from interpreter.lang.walk import walk
 
     seen: set[str] = set()
-    todo = [decl]
+    reads: set[str] = set()
+    pure = True
+    todo: list[ast.Decl] = [decl, *runtime.ruleset.rules.values()]
     while todo:
         current = todo.pop()
         for node in walk(current):
-            if isinstance(node, ast.Call):
+            if isinstance(node, ast.Attribute):
+                reads.add(node.name)
+            elif isinstance(node, ast.Call):
                 target = runtime.decls.get(node.name)
                 if isinstance(target, ast.RollDecl):
                     if node.name not in seen:
                         seen.add(node.name)
                         todo.append(target)
                 elif target is not None or node.name not in _PURE_NAMES:
-                    return False
-    for rule in runtime.ruleset.rules.values():
-        for node in walk(rule):
-            if isinstance(node, ast.Call) and node.name not in _PURE_NAMES and not isinstance(
-                    runtime.decls.get(node.name), ast.RollDecl):
-                return False
-    return True
+                    pure = False
+    return pure, frozenset(reads)
 
 
 _PURE_NAMES = frozenset(_PURE_BUILTINS) | {"param", "item_values", "value_of", "command_value"}

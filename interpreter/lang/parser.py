@@ -94,6 +94,7 @@ _TERMINAL_NAMES = {
     "DICE": "dice such as D6 or 2D6",
     "LINE_RANGE": "a line such as L450 or L418-L422",
     "SEED": "a seed number such as 004",
+    "EDITION_ID": "an edition id such as wfb8 or aos4-gh2025",
     "_NL": "end of line",
     "_INDENT": "an indented block",
     "_DEDENT": "the end of the indented block",
@@ -315,7 +316,15 @@ def _report_syntax(
         token = err.token
         accepts = err.accepts or err.expected
         expected = sorted({_describe(t) for t in accepts})
-        bracket = _unclosed_bracket(chunk) if token.type in ("_DEDENT", "$END") else None
+        # Inside brackets line ends do not count, so a bracket left open shows up later: at
+        # the end of the declaration, or as a word on a later line that cannot follow.
+        bracket = None
+        if token.type in ("_DEDENT", "$END"):
+            bracket = _unclosed_bracket(chunk)
+        elif isinstance(token.start_pos, int) and isinstance(token.line, int):
+            bracket = _unclosed_bracket(chunk[: token.start_pos])
+            if bracket is not None and bracket[0] >= token.line:
+                bracket = None
         if bracket is not None:
             line, column, char = bracket
             message, label = f"{char!r} is never closed", None
