@@ -84,7 +84,7 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     result = run_battle(runtime, battle, seed=used_seed, keep_events=True)
     if log:
         with open(log, "w", encoding="utf-8") as out:
-            header = {"kind": "log", "log_version": LOG_VERSION, "edition": ruleset.id,
+            header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
                       "battle": str(battle.doc.path), "seed": used_seed}
             out.write(json.dumps(header, sort_keys=True) + "\n")
             for event in result.events or []:

@@ -50,8 +50,14 @@ def _line(e: dict) -> str | None:
         choice = e["choice"] if e["choice"] is not None else "none"
         return f"    decision {e['decision']}{who}: {choice} — {e['why']}"
     if kind == "attacks":
-        steps = ", ".join(f"{n} {name} {'failed' if stops else 'passed'}"
-                          for name, n, stops in e.get("steps", []))
+        shown, previous_save = [], None
+        for name, n, stops in e.get("steps", []):
+            # a save-like step right after another that changed nothing (the target has no
+            # such save) is left out
+            if not (stops and n == previous_save):
+                shown.append(f"{n} {name} {'failed' if stops else 'passed'}")
+            previous_save = n if stops else None
+        steps = ", ".join(shown)
         return (f"    {e['attacker']} attack {e['target']}: {e['attacks']} attacks, {steps}"
                 f" → {e['damage']} damage")
     if kind == "casualties":

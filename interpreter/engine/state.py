@@ -235,8 +235,11 @@ class BattleState:
 
     def _b_apply(self, env, span, status, thing, until=None):
         decl = self._status_decl(status, span)
+        fresh = status not in thing.statuses
         thing.statuses[status] = until or decl.until
-        self.emit(env, "status", unit=getattr(thing, "id", None), status=status, change="gains")
+        if fresh:
+            self.emit(env, "status", unit=getattr(thing, "id", None), status=status,
+                      change="gains")
         return True
 
     def _b_clear(self, env, span, status, thing):

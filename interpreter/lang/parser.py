@@ -349,7 +349,7 @@ def _report_syntax(
                 hint = "indent a line only to start the body of the line above it"
         else:
             message = f"unexpected {str(token)!r}"
-            if token.type == "NAME":
+            if str(token).isidentifier():  # a NAME, or an EDITION_ID where a keyword belongs
                 hint = did_you_mean(str(token), _keywords(accepts))
     elif isinstance(err, UnexpectedCharacters):
         char = chunk[err.pos_in_stream] if err.pos_in_stream < len(chunk) else ""

@@ -47,7 +47,7 @@ from interpreter.lang.parser import parse_rules
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGE = ROOT / "docs" / "language.md"
 TUTORIAL = ROOT / "docs" / "tutorial-write-a-patch.md"
-EXAMPLE = ROOT / "rulesets" / "examples" / "wfb8_house_rules"
+EXAMPLE = ROOT / "rulesets" / "examples" / "wfb8-house-rules"
 WFB8 = ROOT / "rulesets" / "wfb8"
 UPDATE = os.environ.get("RULES_RUN_UPDATE_DOCS") == "1"
 
@@ -140,7 +140,7 @@ def has_header(text: str) -> bool:
 
 
 def header_id(text: str) -> str:
-    m = re.search(r"^ruleset\s+(\w+)", text, re.MULTILINE)
+    m = re.search(r"^ruleset\s+([A-Za-z0-9][A-Za-z0-9_-]*)", text, re.MULTILINE)
     assert m, "no ruleset header"
     return m.group(1)
 
@@ -299,7 +299,10 @@ def _grammar_alternatives(rule: str) -> list[str]:
     grammar = (ROOT / "grammar" / "rules.lark").read_text(encoding="utf-8")
     m = re.search(rf"^!?{rule}:(.*?)(?=^\S|\Z)", grammar, re.MULTILINE | re.DOTALL)
     assert m, f"no rule {rule!r} in the grammar"
-    return re.findall(r'"([a-z ]+)"', m.group(1))
+    # the first quoted word of each alternative ("capped" "at" signed -> capped)
+    body = re.sub(r"//[^\n]*", "", m.group(1))
+    return [re.findall(r'"([a-z ]+)"', alt)[0] for alt in body.split("|")
+            if re.search(r'"[a-z ]+"', alt)]
 
 
 @pytest.mark.parametrize("kind", _grammar_alternatives("kind"))
