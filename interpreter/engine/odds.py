@@ -13,10 +13,10 @@ from typing import Any
 
 import attrs
 
-from interpreter.chance import Dist, RandomChance, enumerate_exact
+from interpreter.chance import Dist, RandomChance
 from interpreter.diagnostics import UsageError
 from interpreter.engine.entities import Unit, Weapon
-from interpreter.lang.compiler import Runtime, SequenceOutcome
+from interpreter.lang.compiler import Runtime
 
 __all__ = ["AttackPlan", "AttackOdds", "plan_attacks", "attack_odds", "sample_attacks"]
 
@@ -114,11 +114,7 @@ def attack_odds(runtime: Runtime, plan: AttackPlan, target: Unit,
                 options: dict[str, Any] | None = None) -> AttackOdds:
     """Enumerate one attack exactly, then convolve it over the plan's attacks."""
     seq = runtime.sequences[plan.sequence]
-
-    def one_attack(chance) -> SequenceOutcome:
-        return seq.run(runtime.env(chance, options), dict(plan.args))
-
-    per_attack = enumerate_exact(one_attack)
+    per_attack = seq.exact(lambda chance: runtime.env(chance, options), dict(plan.args))
     n = plan.attacks
     past = tuple(per_attack.map(lambda o, i=i: o.past[i]).repeat_sum(n)
                  for i in range(len(seq.step_names)))

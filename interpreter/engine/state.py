@@ -379,12 +379,8 @@ class BattleState:
         cache = self.runtime.fight_cache
         dist = cache.get(key)
         if dist is None:
-            from interpreter.chance import enumerate_exact
-
-            def one(chance):
-                return seq.run(self.runtime.env(chance, env.options), dict(args)).damage
-
-            dist = enumerate_exact(one)
+            dist = seq.exact(lambda chance: self.runtime.env(chance, env.options),
+                             dict(args)).map(lambda outcome: outcome.damage)
             cache[key] = dist
         rng = env.chance.rng
         return sum(dist.sample(rng) for _ in range(attacks))

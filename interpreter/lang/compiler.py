@@ -752,9 +752,11 @@ class CompiledRoll:
             modifier = self.hi
         result = self._roll_once(env, vars, modifier, totals["need"])
         rerolled = False
-        if self.decl.is_test and self.decl.reroll != "never" and (
+        if self.decl.is_test and self.decl.reroll != "never" and result.faces and (
                 (reroll_failed and not result.passed) or (reroll_passed and result.passed)):
-            result = self._roll_once(env, vars, modifier, totals["need"])
+            # a die is re-rolled at most once, whatever the number of sources (000 L13)
+            result = self._roll_once(env, vars, modifier, totals["need"],
+                                     self._rerolled_faces(env, result))
             rerolled = True
         if env.events is not None:
             env.emit({
@@ -775,7 +777,19 @@ class CompiledRoll:
             })
         return result
 
-    def _roll_once(self, env: Env, vars: dict, modifier: int, need_mod: int) -> RollResult:
+    def _rerolled_faces(self, env: Env, result: RollResult) -> tuple:
+        """The faces after a re-roll: every die (``reroll all dice``, the default for
+        many-dice rolls, 000 L13), or one die (``reroll one die``): the lowest when a high
+        result passes (``need``), the highest when a low one does (``pass if``)."""
+        if self.decl.reroll != "one die" or len(result.faces) == 1:
+            return env.chance.roll(self.physical, self.name)
+        faces = list(result.faces)
+        pick = faces.index(min(faces) if self.need is not None else max(faces))
+        faces[pick] = env.chance.roll((self.physical[pick],), self.name)[0]
+        return tuple(faces)
+
+    def _roll_once(self, env: Env, vars: dict, modifier: int, need_mod: int,
+                   faces: tuple | None = None) -> RollResult:
         need = None
         if self.need is not None:
             # the score needed does not depend on the dice, so it is known before rolling;
@@ -786,7 +800,8 @@ class CompiledRoll:
                 need += need_mod
             elif not self.natural_can_pass:
                 return RollResult(self.name, None, 0, False)
-        faces = env.chance.roll(self.physical, self.name)
+        if faces is None:
+            faces = env.chance.roll(self.physical, self.name)
         natural = self.dice.value(faces)
         total = natural + modifier if isinstance(natural, int) else natural
         vars = dict(vars)
@@ -887,60 +902,97 @@ class CompiledSequence:
         return out
 
     def run(self, env: Env, vars: dict) -> SequenceOutcome:
-        """Resolve one attack."""
+        """Resolve one attack: its first chain, then every chain a hook added."""
         past = [0] * len(self.steps)
         damage = 0
-        # work list of chains: (next step index, steps to skip)
-        chains: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
-        n_steps = len(self.steps)
-        while chains:
-            start, skip = chains.pop()
-            i = start
-            ended_with = None
-            while i < n_steps:
-                if i in skip:
-                    past[i] += 1
-                    i += 1
-                    continue
-                name, call, stops_on_pass, hooks = self.steps[i]
-                result = call(env, vars)
-                passed = result.passed
-                extra_chains = 0
-                if result.marks:
-                    for effect, amount, evars in self._hooks(env, vars, i, result):
-                        kind = effect.kind
-                        if kind == "chains":
-                            extra_chains += amount(env, evars) - 1
-                        elif kind == "skip":
-                            skip = skip | {self.step_names.index(effect.arg)}
-                        elif kind == "end_damage":
-                            ended_with = amount(env, evars)
-                        elif kind == "pass":
-                            passed = True
-                        elif kind == "fail":
-                            passed = False
-                if ended_with is not None:
-                    break
-                if passed == stops_on_pass:
-                    i = -1
-                    break
-                past[i] += 1 + max(0, extra_chains)
-                for _ in range(extra_chains):
-                    chains.append((i + 1, skip))
-                i += 1
-            if i == -1:
-                continue
-            points = ended_with if ended_with is not None else (
-                self.damage(env, vars) if self.damage is not None else 1)
-            if points and self.per_point is not None:
-                test, removes_on_pass = self.per_point
-                kept = 0
-                for _ in range(points):
-                    if bool(test(env, vars).passed) != removes_on_pass:
-                        kept += 1
-                points = kept
-            damage += points or 0
+        todo: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
+        while todo:
+            chain_past, chain_damage, spawned = self._chain(env, vars, *todo.pop())
+            for i, n in enumerate(chain_past):
+                past[i] += n
+            damage += chain_damage
+            todo.extend(spawned)
         return SequenceOutcome(tuple(past), damage)
+
+    def exact(self, make_env: Callable[[Any], Env], vars: dict) -> Any:
+        """One attack's exact outcome distribution (a ``Dist`` of :class:`SequenceOutcome`).
+
+        The same chain code as :meth:`run`, enumerated one chain at a time: chains a hook
+        adds (``chains 2``) are independent, so their distributions are enumerated once and
+        convolved, instead of enumerating every die of every chain together.
+        """
+        from interpreter.chance import Dist, enumerate_exact
+
+        memo: dict[tuple[int, frozenset[int]], Any] = {}
+
+        def add(a: SequenceOutcome, b: SequenceOutcome) -> SequenceOutcome:
+            return SequenceOutcome(tuple(x + y for x, y in zip(a.past, b.past)),
+                                   a.damage + b.damage)
+
+        def from_chain(start: int, skip: frozenset[int]) -> Any:
+            key = (start, skip)
+            if key not in memo:
+                chain = enumerate_exact(lambda ch: self._chain(make_env(ch), vars, start, skip))
+
+                def with_spawned(out: tuple) -> Any:
+                    total = Dist.certain(SequenceOutcome(out[0], out[1]))
+                    for s in out[2]:
+                        total = total.combine(from_chain(*s), add)
+                    return total
+
+                memo[key] = chain.bind(with_spawned)
+            return memo[key]
+
+        return from_chain(0, frozenset())
+
+    def _chain(self, env: Env, vars: dict, start: int, skip: frozenset[int]
+               ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
+        """One chain from step ``start``: how many got past each step, its damage, and the
+        chains its hooks added (each as its first step and the steps it skips)."""
+        n_steps = len(self.steps)
+        past = [0] * n_steps
+        spawned: list[tuple[int, frozenset[int]]] = []
+        i = start
+        ended_with = None
+        while i < n_steps:
+            if i in skip:
+                past[i] += 1
+                i += 1
+                continue
+            name, call, stops_on_pass, hooks = self.steps[i]
+            result = call(env, vars)
+            passed = result.passed
+            extra_chains = 0
+            if result.marks:
+                for effect, amount, evars in self._hooks(env, vars, i, result):
+                    kind = effect.kind
+                    if kind == "chains":
+                        extra_chains += amount(env, evars) - 1
+                    elif kind == "skip":
+                        skip = skip | {self.step_names.index(effect.arg)}
+                    elif kind == "end_damage":
+                        ended_with = amount(env, evars)
+                    elif kind == "pass":
+                        passed = True
+                    elif kind == "fail":
+                        passed = False
+            if ended_with is not None:
+                break
+            if passed == stops_on_pass:
+                return tuple(past), 0, tuple(spawned)
+            past[i] += 1 + max(0, extra_chains)
+            spawned.extend([(i + 1, skip)] * max(0, extra_chains))
+            i += 1
+        points = ended_with if ended_with is not None else (
+            self.damage(env, vars) if self.damage is not None else 1)
+        if points and self.per_point is not None:
+            test, removes_on_pass = self.per_point
+            kept = 0
+            for _ in range(points):
+                if bool(test(env, vars).passed) != removes_on_pass:
+                    kept += 1
+            points = kept
+        return tuple(past), points or 0, tuple(spawned)
 
 
 def _purity(runtime: Runtime, decl: ast.Decl) -> tuple[bool, frozenset[str]]:

@@ -1276,7 +1276,10 @@ class _Where:
         self.expr = expr
 
 
-_OrderBy = _Where
+class _OrderBy:
+    # Not an alias of _Where: for_stmt tells the two apart with isinstance.
+    def __init__(self, expr) -> None:
+        self.expr = expr
 
 
 class _KeywordArg:

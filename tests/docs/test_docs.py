@@ -20,6 +20,9 @@ How the code blocks of the two documents are read (both documents state it too):
   for the next console block only (a deliberate mistake). The console blocks run in a
   scratch folder holding those files, and at the end every PATH must be the file of that
   name in the repository.
+- ``<!-- same-as: PATH -->`` before a block (in either document): the block is the file PATH
+  of the repository, less its comment lines. ``<!-- excerpt-of: PATH -->``: the block is
+  a part of that file, word for word.
 - Blocks tagged ``text``, ``yaml`` or ``sh`` without a marker are not checked.
 
 Set ``RULES_RUN_UPDATE_DOCS=1`` to rewrite the outputs shown in console blocks from the
@@ -84,7 +87,8 @@ class Block:
     end: int
     """0-based line of the closing fence."""
     marker: tuple[str, str] | None
-    """``(op, path)`` from an HTML comment right before it: file, append or try."""
+    """``(op, path)`` from an HTML comment right before it: file, append, try, same-as or
+    excerpt-of."""
 
     @property
     def where(self) -> str:
@@ -92,7 +96,7 @@ class Block:
 
 
 _FENCE = re.compile(r"^```(\S*)\s*$")
-_MARKER = re.compile(r"^<!--\s*(file|append|try):\s*(\S+)\s*-->\s*$")
+_MARKER = re.compile(r"^<!--\s*(file|append|try|same-as|excerpt-of):\s*(\S+)\s*-->\s*$")
 
 
 def read_blocks(doc: Path) -> list[Block]:
@@ -184,6 +188,8 @@ class Run:
     command: str
     expected: str
     actual: str
+    code: int
+    """The exit code."""
 
 
 def console_commands(text: str) -> list[tuple[str, str]]:
@@ -212,9 +218,9 @@ def run_console(block: Block, cwd: Path, capsys, monkeypatch) -> list[Run]:
         assert main is not None, f"{block.where}: no such command {argv[0]!r}"
         clear_cache()
         capsys.readouterr()
-        main(argv[1:])
+        code = main(argv[1:])
         out, err = capsys.readouterr()
-        runs.append(Run(command, normalise(expected), normalise(out + err)))
+        runs.append(Run(command, normalise(expected), normalise(out + err), code))
     return runs
 
 
@@ -231,6 +237,9 @@ def compare_or_update(block: Block, runs: list[Run]) -> None:
         block.doc.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return
     for run in runs:
+        failed = re.search(r"(^|: )error: ", run.actual, re.MULTILINE) is not None
+        assert run.code == (1 if failed else 0), (
+            f"{block.where}: `{run.command}` exits with {run.code}")
         assert run.actual == run.expected, (
             f"{block.where}: `{run.command}` prints something else than the doc shows "
             "(set RULES_RUN_UPDATE_DOCS=1 to rewrite it)\n"
@@ -281,6 +290,30 @@ def test_language_error_examples_are_followed_by_their_output() -> None:
             assert after is not None and after.lang == "console", (
                 f"{b.where}: a rules-error block must be followed by the console block "
                 "showing rules-check on it")
+
+
+SAME_AS = [b for b in read_blocks(LANGUAGE) + read_blocks(TUTORIAL)
+           if b.marker and b.marker[0] == "same-as"]
+
+
+@pytest.mark.parametrize("block", SAME_AS, ids=ids(SAME_AS))
+def test_block_shows_the_file_it_names(block: Block) -> None:
+    assert block.marker is not None
+    real = (ROOT / block.marker[1]).read_text(encoding="utf-8")
+    uncommented = "".join(line for line in real.splitlines(keepends=True)
+                          if not line.lstrip().startswith("#"))
+    assert block.text == uncommented, f"{block.where} is not {block.marker[1]} any more"
+
+
+EXCERPTS = [b for b in read_blocks(LANGUAGE) + read_blocks(TUTORIAL)
+            if b.marker and b.marker[0] == "excerpt-of"]
+
+
+@pytest.mark.parametrize("block", EXCERPTS, ids=ids(EXCERPTS))
+def test_block_is_an_excerpt_of_the_file_it_names(block: Block) -> None:
+    assert block.marker is not None
+    real = (ROOT / block.marker[1]).read_text(encoding="utf-8")
+    assert block.text in real, f"{block.where} is no longer a part of {block.marker[1]}"
 
 
 def _section(text: str, start: str, end: str) -> str:
@@ -343,7 +376,7 @@ def replay_tutorial(upto: int | None = None) -> tuple[dict[str, str], dict[str, 
     for b in read_blocks(TUTORIAL)[:upto]:
         if b.lang == "console":
             trying = {}
-        if b.marker is None:
+        if b.marker is None or b.marker[0] in ("same-as", "excerpt-of"):
             continue
         op, path = b.marker
         if op == "file":

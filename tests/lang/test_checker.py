@@ -1,0 +1,341 @@
+"""The checker: what it accepts (scopes, builtins, references) and what it reports.
+
+The corpus (``test_broken_corpus.py``) pins one diagnostic per situation through the loader;
+here the checker runs on its own over parsed declarations, so each behaviour is a few lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.diagnostics import DiagnosticBag
+from interpreter.lang import ast
+from interpreter.lang.checker import check_declarations, rule_arguments_problem
+from interpreter.lang.parser import parse_rules
+from interpreter.lang.rule_refs import parse_rule_ref
+
+SOURCES = ("000_c4300f58fce5f1da.txt",)
+TINY = Path(__file__).resolve().parent / "fixtures" / "tiny" / "core.rules"
+
+PRELUDE = """characteristics model: M as move, WS, S, T, W as wounds, A, Ld range 0..10 @ L33
+status fleeing @ L466
+test leadership(unit: unit, modifier: int = 0) @ L450
+    dice 2D6
+    pass if result <= unit.Ld + modifier
+"""
+"""Declarations most snippets use (lines 1-5)."""
+
+
+def declarations(text: str) -> tuple[dict[str, ast.Decl], dict[str, ast.RuleDecl]]:
+    """Parse ``text`` and index its declarations as the loader does (first one wins)."""
+    bag = DiagnosticBag()
+    parsed = parse_rules(text, "x.rules", bag)
+    assert bag.items == []
+    decls: dict[str, ast.Decl] = {}
+    rules: dict[str, ast.RuleDecl] = {}
+    for item in parsed.items:
+        assert isinstance(item, ast.Decl)
+        (rules if item.kind == "rule" else decls).setdefault(item.name, item)
+    return decls, rules
+
+
+def check(text: str, *, sources: tuple[str, ...] = SOURCES, prelude: bool = True,
+          inherited: tuple[str, ...] = ()) -> list[tuple[int, str, str]]:
+    """(line, code, message) of every diagnostic; lines count from the snippet's first line."""
+    offset = PRELUDE.count("\n") if prelude else 0
+    decls, rules = declarations((PRELUDE if prelude else "") + text)
+    bag = DiagnosticBag()
+    check_declarations(decls, rules, sources, bag, inherited=inherited)
+    return [(d.span.line - offset, d.code, d.message) for d in bag.items]
+
+
+def codes(text: str, **kwargs) -> list[str]:
+    return [code for _, code, _ in check(text, **kwargs)]
+
+
+def hints(text: str) -> list[str | None]:
+    decls, rules = declarations(PRELUDE + text)
+    bag = DiagnosticBag()
+    check_declarations(decls, rules, SOURCES, bag)
+    return [d.hint for d in bag.items]
+
+
+# ---------------------------------------------------------------- what is fine
+
+
+def test_the_tiny_fixture_and_the_prelude_check_clean() -> None:
+    decls, rules = declarations(TINY.read_text(encoding="utf-8"))
+    bag = DiagnosticBag()
+    check_declarations(decls, rules, SOURCES, bag)
+    assert bag.items == []
+    assert check("") == []
+
+
+def test_a_test_sees_its_parameters_result_and_natural() -> None:
+    assert check("""
+test t(u: unit, bonus: int = 1) @ L1
+    dice D6
+    pass if result + bonus >= u.WS and natural != 1
+""") == []
+
+
+def test_let_for_each_and_activate_bring_names_into_scope() -> None:
+    assert check("""
+action a(side: side) @ L1
+    let total = 0
+    for each u in units(side) where u.models > 0 ordered by u.Ld:
+        total += u.A
+    activate x in units() alternately starting with active_side:
+        total += x.A
+    return [m.W for each m in models(x) where m.W > 0]
+""") == [(7, "undefined-name", "undefined name 'x'")]
+
+
+def test_rules_see_bearer_and_the_parameters_of_what_they_change() -> None:
+    assert check("""
+rule "Stubborn" @ L576
+    pass leadership if unit == bearer
+rule "Brave" (n: int) @ L577
+    modify leadership by n if unit == bearer and modifier < 0
+""") == []
+
+
+def test_builtins_constants_options_and_tables_are_global() -> None:
+    assert check("""
+option game_turns: int = 6 @ L69
+table chart(a) from "chart.yaml" @ L1
+action a() @ L1
+    return clamp(game_turns + round_number, 0, chart[1]) + count(units(active_side))
+""") == []
+
+
+def test_has_accepts_rules_with_arguments_and_keywords() -> None:
+    assert check("""
+keyword INFANTRY @ L522
+rule "Armour Piercing" (n: int) @ L388
+action a(u: unit) @ L1
+    return u has "Armour Piercing (1)" or u has "INFANTRY" or u has "Armour Piercing"
+""") == []
+
+
+def test_a_rule_whose_name_has_brackets_is_found_whole() -> None:
+    assert check("""
+rule "Crit (2 Hits)" @ L487
+rule "Sharp" @ L1
+    grant "Crit (2 Hits)"
+""") == []
+
+
+# ---------------------------------------------------------------- what is reported
+
+
+def test_every_problem_is_reported_not_only_the_first() -> None:
+    assert codes("""
+test a(u: unit) @ L1
+    dice D6
+    pass if u.Ws > x
+status b
+""") == ["unknown-characteristic", "undefined-name", "missing-citation"]
+
+
+def test_assignment_needs_a_let_first() -> None:
+    assert check("action a() @ L1\n    n = 1\n") == [
+        (2, "undefined-name", "assignment to 'n', which is not defined; use 'let n = ...' first")]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    ("max()", "max() takes at least 1 argument(s), got 0"),
+    ("clamp(1, 2)", "clamp() takes 3 argument(s), got 2"),
+    ("leadership()", "test 'leadership' needs 'unit'"),
+    ("leadership(u, 1, 2)", "test 'leadership' takes 2 argument(s), got 3"),
+    ("leadership(u, unit = u)", "test 'leadership': 'unit' is given twice"),
+    ("leadershp(u)", "unknown function 'leadershp'"),
+    ("fleeing(u)", "'fleeing' is a status, which cannot be called"),
+])
+def test_calls(call: str, message: str) -> None:
+    assert [m for _, _, m in check(f"action a(u: unit) @ L1\n    return {call}\n")] == [message]
+
+
+def test_unknown_function_suggests_a_declared_or_builtin_one() -> None:
+    assert hints("action a(u: unit) @ L1\n    return leadershp(u) + clmap(1, 2, 3)\n") == [
+        "did you mean 'leadership'?", "did you mean 'clamp'?"]
+
+
+def test_a_case_slip_is_suggested_before_a_closer_spelling() -> None:
+    assert hints("action a(u: unit) @ L1\n    return u.Ws\n") == ["did you mean 'WS' or 'W'?"]
+
+
+def test_a_lookup_of_something_that_is_not_a_table() -> None:
+    assert check("action a() @ L1\n    return leadership[1]\n") == [
+        (2, "not-a-table", "'leadership' is a test, not a table")]
+
+
+def test_sequence_steps_must_call_tests_and_be_named_once() -> None:
+    assert codes("""
+sequence s(u: unit) @ L1
+    step a: leadership(u) stops on fail
+    step a: leadership(u) stops on fail
+    step b: nothing(u) stops on fail
+""") == ["duplicate-step", "undefined-name"]
+
+
+def test_a_hook_cannot_skip_to_its_own_step() -> None:
+    assert check("""
+test t(u: unit) @ L1
+    dice D6
+    need 4+
+    natural 6 is six
+sequence s(u: unit) @ L1
+    step a: t(u) stops on fail
+        on six: skip a
+    step b: t(u) stops on fail
+""") == [(8, "unknown-step", "'skip a': step 'a' of sequence 's' is not after this one; "
+                             "a hook can only skip a later step")]
+
+
+def test_rule_hooks_need_a_sequence_and_a_step() -> None:
+    assert codes("""
+test t(u: unit) @ L1
+    dice D6
+    need 4+
+    natural 6 is six
+sequence s(u: unit) @ L1
+    step a: t(u) stops on fail
+rule "X" @ L1
+    on six of nothing.a: passes
+    on six of s.b: passes
+""") == ["unknown-name", "unknown-step"]
+
+
+@pytest.mark.parametrize(("decl", "code"), [
+    ("test t() @ L1\n    need 4+\n", "missing-dice"),
+    ("test t() @ L1\n    dice D6\n    need 4+\n    pass if true\n", "need-and-pass"),
+    ("test t() @ L1\n    dice D6\n    pass if true\n    beyond 6 need 4\n", "beyond-without-need"),
+    ("test t() @ L1\n    dice D6\n    need 4+\n    modifiers capped 2..-2\n", "bad-range"),
+    ("test t() @ L1\n    dice scatter\n    need 4+\n", "unknown-die"),
+    ("phase p in q @ L1\n    pass\n", "unknown-phase"),
+    ("policy p @ L1\n    for charge: choose options\n", "unknown-decision"),
+    ("policy p is default @ L1\n    for d: choose 1\npolicy q is default @ L1\n    for d: choose 1\n"
+     "decision d() options [1] @ L1\n", "duplicate-default"),
+    ("action a() @ L1\n    activate u in units() by side starting with 1 picking by pick:\n"
+     "        pass\n", "unknown-decision"),
+    ('rule "X" @ L1\n    when nothing_happens: pass\n', "unknown-event"),
+    ('rule "X" @ L1\n    set Wz to 3\n', "unknown-characteristic"),
+    ('rule "X" @ L1\n    pass to_hit\n', "unknown-name"),
+    ('rule "X" @ L1\n    grant "Nope"\n', "unknown-rule"),
+    ('rule "X" @ L1\n    grant "Bad (("\n', "bad-rule-reference"),
+    ("option o: int = true @ L1\n", "bad-option"),
+    ("option o: a | b = c @ L1\n", "bad-option"),
+    ("die d faces 6 @ L1\n", "bad-die"),
+    ("characteristics weapon: Dmg as wounds, Hp as wounds @ L1\n", "duplicate-role"),
+    ("test t(u: unit, u: unit) @ L1\n    dice D6\n    need 4+\n", "duplicate-param"),
+])
+def test_each_check(decl: str, code: str) -> None:
+    assert codes(decl) == [code]
+
+
+def test_roles_are_per_entity() -> None:
+    # One 'as wounds' per entity: model W and weapon Hp are fine; a second model one is not,
+    # even with a weapon one declared between them.
+    assert check("characteristics weapon: Hp as wounds @ L1\n"
+                 "characteristics model: H as wounds @ L2\n") == [
+        (2, "duplicate-role", "two characteristics of model are 'as wounds': 'W' and 'H'")]
+
+
+def test_an_unknown_target_hides_the_names_it_would_have_defined() -> None:
+    # 'modifier' is a parameter of leadership: with the target misspelled it cannot be known,
+    # so only the target is reported.
+    assert codes('rule "X" @ L1\n    modify leadershp by 1 if modifier < 0\n') == ["unknown-name"]
+
+
+# ---------------------------------------------------------------- citations
+
+
+def test_citations() -> None:
+    assert check(
+        'status a @ "not in seed: standard published value"\n'
+        'status b @ "from the book"\n'
+        "status c @ 004 L1\n"
+        "status d @ L9-L3\n"
+        "status e\n"
+    ) == [
+        (2, "bad-citation",
+         "a quoted citation must start with 'not in seed:', got 'from the book'"),
+        (3, "bad-citation", "no declared source is seed '004'"),
+        (4, "bad-citation", "line range 'L9-L3' ends before it starts"),
+        (5, "missing-citation", "status 'e' has no citation"),
+    ]
+
+
+def test_a_line_citation_needs_a_declared_source() -> None:
+    assert check("status a @ L1\n", sources=(), prelude=False) == [
+        (1, "bad-citation", "a line citation needs a source: the ruleset header declares none")]
+
+
+def test_a_shared_citation_or_range_is_reported_once() -> None:
+    assert check("characteristics model: A, B, C range 5..1 @ 004 L1\n", prelude=False) == [
+        (1, "bad-citation", "no declared source is seed '004'"),
+        (1, "bad-range", "characteristic 'A' has an empty range 5..1"),
+    ]
+    assert codes("keyword X, Y, Z\n", prelude=False) == ["missing-citation"]
+
+
+def test_inherited_declarations_keep_the_citations_their_base_checked() -> None:
+    text = "status a @ 004 L1\nstatus b @ 004 L2\n"
+    assert codes(text, prelude=False) == ["bad-citation", "bad-citation"]
+    assert check(text, prelude=False, inherited=("a",)) == [
+        (2, "bad-citation", "no declared source is seed '004'")]
+
+
+def test_inherited_bodies_are_still_checked() -> None:
+    # A patch that removes what an inherited declaration uses must hear about it.
+    assert codes("test t(u: unit) @ 004 L1\n    dice D6\n    pass if u is gone\n",
+                 inherited=("t",)) == ["unknown-status"]
+
+
+# ---------------------------------------------------------------- rule references
+
+
+def _rule(text: str) -> ast.RuleDecl:
+    _, rules = declarations(text)
+    (rule,) = rules.values()
+    return rule
+
+
+@pytest.mark.parametrize(("reference", "problem"), [
+    ("Multiple Wounds (D3)", None),
+    ("Multiple Wounds (2)", None),
+    ("Multiple Wounds (D3, Infantry)", None),
+    ("Multiple Wounds", ("wrong-arity", "rule 'Multiple Wounds' takes 1 to 2 parameters, "
+                         "'Multiple Wounds' gives 0", "write 'Multiple Wounds (amount, against)'")),
+    ("Multiple Wounds (1, Infantry, 3)", ("wrong-arity", "rule 'Multiple Wounds' takes 1 to 2 "
+                                          "parameters, 'Multiple Wounds (1, Infantry, 3)' gives 3",
+                                          "write 'Multiple Wounds (amount, against)'")),
+    ("Multiple Wounds (4+)", ("bad-argument", "'Multiple Wounds (4+)': the parameter 'amount' of "
+                              "rule 'Multiple Wounds' is a dice, got '4+'",
+                              "give dice such as D3 or D6+1, or a number")),
+    ("Multiple Wounds (D3, 2)", ("bad-argument", "'Multiple Wounds (D3, 2)': the parameter "
+                                 "'against' of rule 'Multiple Wounds' is a keyword, got '2'",
+                                 "give a keyword such as Infantry")),
+])
+def test_rule_arguments_against_parameters(reference: str, problem: tuple | None) -> None:
+    rule = _rule('rule "Multiple Wounds" (amount: dice, against: keyword = "any") @ L402\n')
+    assert rule_arguments_problem(rule, reference, parse_rule_ref(reference).args) == problem
+
+
+def test_a_rule_without_parameters_takes_no_arguments() -> None:
+    rule = _rule('rule "Stubborn" @ L576\n')
+    assert rule_arguments_problem(rule, "Stubborn (1)", parse_rule_ref("Stubborn (1)").args) == (
+        "wrong-arity", "rule 'Stubborn' takes 0 parameters, 'Stubborn (1)' gives 1",
+        "write 'Stubborn', without arguments")
+
+
+def test_labelled_and_signed_arguments_count_as_their_kind() -> None:
+    rule = _rule('rule "Breath Weapon" (strength: int, kind: text = "fire") @ L1\n')
+    reference = "Breath Weapon (Strength 4, Flaming Attacks)"
+    assert rule_arguments_problem(rule, reference, parse_rule_ref(reference).args) is None
+    rule = _rule('rule "Armour Piercing" (n: int) @ L1\n')
+    assert rule_arguments_problem(rule, "Armour Piercing (+1)",
+                                  parse_rule_ref("Armour Piercing (+1)").args) is None

@@ -1,0 +1,261 @@
+"""Rolls, tests and sequences as the compiler runs them, checked exactly against hand
+computation, and Monte Carlo against exact (4 sigma, fixed seeds)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from interpreter.chance import RandomChance, ScriptedChance, enumerate_exact
+from interpreter.editions.loader import load_ruleset
+from interpreter.engine.entities import Unit
+from interpreter.lang.compiler import compile_ruleset
+
+HEADER = '''ruleset kit "Roll kit"
+    source "000_c4300f58fce5f1da.txt"
+characteristics model: WS, S, T, Ld, W as wounds range 0..10 @ L1
+'''
+
+
+def kit(tmp_path: Path, rules: str):
+    folder = tmp_path / "kit"
+    folder.mkdir()
+    (folder / "index.yaml").write_text("kind: ruleset\nrules: [kit.rules]\n")
+    (folder / "kit.rules").write_text(HEADER + rules)
+    runtime = compile_ruleset(load_ruleset(folder))
+    return runtime
+
+
+def unit(runtime, uid="u", rules=(), **profile) -> Unit:
+    base = {"WS": 3, "S": 3, "T": 3, "Ld": 7, "W": 1}
+    base.update(profile)
+    return Unit(uid, uid, "side", base, 10, rules=[runtime.bind_rule(r) for r in rules])
+
+
+def p_pass(runtime, name, **args) -> F:
+    return enumerate_exact(
+        lambda ch: runtime.invoke(name, runtime.env(ch), dict(args)).passed
+    ).probability(True)
+
+
+def test_need_and_natural_rules(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+test hit(a: unit) @ L1
+    dice D6
+    need a.WS
+    natural 1 fails
+    natural 6 passes
+''')
+    assert p_pass(rt, "hit", a=unit(rt, WS=4)) == F(1, 2)
+    assert p_pass(rt, "hit", a=unit(rt, WS=1)) == F(5, 6)    # a natural 1 still fails
+    assert p_pass(rt, "hit", a=unit(rt, WS=9)) == F(1, 6)    # a natural 6 still passes
+
+
+def test_modifiers_are_summed_then_capped(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+test hit(a: unit) @ L1
+    dice D6
+    need 4
+    modifiers capped -1..1
+rule "Blessed" @ L1
+    modify hit by 1 if a == bearer
+rule "Very Blessed" @ L1
+    modify hit by 2 if a == bearer
+''')
+    plain = unit(rt)
+    blessed = unit(rt, rules=["Blessed", "Very Blessed"])   # +3, capped at +1
+    assert p_pass(rt, "hit", a=plain) == F(1, 2)
+    assert p_pass(rt, "hit", a=blessed) == F(2, 3)
+
+
+def test_stacking_max_takes_the_best_source(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+test hit(a: unit) @ L1
+    dice D6
+    need 6
+rule "Aim" (n: int) @ L1
+    modify hit by n if a == bearer stacking max
+''')
+    a = unit(rt, rules=["Aim (1)", "Aim (2)"])
+    assert p_pass(rt, "hit", a=a) == F(1, 2)   # +2, not +3
+
+
+def test_a_failed_roll_is_rerolled_once_whatever_the_sources(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+test hit(a: unit) @ L1
+    dice D6
+    need 4
+rule "Hatred" @ L1
+    reroll failed hit if a == bearer
+rule "Favour" @ L1
+    reroll failed hit if a == bearer
+''')
+    assert p_pass(rt, "hit", a=unit(rt, rules=["Hatred"])) == F(3, 4)
+    assert p_pass(rt, "hit", a=unit(rt, rules=["Hatred", "Favour"])) == F(3, 4)
+
+
+def test_granted_and_forced_rerolls_cancel(tmp_path) -> None:
+    # 000 L15: a re-roll granted and a forced re-roll of successes cancel each other
+    rt = kit(tmp_path, '''
+test hit(a: unit, t: unit) @ L1
+    dice D6
+    need 4
+rule "Hatred" @ L1
+    reroll failed hit if a == bearer
+rule "Dodge" @ L1
+    reroll passed hit if t == bearer
+''')
+    assert p_pass(rt, "hit", a=unit(rt, rules=["Hatred"]),
+                  t=unit(rt, "t", rules=["Dodge"])) == F(1, 2)
+    assert p_pass(rt, "hit", a=unit(rt), t=unit(rt, "t", rules=["Dodge"])) == F(1, 4)
+
+
+def test_rerolling_2d6_rerolls_every_die_or_one(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+test ld_all(u: unit) @ L13
+    dice 2D6
+    pass if result <= u.Ld
+test ld_one(u: unit) @ L13
+    dice 2D6
+    pass if result <= u.Ld
+    reroll one die
+rule "Standard" @ L1
+    reroll failed ld_all if u == bearer
+    reroll failed ld_one if u == bearer
+''')
+    u = unit(rt, rules=["Standard"], Ld=7)
+    p7 = F(21, 36)
+    assert p_pass(rt, "ld_all", u=u) == p7 + (1 - p7) * p7
+    # one die: the higher die of a failed roll is rolled again
+    expected = F(0)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if a + b <= 7:
+                expected += F(1, 36)
+            else:
+                keep = min(a, b)
+                expected += F(1, 36) * F(sum(1 for c in range(1, 7) if keep + c <= 7), 6)
+    assert p_pass(rt, "ld_one", u=u) == expected
+
+
+def test_a_need_above_six_rolls_a_six_then_another_die(tmp_path) -> None:
+    # 000 L362: 7+ -> a 6 then 4+, 8+ -> 6 then 5+, 9+ -> 6 then 6+, 10+ impossible
+    rt = kit(tmp_path, '''
+test shot(a: unit, m: int) @ L362
+    dice D6
+    need 4 - m
+    beyond 6 need (if need <= 9 then need - 3 else none)
+''')
+    a = unit(rt)
+    assert p_pass(rt, "shot", a=a, m=0) == F(1, 2)
+    assert p_pass(rt, "shot", a=a, m=-3) == F(1, 6) * F(1, 2)
+    assert p_pass(rt, "shot", a=a, m=-5) == F(1, 36)
+    assert p_pass(rt, "shot", a=a, m=-6) == 0
+
+
+def test_an_automatic_pass_is_not_rolled(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+test panic(u: unit) @ L1
+    dice 2D6
+    pass if result <= u.Ld
+rule "Fearless" @ L1
+    pass panic if u == bearer
+''')
+    u = unit(rt, rules=["Fearless"])
+    chance = ScriptedChance([])
+    assert rt.invoke("panic", rt.env(chance), {"u": u}).passed is True
+
+
+def test_d3_is_a_d6_halved_rounding_up(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+roll r() @ L3
+    dice D3
+''')
+    dist = enumerate_exact(lambda ch: rt.invoke("r", rt.env(ch), {}))
+    assert dist.probability(1) == dist.probability(2) == dist.probability(3) == F(1, 3)
+
+
+SEQUENCE = '''
+test hit(a: unit, t: unit) @ L1
+    dice D6
+    need 4
+    natural 6 is critical
+test wound(a: unit, t: unit) @ L1
+    dice D6
+    need 4
+test save(t: unit) @ L1
+    dice D6
+    need 5
+test ward(t: unit) @ L1
+    dice D6
+    need param(t, "Ward")
+sequence attack(a: unit, t: unit) @ L1
+    step hit: hit(a, t) stops on fail
+    step wound: wound(a, t) stops on fail
+    step save: save(t) stops on pass
+    damage if a has "Big" then 2 else 1
+    each point: ward(t) removes on pass
+rule "Ward" (value: need) @ L1
+rule "Big" @ L1
+rule "Two Hits" @ L1
+    on critical of attack.hit if a == bearer: chains 2
+rule "Auto Wound" @ L1
+    on critical of attack.hit if a == bearer: skip wound
+rule "Mortal" @ L1
+    on critical of attack.hit if a == bearer: end with damage 3
+'''
+
+
+def mean_damage(rt, a, t) -> F:
+    seq = rt.sequences["attack"]
+    whole = enumerate_exact(lambda ch: seq.run(rt.env(ch), {"a": a, "t": t}).damage)
+    by_chain = seq.exact(rt.env, {"a": a, "t": t}).map(lambda o: o.damage)
+    assert whole == by_chain   # enumerating chain by chain changes nothing
+    return whole.mean()
+
+
+@pytest.mark.parametrize(("rules", "target_rules", "expected"), [
+    ((), (), F(1, 2) * F(1, 2) * F(2, 3)),
+    (("Big",), (), 2 * F(1, 2) * F(1, 2) * F(2, 3)),
+    # crit (1/6) gives two hits, each wounding on 4+ and getting through on 2/3
+    (("Two Hits",), (), F(2, 6) * F(1, 3) + F(1, 6) * 2 * F(1, 3)),
+    # crit skips the wound roll
+    (("Auto Wound",), (), F(2, 6) * F(1, 3) + F(1, 6) * F(2, 3)),
+    # crit ends the attack with 3 damage, no wound or save
+    (("Mortal",), (), F(2, 6) * F(1, 3) + F(1, 6) * 3),
+    # a 5+ ward removes each damage point on 5+
+    (("Big",), ("Ward (5+)",), 2 * F(1, 2) * F(1, 2) * F(2, 3) * F(2, 3)),
+    (("Mortal",), ("Ward (6+)",), (F(2, 6) * F(1, 3) + F(1, 6) * 3) * F(5, 6)),
+])
+def test_sequence_hooks_and_wards_exactly(tmp_path, rules, target_rules, expected) -> None:
+    rt = kit(tmp_path, SEQUENCE)
+    a = unit(rt, "a", rules=rules)
+    t = unit(rt, "t", rules=target_rules)
+    assert mean_damage(rt, a, t) == expected
+
+
+CONFIGS = [
+    ((), ()), (("Big",), ()), (("Two Hits",), ()), (("Auto Wound",), ()), (("Mortal",), ()),
+    (("Big",), ("Ward (5+)",)), (("Mortal",), ("Ward (6+)",)), (("Two Hits", "Big"), ()),
+    (("Two Hits",), ("Ward (4+)",)), (("Auto Wound", "Big"), ("Ward (6+)",)),
+    (("Mortal", "Big"), ()), (("Two Hits", "Auto Wound"), ()),
+    (("Mortal", "Two Hits"), ("Ward (5+)",)), ((), ("Ward (2+)",)), (("Big",), ("Ward (3+)",)),
+    (("Two Hits", "Big"), ("Ward (5+)",)), (("Auto Wound",), ("Ward (4+)",)),
+    (("Mortal",), ("Ward (3+)",)), (("Two Hits", "Mortal", "Big"), ()),
+    (("Two Hits", "Auto Wound", "Big"), ("Ward (6+)",)),
+]
+
+
+@pytest.mark.parametrize(("rules", "target_rules"), CONFIGS)
+def test_monte_carlo_agrees_with_exact_within_4_sigma(tmp_path, rules, target_rules) -> None:
+    rt = kit(tmp_path, SEQUENCE)
+    a, t = unit(rt, "a", rules=rules), unit(rt, "t", rules=target_rules)
+    exact = rt.sequences["attack"].exact(rt.env, {"a": a, "t": t}).map(lambda o: o.damage)
+    n = 4000
+    env = rt.env(RandomChance(17))
+    total = sum(rt.sequences["attack"].run(env, {"a": a, "t": t}).damage for _ in range(n))
+    mean, var = float(exact.mean()), float(exact.variance())
+    assert abs(total / n - mean) <= 4 * math.sqrt(var / n) + 1e-12
