@@ -89,8 +89,9 @@ def check_paths(paths: list[str], edition: str | None, as_json: bool, coverage: 
                     if coverage:
                         _print_coverage(ruleset, as_json, results[-1])
                     for battle in ruleset.battles:
-                        _check_battle(str(_rel(battle)), ruleset.id, results, problems,
-                                      as_json, load_context)
+                        # by folder, so a ruleset outside rulesets/ checks its own battles
+                        _check_battle(str(_rel(battle)), str(ruleset.folder), results,
+                                      problems, as_json, load_context)
                 else:
                     _check_battle(str(target), edition, results, problems, as_json,
                                   load_context)

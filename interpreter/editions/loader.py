@@ -158,11 +158,15 @@ class _Builder:
                 self.bag.add(
                     "only the first rule file of a ruleset has a 'ruleset' header",
                     later.header.span, code="duplicate-header",
+                    hint=f"the ruleset's header belongs in {parsed[0].path!r}; remove this one",
                 )
         if header is None:
+            # at the first declaration (declarations start at column 1), else the file's top
+            line = parsed[0].items[0].span.line if parsed[0].items else 1
             self.bag.add(
                 "the first rule file must start with: ruleset <id> \"<title>\"",
-                Span(parsed[0].path, 1, 1), code="missing-header",
+                Span(parsed[0].path, line, 1), code="missing-header",
+                hint=f"add a first line such as: ruleset {self.folder.name} \"<title>\"",
             )
             _raise(self.bag)
         if header.id != self.folder.name:

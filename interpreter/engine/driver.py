@@ -95,13 +95,16 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
     state.emit(env, "battle", edition=runtime.ruleset.id, rounds=rounds, log_version=LOG_VERSION,
                sides=state.sides)
     runtime.battle_blocks["setup"](env, {})
+    state.fire(env, "start_of_battle")
     ends = [runtime.compile_cached(e) for e in decl.end]
     state.end_checks = [lambda: end(env, {}) for end in ends]
     played = 0
     for number in range(1, rounds + 1):
         state.round = number
         state.emit(env, "round", round=number)
+        state.fire(env, "start_of_round")
         runtime.battle_blocks["round"](env, {})
+        state.fire(env, "end_of_round")
         state.expire(env, "round")
         played = number
         if state.ended:

@@ -82,6 +82,8 @@ def _line(e: dict) -> str | None:
         return f"    {e['side']} scores {e['points']} (total {e['total']})"
     if kind == "roll_off":
         return f"    roll-off {e['sides'][0]} {e['rolls'][0]} v {e['sides'][1]} {e['rolls'][1]}"
+    if kind == "trigger":
+        return f"    {e['unit']}: {e['rule']} ({e['event']})"
     if kind == "result":
         return None
     return f"    {kind}: {e}"

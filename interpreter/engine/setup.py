@@ -14,7 +14,7 @@ import attrs
 
 from interpreter.data.schema import validate
 from interpreter.data.yaml_loader import YamlDocument, load_yaml
-from interpreter.diagnostics import DataError, DiagnosticBag, did_you_mean
+from interpreter.diagnostics import DataError, DiagnosticBag, UsageError, did_you_mean
 from interpreter.editions.loader import resolve_rule
 from interpreter.editions.ruleset import Ruleset
 from interpreter.engine.entities import Unit, Weapon
@@ -102,8 +102,7 @@ def load_battle(doc: YamlDocument, ruleset: Ruleset, runtime: Runtime,
         bag.add(f"'duel' places exactly two units; this battle has {len(data['units'])}",
                 doc.key_span(("duel",)), code="duel-units")
     merged = _options(doc, ruleset, data.get("options") or {}, bag)
-    for key, value in (options or {}).items():
-        merged[key] = value
+    merged.update(command_line_options(ruleset, options or {}))
     for side, policy in (data.get("policies") or {}).items():
         if side not in sides:
             bag.add(f"policy for {side!r}, which is not a side", doc.key_span(("policies", side)),
@@ -144,6 +143,26 @@ def _options(doc: YamlDocument, ruleset: Ruleset, given: dict, bag: DiagnosticBa
     return merged
 
 
+def command_line_options(ruleset: Ruleset, options: dict[str, Any]) -> dict[str, Any]:
+    """``--option`` values, checked against the ruleset's options.
+
+    Raises:
+        UsageError: an unknown option (with a did-you-mean) or a value it cannot take.
+    """
+    declared = {n: d for n, d in ruleset.decls.items() if isinstance(d, ast.OptionDecl)}
+    for name, value in options.items():
+        decl = declared.get(name)
+        if decl is None:
+            hint = did_you_mean(name, declared) or (
+                "its options: " + ", ".join(declared) if declared else "it has no options")
+            raise UsageError(f"--option {name}: the ruleset {ruleset.id!r} has no option "
+                             f"{name!r}; {hint}")
+        problem = option_problem(decl, value)
+        if problem:
+            raise UsageError(f"--option {name}={value}: {problem}")
+    return dict(options)
+
+
 def option_problem(decl: ast.OptionDecl, value: Any) -> str | None:
     """Why ``value`` is not a valid value of the option, or None."""
     if decl.choices:
@@ -168,13 +187,13 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
             bag.add(f"unknown profile {profile_id!r}", doc.span(where + ("profile",)),
                     code="unknown-profile", hint=did_you_mean(profile_id, ruleset.units))
             return None
-    profile = dict(base.get("profile") or {})
+    profile = runtime.profile_values(base.get("profile") or {}, doc.span(where))
     for name, value in (spec.get("characteristics") or {}).items():
         if name not in characteristics:
             bag.add(f"unknown characteristic {name!r}",
                     doc.key_span(where + ("characteristics", name)),
                     code="unknown-characteristic", hint=did_you_mean(name, characteristics))
-        profile[name] = value
+        profile[name] = runtime.profile_values({name: value}, doc.span(where))[name]
     for name in characteristics:
         profile.setdefault(name, None)
     equipment = []
@@ -230,8 +249,12 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
         type=base.get("type"),
         points=spec.get("points", 0),
         weapons=[
-            Weapon(name, w.get("profile") or {}, [runtime.bind_rule(r) for r in w.get("rules") or []])
+            Weapon(name, runtime.profile_values(w.get("profile") or {}, doc.span(where)),
+                   [runtime.bind_rule(r) for r in w.get("rules") or []])
             for name, w in (base.get("weapons") or {}).items()
         ],
     )
+    runtime.apply_grants(unit)
+    for weapon in unit.weapons:
+        runtime.apply_grants(weapon)
     return unit

@@ -114,11 +114,31 @@ class BattleState:
         outer = self.phase
         self.phase = name
         self.emit(env, "phase", phase=name, cite=self.runtime.ruleset.cite(name))
+        self.fire(env, "start_of_phase")
         try:
             return body()
         finally:
+            self.fire(env, "end_of_phase")
             self.expire(env, "phase")
             self.phase = outer
+
+    def fire(self, env: Any, event: str, args: dict[str, Any] | None = None) -> None:
+        """Run the ``when <event>`` effects of the rules carried by units in the battle."""
+        by_rule = self.runtime.triggers.get(event)
+        if not by_rule:
+            return
+        for unit in list(self.units):
+            if not self.alive(unit) and event not in ("destroyed", "slain"):
+                continue
+            for inst in list(unit.rules):
+                for effect, cond, body in by_rule.get(inst.rule.name, ()):
+                    evars = dict(args or {})
+                    evars.update(inst.args)
+                    evars["bearer"] = unit
+                    if cond is None or cond(env, evars):
+                        self.emit(env, "trigger", rule=inst.text, event=event, unit=unit.id,
+                                  cite=self.runtime.ruleset.cite(f"rule:{inst.rule.name}"))
+                        body(env, evars)
 
     def expire(self, env: Any, period: str) -> None:
         """Remove the statuses that last until the end of this period."""
@@ -240,6 +260,7 @@ class BattleState:
         if fresh:
             self.emit(env, "status", unit=getattr(thing, "id", None), status=status,
                       change="gains")
+            self.fire(env, status)
         return True
 
     def _b_clear(self, env, span, status, thing):
@@ -283,6 +304,8 @@ class BattleState:
             slain += 1
         self.emit(env, "casualties", unit=unit.id, damage=int(damage), slain=slain,
                   models_left=unit.models)
+        if slain:
+            self.fire(env, "slain")
         if unit.models <= 0:
             unit.damage = 0
             self._destroy(env, unit)
@@ -293,6 +316,7 @@ class BattleState:
         unit.models = 0
         self._disengage(unit)
         self.emit(env, "destroyed", unit=unit.id)
+        self.fire(env, "destroyed")
 
     def _b_destroy(self, env, span, unit):
         if not unit.destroyed:
@@ -304,23 +328,8 @@ class BattleState:
         self.emit(env, "score", side=side, points=int(points), total=self.vp[side])
         return self.vp[side]
 
-    def _b_points_of(self, env, span, unit):
-        return unit.points
-
     def _b_wounds_lost(self, env, span, unit):
         return (unit.starting_models - unit.models) * unit.wounds_each + unit.damage
-
-    def _b_starting_models(self, env, span, unit):
-        return unit.starting_models
-
-    def _b_weapons(self, env, span, unit, kind=None):
-        return list(unit.weapons)
-
-    def _b_ranks(self, env, span, unit):
-        return unit.models // max(1, unit.files)
-
-    def _b_files(self, env, span, unit):
-        return min(unit.files, unit.models)
 
     def _b_roll_off(self, env, span, a, b, bonus_a=0, bonus_b=0):
         from interpreter.chance import D6
@@ -460,9 +469,11 @@ class BattleState:
         outer = self.active_side
         self.active_side = side
         self.emit(env, "turn")
+        self.fire(env, "start_of_turn")
         try:
             self.runtime.battle_turn(env)
         finally:
+            self.fire(env, "end_of_turn")
             self.expire(env, "turn")
             self.active_side = outer
         if any(check() for check in self.end_checks):

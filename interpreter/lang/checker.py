@@ -74,14 +74,14 @@ def check_declarations(
 
 
 _ARGUMENT_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
-    "int": (("int",), "a whole number such as 1 or +1"),
-    "number": (("int",), "a number such as 1"),
-    "need": (("need",), "a score such as 5+"),
-    "dice": (("dice", "int"), "dice such as D3 or D6+1, or a number"),
-    "keyword": (("words",), "a keyword such as Infantry"),
+    "int": (("int",), "a whole number (1, +1, -2)"),
+    "number": (("int",), "a number (1, 2)"),
+    "need": (("need",), "a score (5+)"),
+    "dice": (("dice", "int"), "dice or a number (D3, D6+1, 2)"),
+    "keyword": (("words",), "a keyword (Infantry)"),
 }
 """What a rule reference may pass for a parameter of each type: the argument kinds
-(:class:`RuleArg.kind`) accepted, and how to say so. Other types accept any argument."""
+(:class:`RuleArg.kind`) accepted, and what to call them. Other types accept any argument."""
 
 
 def rule_arguments_problem(
@@ -99,7 +99,7 @@ def rule_arguments_problem(
         ...                     params=(ast.Param(Span("r.rules", 1), "value", "need"),))
         >>> rule_arguments_problem(rule, "Ward Save (5+)", parse_rule_ref("Ward Save (5+)").args)
         >>> rule_arguments_problem(rule, "Ward Save (5)", parse_rule_ref("Ward Save (5)").args)[1]
-        "'Ward Save (5)': the parameter 'value' of rule 'Ward Save' is a need, got '5'"
+        "'Ward Save (5)': the parameter 'value' of rule 'Ward Save' takes a score (5+), got '5'"
     """
     params = rule.params
     required = [p for p in params if p.default is None]
@@ -118,9 +118,9 @@ def rule_arguments_problem(
         if kinds and arg.kind not in kinds:
             return (
                 "bad-argument",
-                f"{text!r}: the parameter {param.name!r} of rule {rule.name!r} is "
-                f"{_a(param.type)}, got {arg.text!r}",
-                f"give {words}",
+                f"{text!r}: the parameter {param.name!r} of rule {rule.name!r} takes {words}, "
+                f"got {arg.text!r}",
+                f"rule {rule.name!r} takes ({', '.join(f'{p.name}: {p.type}' for p in params)})",
             )
     return None
 
@@ -444,7 +444,9 @@ class _Checker:
                            f"{e.event!r}", e.span, "unknown-event",
                            hint=did_you_mean(e.event, list(EVENTS) + list(self.decls)))
             params = getattr(target, "params", ()) if target is not None else ()
-            scope = base.child([p.name for p in params])
+            # after a roll or test, its result is known as `result`
+            extra = ["result"] if target is not None and target.kind in ("roll", "test") else []
+            scope = base.child([p.name for p in params] + extra)
             self.block(e.body, scope)
         elif isinstance(e, ast.CharacteristicEffect):
             if e.characteristic not in self.characteristics:

@@ -182,7 +182,17 @@ def _max(*args: Any) -> Any:
     return max(values) if values else None
 
 
+def _ranks(unit: Any) -> int:
+    return unit.models // max(1, unit.files)
+
+
 _PURE_BUILTINS: dict[str, Callable[..., Any]] = {
+    # questions about one unit that need no battle (rules-odds asks them too)
+    "weapons": lambda unit, kind=None: list(unit.weapons),
+    "ranks": _ranks,
+    "files": lambda unit: min(unit.files, unit.models),
+    "starting_models": lambda unit: unit.starting_models,
+    "points_of": lambda unit: unit.points,
     "min": _min,
     "max": _max,
     "clamp": lambda x, lo, hi: None if x is None else max(lo, min(hi, x)),
@@ -224,6 +234,10 @@ class Runtime:
                                                           Closure | None]]] = {}
         self.char_effects: dict[str, list[tuple[ast.CharacteristicEffect, Closure | None,
                                                 Closure]]] = {}
+        self.triggers: dict[str, dict[str, list[tuple[ast.Trigger, Closure | None,
+                                                      Closure]]]] = {}
+        """event -> rule name -> its ``when <event>`` effects."""
+        self.grants: dict[str, list[tuple[ast.Grant, Closure | None]]] = {}
         self.fight_cache: dict[tuple, Any] = {}
         """Exact damage distributions of volleys of attacks, for statistics runs."""
         self.rolls: dict[str, CompiledRoll] = {}
@@ -274,6 +288,62 @@ class Runtime:
             elif isinstance(e, ast.CharacteristicEffect):
                 self.char_effects.setdefault(rule.name, []).append(
                     (e, cond, self.compile_expr(e.amount, types)))
+            elif isinstance(e, ast.Trigger):
+                target = self.decls.get(e.event)
+                params = {p.name: p.type for p in getattr(target, "params", ())}
+                self.triggers.setdefault(e.event, {}).setdefault(rule.name, []).append(
+                    (e, cond, _compile_block(self, e.body, {**types, **params},
+                                             self.ruleset.cite(f"rule:{rule.name}"))))
+            elif isinstance(e, ast.Grant):
+                self.grants.setdefault(rule.name, []).append((e, cond))
+
+    def apply_grants(self, bearer: Bearer) -> None:
+        """Give a bearer the rules its rules grant (``grant "Swiftstride"``), transitively.
+
+        A grant's condition is read once, when the bearer is set up, with ``bearer`` bound.
+        """
+        have = {inst.text for inst in bearer.rules}
+        todo = list(bearer.rules)
+        env = self.env(None)
+        while todo:
+            inst = todo.pop()
+            for grant, cond in self.grants.get(inst.rule.name, ()):
+                if grant.rule in have:
+                    continue
+                evars = dict(inst.args)
+                evars["bearer"] = bearer
+                if cond is None or cond(env, evars):
+                    granted = self.bind_rule(grant.rule)
+                    bearer.rules.append(granted)
+                    have.add(grant.rule)
+                    todo.append(granted)
+
+    def profile_values(self, profile: Mapping[str, Any], where: Span | None = None
+                       ) -> dict[str, Any]:
+        """A profile from data with each value read as its characteristic's declared type:
+        ``need`` values ``"3+"`` become 3, ``dice`` values ``"D3"`` dice, ``"-"`` none.
+
+        Raises:
+            LanguageError: a value that does not read as its type (located at ``where``).
+        """
+        from interpreter.lang.parser import parse_dice
+
+        out = dict(profile)
+        for name, value in profile.items():
+            decl = self.characteristics.get(name)
+            if decl is None or not isinstance(value, str):
+                continue
+            text = value.strip()
+            if text in ("-", ""):
+                out[name] = None
+            elif decl.type == "need" and text.endswith("+") and text[:-1].isdigit():
+                out[name] = int(text[:-1])
+            elif decl.type == "dice":
+                out[name] = int(text) if text.isdigit() else dice_of(
+                    parse_dice(text, where or Span("<data>", 1)), self.dice_decls)
+            elif decl.type in ("int", "number") and text.lstrip("+-").isdigit():
+                out[name] = int(text)
+        return out
 
     def bind_rule(self, text: str) -> RuleInstance:
         """A rule reference from data (``Ward Save (5+)``) as a :class:`RuleInstance`."""
@@ -282,16 +352,21 @@ class Runtime:
 
         rule, args = resolve_rule(text, self.ruleset.rules)
         values: dict[str, Any] = {}
-        for param, arg in zip(rule.params, args):
-            if param.type == "dice" or arg.kind == "dice":
-                values[param.name] = (
-                    dice_of(parse_dice(str(arg.value), Span("<rule>", 1)), self.dice_decls)
-                    if arg.kind == "dice" else arg.value
-                )
+        by_name = {p.name.lower(): p for p in rule.params}
+        positional = list(rule.params)
+        for arg in args:
+            # a labelled argument (Strength 4) binds to the parameter of that name, if any
+            label = (arg.label or "").lower().replace(" ", "_")
+            param = by_name.get(label) if label else None
+            if param is None or param.name in values:
+                param = next(p for p in positional if p.name not in values)
+            if arg.kind == "dice":
+                values[param.name] = dice_of(parse_dice(str(arg.value), Span("<rule>", 1)),
+                                             self.dice_decls)
             else:
                 values[param.name] = arg.value
-        for param in rule.params[len(args):]:
-            if param.default is not None:
+        for param in rule.params:
+            if param.name not in values and param.default is not None:
                 values[param.name] = self.compile_expr(param.default, {})(None, {})
         return RuleInstance(rule, values, text)
 
@@ -318,7 +393,7 @@ class Runtime:
 
     def _apply_char_effects(self, env, thing: Bearer, name: str, value: Any) -> Any:
         set_to = None
-        adds: dict[str, list[int]] = {}
+        adds: dict[int, tuple[ast.CharacteristicEffect, list[int]]] = {}
         for inst in thing.rules:
             for effect, cond, amount in self.char_effects.get(inst.rule.name, ()):
                 if effect.characteristic != name:
@@ -331,13 +406,14 @@ class Runtime:
                 if effect.op == "set":
                     set_to = v
                 else:
-                    adds.setdefault(inst.rule.name, []).append(v)
+                    adds.setdefault(id(effect), (effect, []))[1].append(v)
         if set_to is not None:
             value = set_to
         if value is None:
             return None
-        for rule_name, amounts in adds.items():
-            value += _stack(amounts, None)
+        # each effect's sources combine by its stacking policy; different effects add up
+        for effect, amounts in adds.values():
+            value += _stack(amounts, effect.stacking)
         return value
 
     # ------------------------------------------------------------ expressions
@@ -365,6 +441,8 @@ class Runtime:
                 return lambda env, vars: env.state.round
             if name == "nobody":
                 return lambda env, vars: None
+            if name == "phase_name":
+                return lambda env, vars: env.state.phase if env.state is not None else None
 
             def local(env, vars):
                 try:
@@ -428,8 +506,9 @@ class Runtime:
                 return None
             try:
                 return table.lookup(*key)
-            except KeyError:
-                raise _fail(f"table {table.name!r} has no cell {list(key)}", e.span,
+            except KeyError as err:
+                raise _fail(getattr(err, "message", None) or
+                            f"table {table.name!r} has no cell {list(key)}", e.span,
                             "table-key") from None
         return lookup
 
@@ -496,7 +575,13 @@ class Runtime:
             a, b = left(env, vars), right(env, vars)
             if a is None or b is None:
                 return None
-            return op(a, b)
+            try:
+                return op(a, b)
+            except ZeroDivisionError:
+                raise _fail(f"division by zero in {e.op!r}", e.span, "division-by-zero") from None
+            except TypeError:
+                raise _fail(f"cannot compute {_show(a)!r} {e.op} {_show(b)!r}", e.span,
+                            "bad-operands") from None
         return binop
 
     def _x_Compare(self, e: ast.Compare, types) -> Closure:
@@ -547,7 +632,7 @@ class Runtime:
 
         def is_status(env, vars):
             thing = subject(env, vars)
-            return (status in thing.statuses) != negated
+            return (thing is not None and status in thing.statuses) != negated
         return is_status
 
     def _x_Member(self, e: ast.Member, types) -> Closure:
@@ -579,14 +664,20 @@ class Runtime:
         roll = self.rolls.get(name)
         if roll is not None:
             result = roll.run(env, args)
+            if env.state is not None and name in self.triggers:
+                env.state.fire(env, name, dict(args, result=result))
             return result if roll.decl.is_test else result.value
         seq = self.sequences.get(name)
         if seq is not None:
             return seq.run(env, args)
         action = self.actions[name]
         if env.state is not None and isinstance(action.decl, ast.PhaseDecl):
-            return env.state.enter_phase(env, name, lambda: action.run(env, args))
-        return action.run(env, args)
+            result = env.state.enter_phase(env, name, lambda: action.run(env, args))
+        else:
+            result = action.run(env, args)
+        if env.state is not None and name in self.triggers:
+            env.state.fire(env, name, args)
+        return result
 
     def compile_cached(self, expr: ast.Expr) -> Closure:
         """An expression compiled once per runtime (decision options, policy choices)."""
@@ -1021,6 +1112,7 @@ def _purity(runtime: Runtime, decl: ast.Decl) -> tuple[bool, frozenset[str]]:
 
 
 _PURE_NAMES = frozenset(_PURE_BUILTINS) | {"param", "item_values", "value_of", "command_value"}
+"""Builtins that read only their arguments (no battle state)."""
 
 
 # ---------------------------------------------------------------- actions (statements)

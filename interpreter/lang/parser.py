@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import attrs
@@ -416,10 +416,10 @@ def _unclosed_bracket(chunk: str) -> tuple[int, int, str] | None:
     return stack[-1] if stack else None
 
 
-def _keywords(terminals: object) -> list[str]:
+def _keywords(terminals: Iterable[str]) -> list[str]:
     """The keywords among the terminals a parser state accepts (for "did you mean")."""
     out = []
-    for name in terminals:  # type: ignore[attr-defined]
+    for name in terminals:
         try:
             pattern = grammar_parser().get_terminal(name).pattern
         except KeyError:
@@ -1184,17 +1184,19 @@ def _clauses(children, what: str, repeatable: tuple[str, ...] = ()) -> dict[str,
     Raises:
         _BuildError: at the second of two clauses with the same (non-repeatable) key.
     """
-    fields: dict[str, object] = {key: () for key in repeatable}
+    fields: dict[str, object] = {}
+    repeated: dict[str, list[object]] = {key: [] for key in repeatable}
     for c in children:
         if not isinstance(c, _Clause):
             continue
-        if c.key in repeatable:
-            fields[c.key] += (c.value,)  # type: ignore[operator]
+        if c.key in repeated:
+            repeated[c.key].append(c.value)
         elif c.key in fields:
             raise _BuildError(f"{what} gives {c.key.replace('_', ' ')!r} twice", c.span,
                               code="duplicate-clause")
         else:
             fields[c.key] = c.value
+    fields.update((key, tuple(values)) for key, values in repeated.items())
     return fields
 
 

@@ -4,8 +4,8 @@ Exact odds of one attack against hand computation, the seed's worked examples ab
 rolls, modifiers, crits, saves, wards and damage, Monte Carlo against exact, and the two
 season patches. ``Lnnn`` is a line of ``../shared/seeds/002_71a3a79b74c3f40d.txt``.
 
-Profiles are written as numbers (Hit 3 is 3+): the runtime does not read "3+" or "D3" in a
-profile yet (see the strict xfail tests at the end and rulesets/aos4/README.md).
+The grid builds its units and weapons directly (scores as numbers: Hit 3 is 3+); the
+reference duel and test_profiles_written_as_printed read them from data ("3+", "D3").
 
 Hand computation, one attack: P(hit) = (7 - Hit) / 6 (an unmodified 1 always fails, L965),
 P(wound) likewise (L966); a save succeeds on an unmodified 2+ that reaches Save + Rend after
@@ -30,8 +30,6 @@ from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
 from interpreter.lang.compiler import compile_ruleset, dice_of
 from interpreter.lang.parser import parse_dice
 
-ROOT = Path(__file__).resolve().parents[2]
-RULESETS = ROOT / "rulesets"
 DUEL = "rulesets/aos4/battles/duel.yaml"
 
 F = Fraction
@@ -108,21 +106,9 @@ def _value(result: Any) -> Any:
         result.value if hasattr(result, "value") else result)
 
 
-class WeaponsOnly:
-    """Stands in for the battle engine: the one builtin the counting actions read.
-
-    ``weapons(unit)`` is a battle builtin, so rules-odds cannot call it yet (see
-    test_rules_odds_counts_the_full_allocation_without_a_battle).
-    """
-
-    def builtin(self, *args: Any) -> Any:
-        name, values = (args[0], args[1]) if isinstance(args[0], str) else (args[1], args[2])
-        assert name == "weapons", name
-        return list(values[0].weapons)
-
-
 def count(rt, action: str, a: Unit, t: Unit) -> dict[str, int]:
-    env = rt.env(RandomChance(0), state=WeaponsOnly())
+    """A counting action's [weapon, count] pairs, by weapon name."""
+    env = rt.env(RandomChance(0))
     return {w.name: n for w, n in rt.invoke(action, env, {"attacker": a, "target": t})}
 
 
@@ -182,7 +168,7 @@ def test_a_clanrat_attack_on_liberators_is_a_point_of_damage_1_in_18(duel) -> No
     assert result.models_removed.mean() == 0  # Health 2: one point slays nobody
 
 
-def test_the_duel_is_set_up_as_the_brief_says(duel) -> None:
+def test_the_reference_duel_units(duel) -> None:
     _, _, battle = duel
     liberators, clanrats = battle.unit("liberators"), battle.unit("clanrats")
     assert (liberators.side, liberators.models, liberators.profile["Health"]) == ("order", 5, 2)
@@ -262,6 +248,13 @@ WARDS = [
 def test_ward_is_rolled_per_damage_point(rt, label: str, rules: tuple, expected: Fraction) -> None:
     result = odds(rt, attacker_with(rt, 3, 3, 1, 2), unit(rt, rules=rules))
     assert result.damage.mean() == expected
+
+
+def test_ward_rolls_also_apply_to_mortal_damage(rt) -> None:
+    # L605, L790: mortal damage goes into the damage pool, so each point is warded. With a
+    # Wound of 7 nothing wounds: only Crit (Mortal)'s 6s (Damage 2) do damage.
+    a = attacker_with(rt, 4, 7, 0, 2, rules=("Crit (Mortal)",))
+    assert mean_damage(rt, a, unit(rt, rules=("WARD (5+)",))) == F(1, 6) * 2 * F(2, 3)
 
 
 def test_ward_splits_a_two_point_attack_point_by_point(rt) -> None:
@@ -661,12 +654,14 @@ def test_rules_odds_plans_one_attack_per_weapon_with_attacks_1(duel) -> None:
         ("melee (warhammer)", 1, "combat_attack")]
 
 
-@pytest.mark.xfail(strict=True, reason="language gap: weapons(unit) is a battle builtin, so "
-                   "the counting action cannot run in rules-odds (README.md, limitation 1)")
-def test_rules_odds_counts_the_full_allocation_without_a_battle(duel) -> None:
+def test_rules_odds_counts_the_full_allocation(duel) -> None:
+    # 5 Liberators x 2 + the Liberator-Prime's +1 = 11 attacks of 25/54 each.
     _, runtime, battle = duel
-    (plan,) = plan_attacks(runtime, battle.unit("liberators"), battle.unit("clanrats"))
-    assert plan.attacks == 11
+    liberators, clanrats = battle.unit("liberators"), battle.unit("clanrats")
+    (plan,) = plan_attacks(runtime, liberators, clanrats)
+    assert (plan.label, plan.attacks) == ("melee (warhammer)", 11)
+    assert attack_odds(runtime, plan, clanrats).damage.mean() == 11 * F(25, 54)
+    assert plan_attacks(runtime, liberators, clanrats, mode="shooting") == []
 
 
 # ============================================================== Monte Carlo agrees with exact
@@ -678,7 +673,7 @@ MC_CASES = [
     ("D3 damage into a 5+ ward", (3, 3, 0, "D3", None), {"rules": ("WARD (5+)",)}, 3, False,
      102),
     ("Crit (Mortal) with Charge", (4, 4, 1, 2, "Crit (Mortal)"), {"save": 3}, 4, True, 103),
-    ("Crit (Auto-wound) v Anti", (3, 5, 1, 1, "Crit (Auto-wound)"),
+    ("Crit (Auto-wound) into Cover and a 6+ ward", (3, 5, 1, 1, "Crit (Auto-wound)"),
      {"save": 4, "rules": ("Cover", "WARD (6+)")}, 6, False, 104),
 ]
 
@@ -796,12 +791,12 @@ def test_champion_adds_to_a_beasts_companion_weapons_from_2026_27(seasons, rt) -
         assert count(r, "combat_attacks", riders, unit(r)) == {"claws": 9}
 
 
-# ============================================================== known runtime gaps
+# ============================================================== profiles as printed
 
 
-@pytest.mark.xfail(strict=True, reason="runtime gap: a profile's '3+' and 'D3' stay text "
-                   "(README.md, limitation 3); the data writes 3 for 3+ until they are read")
-def test_profiles_written_as_in_the_rulebook(tmp_path) -> None:
+def test_profiles_written_as_printed(tmp_path) -> None:
+    """Scores ("4+") and dice ("D3") in unit data are read by the characteristic's type
+    (L850-L851): Hit 3+, Wound 3+, Rend 0, Damage D3 on Save 4+ is 2/3 * 2/3 * 1/2 * 2."""
     folder = write_patch(tmp_path / "aos4_printed", "", units='''\
 kind: units
 cite: "not in seed: test fixture"
@@ -812,11 +807,29 @@ units:
     profile: {Move: 5, Health: 1, Save: "4+", Control: 1}
     weapons:
       blade:
-        profile: {Range: 0, Attacks: 1, Hit: "3+", Wound: "3+", Rend: 0, Damage: "D3"}
+        profile: {Range: 0, Attacks: 1, Hit: "3+", Wound: "3+", Rend: 0, Damage: D3}
 ''')
-    runtime = compile_ruleset(load_ruleset(folder))
-    spec = runtime.ruleset.units["extra/printed"]
-    blade = Weapon("blade", spec["weapons"]["blade"]["profile"], [])
-    a = Unit("a", "a", "a", spec["profile"], 1, weapons=[blade])
-    t = Unit("t", "t", "t", spec["profile"], 1)
+    battle = tmp_path / "battle.yaml"
+    battle.write_text("units:\n"
+                      "  - {id: a, side: x, profile: extra/printed, models: 1}\n"
+                      "  - {id: t, side: y, profile: extra/printed, models: 5}\n",
+                      encoding="utf-8")
+    _, runtime, fight = load_context(str(folder), str(battle))
+    a, t = fight.unit("a"), fight.unit("t")
+    assert (t.profile["Save"], a.weapons[0].profile["Hit"]) == (4, 3)
     assert mean_damage(runtime, a, t) == F(2, 3) * F(2, 3) * F(1, 2) * 2
+
+
+def test_the_grey_seers_d3_staff_from_data(tmp_path) -> None:
+    """Warpstone Staff (illustrative, chaos.yaml): Hit 4+, Wound 4+, Rend 1, Damage D3, Crit
+    (Mortal). On the Liberators' Save 3+ (Rend 1: needs 4, unsaved 1/2): the 6 inflicts D3
+    mortal damage, 1/6 * 2; a 4 or 5 hits, 1/3 * 1/2 * 1/2 * 2. Total 1/2."""
+    battle = tmp_path / "seer.yaml"
+    battle.write_text("edition: aos4\nunits:\n"
+                      "  - {id: seer, side: chaos, profile: chaos/grey_seer, models: 1}\n"
+                      "  - {id: liberators, side: order, profile: order/liberators, models: 5}\n",
+                      encoding="utf-8")
+    _, runtime, fight = load_context(None, str(battle))
+    result = odds(runtime, fight.unit("seer"), fight.unit("liberators"))
+    assert result.damage.mean() == F(1, 2)
+    assert result.damage.max() == 3

@@ -90,7 +90,7 @@ action a(side: side) @ L1
     activate x in units() alternately starting with active_side:
         total += x.A
     return [m.W for each m in models(x) where m.W > 0]
-""") == [(7, "undefined-name", "undefined name 'x'")]
+""") == [(8, "undefined-name", "undefined name 'x'")]  # x is the activation's own
 
 
 def test_rules_see_bearer_and_the_parameters_of_what_they_change() -> None:
@@ -159,7 +159,7 @@ def test_calls(call: str, message: str) -> None:
 
 
 def test_unknown_function_suggests_a_declared_or_builtin_one() -> None:
-    assert hints("action a(u: unit) @ L1\n    return leadershp(u) + clmap(1, 2, 3)\n") == [
+    assert hints("action a(u: unit) @ L1\n    return leadershp(u) + clmp(1, 2, 3)\n") == [
         "did you mean 'leadership'?", "did you mean 'clamp'?"]
 
 
@@ -304,6 +304,9 @@ def _rule(text: str) -> ast.RuleDecl:
     return rule
 
 
+SIGNATURE = "rule 'Multiple Wounds' takes (amount: dice, against: keyword)"
+
+
 @pytest.mark.parametrize(("reference", "problem"), [
     ("Multiple Wounds (D3)", None),
     ("Multiple Wounds (2)", None),
@@ -314,11 +317,11 @@ def _rule(text: str) -> ast.RuleDecl:
                                           "parameters, 'Multiple Wounds (1, Infantry, 3)' gives 3",
                                           "write 'Multiple Wounds (amount, against)'")),
     ("Multiple Wounds (4+)", ("bad-argument", "'Multiple Wounds (4+)': the parameter 'amount' of "
-                              "rule 'Multiple Wounds' is a dice, got '4+'",
-                              "give dice such as D3 or D6+1, or a number")),
+                              "rule 'Multiple Wounds' takes dice or a number (D3, D6+1, 2), "
+                              "got '4+'", SIGNATURE)),
     ("Multiple Wounds (D3, 2)", ("bad-argument", "'Multiple Wounds (D3, 2)': the parameter "
-                                 "'against' of rule 'Multiple Wounds' is a keyword, got '2'",
-                                 "give a keyword such as Infantry")),
+                                 "'against' of rule 'Multiple Wounds' takes a keyword (Infantry), "
+                                 "got '2'", SIGNATURE)),
 ])
 def test_rule_arguments_against_parameters(reference: str, problem: tuple | None) -> None:
     rule = _rule('rule "Multiple Wounds" (amount: dice, against: keyword = "any") @ L402\n')

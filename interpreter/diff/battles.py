@@ -1,0 +1,321 @@
+"""Battle outcomes under A and B with common random numbers, and their attribution.
+
+Run ``i`` of every ruleset uses the same seed, ``derive_seed(seed, "run", i)`` (as
+``rules-run --runs`` does), so the two batches are paired: a difference between run ``i``
+under A and under B comes from the rules, not from other dice. Differences are tested on
+those pairs: the mean of the per-run differences B - A with a 95% normal interval (a paired
+z-test); a difference is significant when the interval leaves out 0.
+
+Attribution applies a patch's operations one at a time, in patch order
+(:mod:`interpreter.diff.steps`), runs the battle after each, and gives each operation the
+change from the state before it. The steps add up to the total exactly (the sum
+telescopes), but an operation's share depends on those before it: the same operations in
+another order can share the total differently. Each operation is also run alone on A; the
+total minus the sum of those is the interaction.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import attrs
+
+from interpreter.chance import derive_seed
+from interpreter.engine.stats import Z95, summarise
+
+__all__ = [
+    "RunSpec", "Paired", "paired", "run_states", "metrics_of", "BattleDiff", "battle_diff",
+    "AttributionStep", "Attribution", "attribution", "PAIRED_TEST", "state_ruleset",
+]
+
+PAIRED_TEST = ("paired test on common-random-number pairs: the mean of the per-run "
+               "differences B - A over the same seeds, 95% normal interval (z-test)")
+"""How differences are tested, as the report says it."""
+
+StateKey = tuple
+"""``("A",)``, ``("B",)`` or ``("ops", (0, 1, ...))``: which ruleset a batch runs under."""
+
+
+class RunSpec:
+    """What a worker needs to rebuild every ruleset and the battle: plain values only."""
+
+    def __init__(self, a: str, b: str, battle: str, options: dict[str, Any], seed: int) -> None:
+        self.a, self.b, self.battle, self.options, self.seed = a, b, battle, options, seed
+
+    def key(self) -> tuple:
+        return (self.a, self.b, self.battle, tuple(sorted(self.options.items())))
+
+
+_CONTEXT: dict[tuple, Any] = {}
+
+
+def state_label(a_id: str, b_id: str, key: StateKey) -> str:
+    """The id an intermediate ruleset gets: ``B[1-2]`` (operations 1 and 2 applied)."""
+    if key[0] == "A":
+        return a_id
+    if key[0] == "B":
+        return b_id
+    return f"{b_id}[{','.join(str(i + 1) for i in key[1])}]"
+
+
+def state_ruleset(spec: RunSpec, key: StateKey):
+    """The ruleset a state runs under (intermediates are built from A and B's patch)."""
+    from interpreter.diff.steps import apply_ops, resolved_ops
+    from interpreter.editions.loader import load_edition
+
+    a, b = load_edition(spec.a), load_edition(spec.b)
+    if key[0] == "A":
+        return a
+    if key[0] == "B":
+        return b
+    ops = resolved_ops(a, b)
+    return apply_ops(a, [ops[i] for i in key[1]], state_label(a.id, b.id, key))
+
+
+def state_context(spec: RunSpec, key: StateKey):
+    """The runtime and battle of a state (built once per process)."""
+    from interpreter.engine.setup import load_battle, read_battle
+    from interpreter.lang.compiler import compile_ruleset
+
+    ck = spec.key() + (key,)
+    if ck not in _CONTEXT:
+        rs = state_ruleset(spec, key)
+        runtime = compile_ruleset(rs)
+        battle = load_battle(read_battle(spec.battle), rs, runtime, spec.options)
+        _CONTEXT[ck] = (rs, runtime, battle)
+    return _CONTEXT[ck]
+
+
+def _run_chunk(spec: RunSpec, key: StateKey, indices: list[int]) -> list[tuple[int, dict]]:
+    from interpreter.engine.driver import run_battle
+
+    _, runtime, battle = state_context(spec, key)
+    return [(i, run_battle(runtime, battle, seed=derive_seed(spec.seed, "run", i),
+                           keep_events=False).to_json()) for i in indices]
+
+
+def run_states(spec: RunSpec, keys: Sequence[StateKey], runs: int, workers: int = 1,
+               progress: Callable[[int, int], None] | None = None) -> dict[StateKey, list[dict]]:
+    """Run the battle ``runs`` times under each state, same seeds; results in run order."""
+    chunk = max(1, min(100, runs // (workers * 8) or 1))
+    tasks = [(key, list(range(s, min(runs, s + chunk)))) for key in keys
+             for s in range(0, runs, chunk)]
+    results: dict[StateKey, dict[int, dict]] = {key: {} for key in keys}
+    total = runs * len(keys)
+    done = 0
+    if workers <= 1:
+        for key, indices in tasks:
+            for i, r in _run_chunk(spec, key, indices):
+                results[key][i] = r
+            done += len(indices)
+            if progress:
+                progress(done, total)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [(key, pool.submit(_run_chunk, spec, key, indices))
+                       for key, indices in tasks]
+            for key, future in futures:
+                for i, r in future.result():
+                    results[key][i] = r
+                    done += 1
+                if progress:
+                    progress(done, total)
+    return {key: [by_run[i] for i in range(runs)] for key, by_run in results.items()}
+
+
+# ---------------------------------------------------------------- statistics
+
+
+@attrs.frozen
+class Paired:
+    """The mean per-run difference B - A over common seeds, with its 95% interval."""
+
+    mean: float
+    low: float
+    high: float
+    z: float | None
+    """None when every run's difference is the same (no spread)."""
+    significant: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": round(self.mean, 6), "low": round(self.low, 6),
+                "high": round(self.high, 6),
+                "z": None if self.z is None else round(self.z, 3),
+                "significant": self.significant}
+
+
+def paired(xs: Sequence[float], ys: Sequence[float]) -> Paired:
+    """Paired comparison of ``ys`` against ``xs`` (the same runs under two rulesets).
+
+    Examples:
+        >>> paired([0, 1, 0, 1], [0, 1, 0, 1])
+        Paired(mean=0.0, low=0.0, high=0.0, z=None, significant=False)
+        >>> paired([0] * 100, [1] * 60 + [0] * 40).significant
+        True
+    """
+    n = len(xs)
+    d = [y - x for x, y in zip(xs, ys)]
+    mean = sum(d) / n if n else 0.0
+    var = sum((v - mean) ** 2 for v in d) / (n - 1) if n > 1 else 0.0
+    se = math.sqrt(var / n) if n else 0.0
+    if se == 0:
+        return Paired(mean, mean, mean, None, mean != 0)
+    z = mean / se
+    return Paired(mean, mean - Z95 * se, mean + Z95 * se, z, abs(z) > Z95)
+
+
+def metrics_of(result: dict, sides: Sequence[str]) -> dict[str, float]:
+    """One run's numbers: ``win:<side>``, ``draw``, ``survivors:<unit>``, ``vp:<side>``."""
+    out: dict[str, float] = {f"win:{s}": float(result["winner"] == s) for s in sides}
+    out["draw"] = float(result["winner"] is None)
+    for u in result["units"]:
+        out[f"survivors:{u['id']}"] = float(u["models"])
+    for s in sides:
+        out[f"vp:{s}"] = float(result["victory_points"].get(s, 0))
+    return out
+
+
+def metric_label(key: str) -> str:
+    """``empire wins``, ``draws``, ``survivors of orcs``, ``VP empire``."""
+    kind, _, what = key.partition(":")
+    return {"win": f"{what} wins", "draw": "draws", "survivors": f"survivors of {what}",
+            "vp": f"VP {what}"}[kind]
+
+
+def _columns(results: list[dict], sides: Sequence[str]) -> dict[str, list[float]]:
+    cols: dict[str, list[float]] = {}
+    for r in results:
+        for k, v in metrics_of(r, sides).items():
+            cols.setdefault(k, []).append(v)
+    return cols
+
+
+@attrs.frozen
+class BattleDiff:
+    """Outcomes of one battle under A and under B, and their paired differences."""
+
+    battle: str
+    runs: int
+    seed: int
+    sides: tuple[str, ...]
+    a: dict[str, Any]
+    """:func:`interpreter.engine.stats.summarise` of A's runs."""
+    b: dict[str, Any]
+    differences: tuple[tuple[str, float, float, Paired], ...]
+    """(metric key, mean under A, mean under B, paired difference)."""
+    winner_changed: int
+    """Runs whose winner differs between A and B."""
+    test: str = PAIRED_TEST
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "battle": self.battle, "runs": self.runs, "seed": self.seed,
+            "sides": list(self.sides), "test": self.test, "a": self.a, "b": self.b,
+            "winner_changed": self.winner_changed,
+            "differences": {k: {"a": round(x, 6), "b": round(y, 6), **p.to_json()}
+                            for k, x, y, p in self.differences},
+        }
+
+
+def battle_diff(battle: str, seed: int, sides: Sequence[str], runs_a: list[dict],
+                runs_b: list[dict]) -> BattleDiff:
+    """Summaries and paired differences of two batches run on the same seeds."""
+    ca, cb = _columns(runs_a, sides), _columns(runs_b, sides)
+    diffs = tuple((k, sum(ca[k]) / len(ca[k]), sum(cb[k]) / len(cb[k]), paired(ca[k], cb[k]))
+                  for k in ca if k in cb)
+    changed = sum(1 for x, y in zip(runs_a, runs_b) if x["winner"] != y["winner"])
+    return BattleDiff(battle, len(runs_a), seed, tuple(sides), summarise(runs_a),
+                      summarise(runs_b), diffs, changed)
+
+
+# ---------------------------------------------------------------- attribution
+
+
+@attrs.frozen
+class AttributionStep:
+    """One step from one ruleset to the next: the operations applied, and what moved."""
+
+    ops: tuple[int, ...]
+    """1-based indices of the patch operations applied in this step (empty: data)."""
+    label: str
+    deltas: tuple[tuple[str, Paired], ...]
+    note: str | None = None
+
+    def delta(self, key: str) -> Paired | None:
+        return next((p for k, p in self.deltas if k == key), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ops": list(self.ops), "label": self.label, "note": self.note,
+                "deltas": {k: p.to_json() for k, p in self.deltas}}
+
+
+@attrs.frozen
+class Attribution:
+    """How much each patch operation moves the battle's outcome."""
+
+    metrics: tuple[str, ...]
+    steps: tuple[AttributionStep, ...]
+    """In patch order; their deltas add up to :attr:`total`."""
+    total: AttributionStep
+    alone: tuple[AttributionStep, ...]
+    """Each operation applied alone to A (when there are two or more)."""
+    interaction: tuple[tuple[str, float], ...]
+    """Total minus the sum of the alone effects, per metric (empty without ``alone``)."""
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "metrics": list(self.metrics),
+            "order_matters": ("each step is measured with the operations before it already "
+                              "applied; another order can share the total differently"),
+            "steps": [s.to_json() for s in self.steps],
+            "total": self.total.to_json(),
+            "sum_of_steps": {m: round(sum(s.delta(m).mean for s in self.steps), 6)
+                             for m in self.metrics},
+            "alone": [s.to_json() for s in self.alone],
+            "interaction": {k: round(v, 6) for k, v in self.interaction},
+            "notes": list(self.notes),
+        }
+
+
+def _step(results_before: list[dict], results_after: list[dict], sides: Sequence[str],
+          metrics: Sequence[str], ops: tuple[int, ...], label: str,
+          note: str | None = None) -> AttributionStep:
+    ca, cb = _columns(results_before, sides), _columns(results_after, sides)
+    return AttributionStep(ops, label, tuple((m, paired(ca[m], cb[m])) for m in metrics), note)
+
+
+def attribution(chain: Sequence[tuple[StateKey, tuple[int, ...], str]],
+                alone: Sequence[tuple[StateKey | None, tuple[int, ...], str, str | None]],
+                results: dict[StateKey, list[dict]], sides: Sequence[str],
+                notes: Sequence[str] = ()) -> Attribution:
+    """Attribute B - A to the steps of ``chain``.
+
+    Args:
+        chain: the states from A to B, in order: (state, operations it adds, label); the
+            first is A itself (its operations and label are ignored).
+        alone: (state or None when it cannot be built, operation, label, why not).
+        results: every state's runs.
+        sides: the battle's sides (the first side's win rate is the headline).
+    """
+    metrics = (f"win:{sides[0]}", "draw", *(f"vp:{s}" for s in sides))
+    steps = []
+    for (before, _, _), (after, ops, label) in zip(chain, chain[1:]):
+        steps.append(_step(results[before], results[after], sides, metrics, ops, label))
+    a_key, b_key = chain[0][0], chain[-1][0]
+    total = _step(results[a_key], results[b_key], sides, metrics, (), "total (B - A)")
+    alone_steps = []
+    for key, ops, label, why in alone:
+        if key is None:
+            alone_steps.append(AttributionStep(ops, label, (), why))
+        else:
+            alone_steps.append(_step(results[a_key], results[key], sides, metrics, ops, label))
+    interaction: tuple[tuple[str, float], ...] = ()
+    if alone_steps and all(s.deltas for s in alone_steps):
+        interaction = tuple((m, total.delta(m).mean - sum(s.delta(m).mean for s in alone_steps))
+                            for m in metrics)
+    return Attribution(metrics, tuple(steps), total, tuple(alone_steps), interaction,
+                       tuple(notes))

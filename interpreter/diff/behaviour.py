@@ -1,0 +1,466 @@
+"""Behaviour of rolls, tests, sequences and actions: exact odds over a grid of inputs.
+
+For each declaration A and B both have, with the same parameters, whose behaviour could
+differ (something it calls, reads or is modified by changed), the declaration is run exactly
+(:func:`interpreter.chance.enumerate_exact`) under A and under B for every cell of a grid of
+synthetic inputs (:mod:`interpreter.diff.grid`), and the cells where the distributions
+differ are reported, largest difference first. A declaration whose every dependency is the
+same in A and B behaves the same and is not run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from interpreter.chance import DiceExpr, Dist, enumerate_exact
+from interpreter.diagnostics import InterpreterError, Span
+from interpreter.diff.grid import (
+    BEARER_TYPES,
+    Closure,
+    Dim,
+    GridBuilder,
+    Reads,
+    characteristic_values,
+    select_cells,
+    value_text,
+)
+from interpreter.diff.structure import changed_keys
+from interpreter.editions.ruleset import Ruleset
+from interpreter.engine.entities import RuleInstance, Unit, Weapon
+from interpreter.lang import ast
+from interpreter.lang.compiler import compile_ruleset, dice_of
+
+__all__ = ["CellDiff", "DeclBehaviour", "BehaviourDiff", "behaviour_diff",
+           "DEFAULT_CELLS", "DEFAULT_SEQUENCE_CELLS", "COMPARED_KINDS"]
+
+DEFAULT_CELLS = 2000
+"""At most this many grid cells per roll, test or action."""
+DEFAULT_SEQUENCE_CELLS = 200
+"""At most this many per sequence (one attack's sequence costs ~30 times a single test)."""
+
+COMPARED_KINDS = ("test", "roll", "sequence", "action")
+_BEARERS = BEARER_TYPES
+_EVAL_ERRORS = (InterpreterError, TypeError, ValueError, KeyError, AttributeError, IndexError,
+                ZeroDivisionError, RecursionError)
+"""What a declaration may raise on synthetic inputs (a battle builtin, a missing value)."""
+
+
+# ---------------------------------------------------------------- evaluating a cell
+
+
+class _Evaluator:
+    """Builds synthetic inputs for one ruleset and runs a declaration exactly."""
+
+    def __init__(self, rs: Ruleset, options: Mapping[str, Any]) -> None:
+        self.rs = rs
+        self.runtime = compile_ruleset(rs)
+        self.options = dict(options)
+        self.rules: dict[str, RuleInstance | None] = {}
+        self.dice: dict[str, DiceExpr] = {}
+        self.profile_defaults = {
+            entity: {c.name: self._default(c) for c in rs.characteristics(entity)}
+            for entity in ("model", "weapon")
+        }
+
+    def _default(self, c: ast.CharacteristicDecl) -> Any:
+        values, default, _ = characteristic_values(c)
+        return self._plain(values[default], c.type)
+
+    def _plain(self, value: Any, kind: str | None) -> Any:
+        if kind == "dice" and isinstance(value, str):
+            if value not in self.dice:
+                from interpreter.lang.parser import parse_dice
+
+                self.dice[value] = dice_of(parse_dice(value, Span("<rules-diff>", 1)),
+                                           self.runtime.dice_decls)
+            return self.dice[value]
+        return value
+
+    def _rule(self, text: str) -> RuleInstance | None:
+        if text not in self.rules:
+            try:
+                self.rules[text] = self.runtime.bind_rule(text)
+            except (KeyError, ValueError, InterpreterError):
+                self.rules[text] = None  # the rule does not exist on this side
+        return self.rules[text]
+
+    def args(self, decl: ast.Decl, dims: Sequence[Dim], cell: Sequence[int]) -> dict[str, Any]:
+        by_param: dict[str, list[tuple[Dim, Any]]] = {}
+        for dim, i in zip(dims, cell):
+            by_param.setdefault(dim.param, []).append((dim, dim.values[i]))
+        args: dict[str, Any] = {}
+        owner: Unit | None = None
+        weapons: list[Weapon] = []
+        for n, p in enumerate(decl.params):
+            given = by_param.get(p.name, [])
+            if p.type in _BEARERS:
+                thing = self._bearer(p, n, given)
+                if isinstance(thing, Unit) and owner is None:
+                    owner = thing
+                if isinstance(thing, Weapon):
+                    weapons.append(thing)
+                args[p.name] = thing
+            elif given:
+                dim, value = given[0]
+                args[p.name] = self._plain(value, dim.type)
+            elif p.default is not None:
+                args[p.name] = self.runtime.compile_expr(p.default, {})(None, {})
+        for w in weapons:
+            if owner is not None:
+                w.owner = owner
+                owner.weapons.append(w)
+        return args
+
+    def _bearer(self, p: ast.Param, n: int, given: list[tuple[Dim, Any]]) -> Unit | Weapon:
+        entity = "weapon" if p.type == "weapon" else "model"
+        profile = dict(self.profile_defaults[entity])
+        rules: list[RuleInstance] = []
+        keywords: set[str] = set()
+        statuses: list[str] = []
+        command: dict[str, Any] = {}
+        equipment: list[Mapping[str, Any]] = []
+        for dim, value in given:
+            if dim.kind == "characteristic":
+                profile[str(dim.name)] = self._plain(value, dim.type)
+            elif not value:
+                continue
+            elif dim.kind == "rule":
+                inst = self._rule(str(dim.name))
+                if inst is not None:
+                    rules.append(inst)
+            elif dim.kind == "keyword":
+                keywords.add(str(dim.name))
+            elif dim.kind == "status":
+                statuses.append(str(dim.name))
+            elif dim.kind == "command":
+                command[str(dim.name)] = {}
+            elif dim.kind == "equipment":
+                item = self.rs.equipment.get(value)
+                if item is not None:
+                    equipment.append(item)
+        if entity == "weapon":
+            thing: Unit | Weapon = Weapon(p.name, profile, rules)
+            thing.keywords = keywords
+        else:
+            thing = Unit(p.name, p.name, f"side {n + 1}", profile, 10, files=5, rules=rules,
+                         keywords=keywords, equipment=equipment, command=command)
+        for s in statuses:
+            thing.statuses[s] = None
+        return thing
+
+    def run(self, decl: ast.Decl, dims: Sequence[Dim], cell: Sequence[int]) -> Dist | str:
+        """The exact distribution of the declaration's result in one cell, or an error."""
+        runtime, options, name, kind = self.runtime, self.options, decl.name, decl.kind
+        fixed = None if kind == "action" else self.args(decl, dims, cell)
+
+        def procedure(chance):
+            args = fixed if fixed is not None else self.args(decl, dims, cell)
+            result = runtime.invoke(name, runtime.env(chance, options), dict(args))
+            if kind == "test":
+                return bool(result.passed)
+            if kind == "sequence":
+                return result.damage
+            return _hashable(result)
+
+        try:
+            return enumerate_exact(procedure)
+        except _EVAL_ERRORS as err:
+            return _error_text(err)
+
+
+def _error_text(err: BaseException) -> str:
+    if isinstance(err, InterpreterError) and err.diagnostics:
+        return err.diagnostics[0].message
+    return f"{type(err).__name__}: {err}"
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, (Unit, Weapon)):
+        return value.name
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _hashable(v)) for k, v in value.items()))
+    if isinstance(value, DiceExpr):
+        return value.text()
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
+
+
+# ---------------------------------------------------------------- comparing
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, Fraction)) and not isinstance(x, bool)
+
+
+def metric_name(kind: str, a: Dist | str, b: Dist | str) -> str:
+    """What a cell's numbers mean: ``P(pass)``, ``mean damage``, ``mean``, ``P(true)``."""
+    if kind == "test":
+        return "P(pass)"
+    if kind == "sequence":
+        return "mean damage"
+    outcomes = [o for d in (a, b) if isinstance(d, Dist) for o in d.support()]
+    if outcomes and all(isinstance(o, bool) for o in outcomes):
+        return "P(true)"
+    if outcomes and all(_number(o) for o in outcomes):
+        return "mean"
+    return "distribution"
+
+
+def _value(metric: str, d: Dist | str) -> Fraction | None:
+    if not isinstance(d, Dist):
+        return None
+    if metric in ("P(pass)", "P(true)"):
+        return d.probability(True)
+    if metric in ("mean damage", "mean"):
+        return d.mean()
+    return None
+
+
+def _tv(a: Dist, b: Dist) -> Fraction:
+    outcomes = set(a.support()) | set(b.support())
+    return sum((abs(a.probability(o) - b.probability(o)) for o in outcomes), Fraction(0)) / 2
+
+
+@attrs.frozen
+class CellDiff:
+    """One grid cell where A and B differ."""
+
+    inputs: tuple[tuple[str, Any], ...]
+    """Dimension label -> the value taken."""
+    shown: str
+    """The inputs as a reader sees them (``attacker.S=4 target.T=4``)."""
+    a: Dist | str
+    """A's exact distribution, or the error it raised."""
+    b: Dist | str
+    a_value: Fraction | None
+    b_value: Fraction | None
+    delta: Fraction | None
+    """B minus A on the declaration's metric (None when one side failed)."""
+    distance: Fraction
+    """Total variation distance between the two distributions (1 when one side failed)."""
+    extra: tuple[tuple[str, Fraction | None, Fraction | None], ...] = ()
+    """Further numbers: for a sequence, P(damage >= 1) in A and B."""
+    index: tuple[int, ...] = ()
+    """The cell's position in the grid (ties are shown in grid order)."""
+
+    def sort_key(self) -> tuple:
+        failed = self.delta is None
+        return (0 if failed else 1, -abs(self.delta or 0), -self.distance, self.index)
+
+    def to_json(self) -> dict[str, Any]:
+        def side(d: Dist | str, v: Fraction | None) -> dict[str, Any]:
+            if isinstance(d, str):
+                return {"error": d}
+            out: dict[str, Any] = {"distribution": {str(k): str(p) for k, p in d.items()}}
+            if v is not None:
+                out["value"] = round(float(v), 6)
+                out["exact"] = str(v)
+            return out
+
+        return {
+            "inputs": {k: v for k, v in self.inputs},
+            "a": side(self.a, self.a_value), "b": side(self.b, self.b_value),
+            "delta": None if self.delta is None else round(float(self.delta), 6),
+            "delta_exact": None if self.delta is None else str(self.delta),
+            "distance": round(float(self.distance), 6),
+            **{name: {"a": None if x is None else round(float(x), 6),
+                      "b": None if y is None else round(float(y), 6)}
+               for name, x, y in self.extra},
+        }
+
+
+@attrs.frozen
+class DeclBehaviour:
+    """One declaration compared over its grid."""
+
+    kind: str
+    name: str
+    signature: str
+    """``to_wound(attacker: unit, target: unit)``."""
+    metric: str
+    dims: tuple[Dim, ...]
+    total: int
+    """Cells in the full grid."""
+    evaluated: int
+    """Cells evaluated (fewer than ``total`` when the grid was cut down)."""
+    cells: tuple[CellDiff, ...]
+    """Every evaluated cell that differs, largest difference first."""
+    failed_both: int = 0
+    """Cells where A and B both failed to evaluate (see :attr:`note`)."""
+    note: str | None = None
+    """Why nothing could be compared (a declaration that needs a battle), if so."""
+
+    def largest(self) -> Fraction:
+        return max((abs(c.delta) if c.delta is not None else Fraction(1)
+                    for c in self.cells), default=Fraction(0))
+
+    def grid_text(self) -> str:
+        """``attacker.S 1..10 × target.T 1..10``."""
+        parts = []
+        for d in self.dims:
+            if d.kind in ("characteristic", "value") and all(_number(v) for v in d.values) \
+                    and list(d.values) == list(range(d.values[0], d.values[-1] + 1)):
+                parts.append(f"{d.label} {d.values[0]}..{d.values[-1]}")
+            elif d.kind in ("characteristic", "value"):
+                parts.append(f"{d.label} " + "/".join(value_text(v, d.type) for v in d.values))
+            elif d.kind == "equipment":
+                parts.append(f"{d.label} none/" + "/".join(str(v) for v in d.values[1:]))
+            else:
+                parts.append(f"{d.label} or not")
+        return " × ".join(parts) or "no inputs"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "name": self.name, "signature": self.signature,
+            "metric": self.metric, "grid": [d.to_json() for d in self.dims],
+            "cells_total": self.total, "cells_evaluated": self.evaluated,
+            "cells_differing": len(self.cells), "failed_both": self.failed_both,
+            "note": self.note, "cells": [c.to_json() for c in self.cells],
+        }
+
+
+@attrs.frozen
+class BehaviourDiff:
+    """The behaviour part of a diff."""
+
+    compared: tuple[DeclBehaviour, ...]
+    """Declarations whose behaviour could differ, compared (largest difference first)."""
+    not_comparable: tuple[tuple[str, str, str], ...]
+    """(kind, name, reason) for declarations both have but whose inputs differ."""
+    unaffected: int
+    """Declarations both have whose every dependency is unchanged (same behaviour)."""
+    cells_cap: int
+    sequence_cells_cap: int
+
+    @property
+    def differing(self) -> tuple[DeclBehaviour, ...]:
+        return tuple(d for d in self.compared if d.cells)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cells_cap": self.cells_cap, "sequence_cells_cap": self.sequence_cells_cap,
+            "compared": [d.to_json() for d in self.compared],
+            "not_comparable": [{"kind": k, "name": n, "reason": r}
+                               for k, n, r in self.not_comparable],
+            "unaffected": self.unaffected,
+        }
+
+
+def _signature(decl: ast.Decl) -> str:
+    params = getattr(decl, "params", ())
+    return f"{decl.name}(" + ", ".join(f"{p.name}: {p.type}" for p in params) + ")"
+
+
+def _inputs_problem(da: ast.Decl, db: ast.Decl) -> str | None:
+    if da.kind != db.kind:
+        return f"a {da.kind} in A, a {db.kind} in B"
+    pa = [(p.name, p.type) for p in getattr(da, "params", ())]
+    pb = [(p.name, p.type) for p in getattr(db, "params", ())]
+    if pa != pb:
+        return (f"parameters differ: ({', '.join(f'{n}: {t}' for n, t in pa)}) in A, "
+                f"({', '.join(f'{n}: {t}' for n, t in pb)}) in B")
+    return None
+
+
+def behaviour_diff(a: Ruleset, b: Ruleset, options: Mapping[str, Any] | None = None, *,
+                   cells: int = DEFAULT_CELLS, sequence_cells: int = DEFAULT_SEQUENCE_CELLS,
+                   progress=None) -> BehaviourDiff:
+    """Compare every roll, test, sequence and action A and B share, exactly, over a grid.
+
+    Args:
+        a, b: the two rulesets.
+        options: option values for both (each side's defaults otherwise).
+        cells, sequence_cells: the most grid cells per declaration.
+        progress: called with (declarations done, declarations to do), if given.
+    """
+    options = dict(options or {})
+    changed = changed_keys(a, b)
+    ca, cb = Closure(a), Closure(b)
+    builder = GridBuilder(a, b, Reads(a), Reads(b), changed, ca, cb)
+    todo: list[tuple[ast.Decl, ast.Decl]] = []
+    not_comparable: list[tuple[str, str, str]] = []
+    unaffected = 0
+    for name, da in a.decls.items():
+        db = b.decls.get(name)
+        if db is None or da.kind not in COMPARED_KINDS and db.kind not in COMPARED_KINDS:
+            continue
+        if not ((ca.of(name) | cb.of(name)) & changed):
+            unaffected += 1
+            continue
+        problem = _inputs_problem(da, db)
+        if problem is not None:
+            not_comparable.append((db.kind, name, problem))
+            continue
+        todo.append((da, db))
+    ea, eb = _Evaluator(a, options), _Evaluator(b, options)
+    compared = []
+    for done, (da, db) in enumerate(todo):
+        result = _compare(builder, ea, eb, da, db,
+                          sequence_cells if da.kind == "sequence" else cells)
+        if isinstance(result, str):
+            not_comparable.append((db.kind, db.name, result))
+        else:
+            compared.append(result)
+        if progress is not None:
+            progress(done + 1, len(todo))
+    compared.sort(key=lambda d: (-d.largest(), d.note is not None, not d.cells, d.name))
+    return BehaviourDiff(tuple(compared), tuple(not_comparable), unaffected, cells,
+                         sequence_cells)
+
+
+def _compare(builder: GridBuilder, ea: _Evaluator, eb: _Evaluator, da: ast.Decl,
+             db: ast.Decl, cap: int) -> DeclBehaviour | str:
+    dims = builder.dims(db, eb.runtime)
+    if isinstance(dims, str):
+        return dims
+    chosen, total = select_cells(dims, cap, db.name)
+    diffs: list[CellDiff] = []
+    failed_both = 0
+    first_error: str | None = None
+    metric = "P(pass)" if db.kind == "test" else (
+        "mean damage" if db.kind == "sequence" else None)
+    for n, cell in enumerate(chosen):
+        ra, rb = ea.run(da, dims, cell), eb.run(db, dims, cell)
+        if isinstance(ra, str) and isinstance(rb, str):
+            failed_both += 1
+            first_error = first_error or rb
+            if n == 0 and ra == rb:
+                # fails the same way on the first cell: most likely it needs a battle
+                return DeclBehaviour(db.kind, db.name, _signature(db), metric or "value",
+                                     tuple(dims), total, 1, (), 1,
+                                     f"not evaluated on synthetic inputs: {rb}")
+            continue
+        if isinstance(ra, Dist) and isinstance(rb, Dist) and ra == rb:
+            continue
+        m = metric or metric_name(db.kind, ra, rb)
+        va, vb = _value(m, ra), _value(m, rb)
+        delta = vb - va if va is not None and vb is not None else (
+            None if isinstance(ra, str) or isinstance(rb, str) else Fraction(0))
+        distance = _tv(ra, rb) if isinstance(ra, Dist) and isinstance(rb, Dist) else Fraction(1)
+        extra = ()
+        if db.kind == "sequence":
+            pa = ra.p_at_least(1) if isinstance(ra, Dist) else None
+            pb = rb.p_at_least(1) if isinstance(rb, Dist) else None
+            extra = (("p_at_least_1", pa, pb),)
+        inputs = tuple((d.label, d.values[i]) for d, i in zip(dims, cell))
+        shown = " ".join(s for s in (d.show(i) for d, i in zip(dims, cell)) if s)
+        diffs.append(CellDiff(inputs, shown, ra, rb, va, vb, delta, distance, extra,
+                              tuple(cell)))
+    diffs.sort(key=CellDiff.sort_key)
+    if metric is None:
+        kinds = {metric_name(db.kind, c.a, c.b) for c in diffs} - {"distribution"}
+        metric = kinds.pop() if len(kinds) == 1 else "distribution"
+    note = None
+    if failed_both == len(chosen) and chosen:
+        note = f"not evaluated on synthetic inputs: {first_error}"
+    return DeclBehaviour(db.kind, db.name, _signature(db), metric, tuple(dims), total,
+                         len(chosen), tuple(diffs), failed_both, note)

@@ -1,0 +1,113 @@
+"""Rulesets between A and B: A with some of the patch's operations applied, in patch order.
+
+Attribution runs the battle under A, then under A with the first operation applied, the
+first two, ... up to B. Each intermediate ruleset is built the way the loader applies a
+patch (``_Builder.apply``): a new :class:`Ruleset` whose declarations are A's with the
+operations applied in order, never a change to A. An intermediate that does not check
+(an operation that only makes sense with a later one) is reported, and the caller merges
+that operation with the next.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import attrs
+
+from interpreter.data.tables import load_table
+from interpreter.diagnostics import DiagnosticBag, PatchError
+from interpreter.diff.structure import PatchStep, op_cite, patch_rulesets
+from interpreter.editions.ruleset import Origin, Ruleset
+from interpreter.lang import ast
+from interpreter.lang.checker import check_declarations
+
+__all__ = ["ResolvedOp", "resolved_ops", "apply_ops", "same_data"]
+
+
+@attrs.frozen
+class ResolvedOp:
+    """One patch operation with the patch that holds it."""
+
+    step: PatchStep
+    op: ast.PatchOp
+    patch: Ruleset = attrs.field(repr=False)
+
+
+def resolved_ops(a: Ruleset, b: Ruleset) -> list[ResolvedOp]:
+    """Every operation from A to B in patch order ([] unless B is a patch of A)."""
+    out: list[ResolvedOp] = []
+    for patch in patch_rulesets(a, b):
+        for op in patch.patches[-1][1]:
+            step = PatchStep(len(out) + 1, patch.id, op.op, op.kind, op.name,
+                             op_cite(op, patch), op.span.text())
+            out.append(ResolvedOp(step, op, patch))
+    return out
+
+
+def same_data(a: Ruleset, b: Ruleset) -> bool:
+    """Whether two rulesets have the same unit profiles, equipment and attack modes."""
+    return ({k: dict(v) for k, v in a.units.items()} == {k: dict(v) for k, v in b.units.items()}
+            and {k: dict(v) for k, v in a.equipment.items()}
+            == {k: dict(v) for k, v in b.equipment.items()}
+            and dict(a.attack_modes) == dict(b.attack_modes))
+
+
+def _shown(path: os.PathLike | str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def apply_ops(a: Ruleset, ops: Sequence[ResolvedOp], label: str) -> Ruleset:
+    """A new ruleset: A with ``ops`` applied in order (A's unit data, tables and options).
+
+    Raises:
+        PatchError: the declarations do not check after these operations alone.
+        DataError: a table an operation declares does not load.
+    """
+    decls = dict(a.decls)
+    rules = dict(a.rules)
+    origins = dict(a.origins)
+    tables = dict(a.tables)
+    sources = tuple(dict.fromkeys(
+        [s for r in ops for s in r.patch.sources] + list(a.sources)))
+    for r in ops:
+        op = r.op
+        space = rules if op.kind == "rule" else decls
+        key = f"rule:{op.name}" if op.kind == "rule" else op.name
+        if op.op == "remove":
+            space.pop(op.name, None)
+            if op.kind == "table":
+                tables.pop(op.name, None)
+            origins[key] = Origin(r.patch.id, r.step.cite, "remove")
+            continue
+        assert op.decl is not None
+        space[op.name] = op.decl
+        origins[key] = Origin(r.patch.id, r.step.cite, op.op)
+        if isinstance(op.decl, ast.TableDecl):
+            tables[op.name] = load_table(_shown(r.patch.folder / op.decl.file), op.name)
+    bag = DiagnosticBag()
+    inherited = {k for k, o in origins.items() if a.origins.get(k) is o}
+    check_declarations(decls, rules, sources, bag, inherited=inherited)
+    if bag.errors:
+        raise PatchError(bag.items)
+    return Ruleset(
+        id=label,
+        title=f"{a.title}, with {label}",
+        folder=a.folder,
+        chain=a.chain + (label,),
+        decls=decls,
+        rules=rules,
+        origins=origins,
+        patches=a.patches + ((label, tuple(r.op for r in ops)),),
+        sources=sources,
+        tables=tables,
+        units=a.units,
+        equipment=a.equipment,
+        battles=a.battles,
+        default_battle=a.default_battle,
+        attack_modes=a.attack_modes,
+        base=a,
+    )

@@ -1,0 +1,68 @@
+"""Triggers (``when <event>``) and grants run in battles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.cli.common import load_context
+from interpreter.engine.driver import run_battle
+
+RULES = '''ruleset trig "Trigger kit"
+    source "000_c4300f58fce5f1da.txt"
+characteristics model: W as wounds, Ld range 0..10 @ L1
+status inspired until end of turn @ L1
+status steady @ L1
+counter rallies of unit = 0 @ L1
+test nerve(u: unit) @ L1
+    dice 2D6
+    pass if result <= u.Ld
+phase muster @ L1
+    for each u in units(active_side):
+        nerve(u)
+battle @ L1
+    rounds 2
+    round:
+        for each s in sides():
+            play_turn(s)
+    turn:
+        muster()
+    score:
+        pass
+rule "Banner" @ L1
+    when start_of_turn if bearer.side == active_side: apply(inspired, bearer)
+    when nerve if u == bearer and result.passed: add_counter(rallies, bearer, 1)
+    grant "Drilled"
+rule "Drilled" @ L1
+    when inspired: apply(steady, bearer)
+'''
+
+BATTLE = '''edition: trig
+seed: 3
+game: {rounds: 2, first: red}
+duel: {distance: 10}
+units:
+  - {id: a, side: red, characteristics: {W: 1, Ld: 12}, models: 5, rules: ["Banner"]}
+  - {id: b, side: blue, characteristics: {W: 1, Ld: 12}, models: 5}
+'''
+
+
+def test_triggers_fire_on_engine_events_statuses_and_tests(tmp_path: Path) -> None:
+    folder = tmp_path / "trig"
+    folder.mkdir()
+    (folder / "index.yaml").write_text("kind: ruleset\nrules: [trig.rules]\n")
+    (folder / "trig.rules").write_text(RULES)
+    (tmp_path / "battle.yaml").write_text(BATTLE)
+    _, runtime, battle = load_context(str(folder), str(tmp_path / "battle.yaml"))
+    a = battle.unit("a")
+    assert [r.text for r in a.rules] == ["Banner", "Drilled"]   # granted
+    result = run_battle(runtime, battle)
+    fired = [(e["event"], e["rule"]) for e in result.events if e["kind"] == "trigger"]
+    # red's two turns: start_of_turn -> inspired -> Drilled makes it steady; each passed
+    # nerve test (Ld 12 always passes) counts a rally
+    assert fired.count(("start_of_turn", "Banner")) == 2
+    assert ("inspired", "Drilled") in fired
+    assert fired.count(("nerve", "Banner")) == 2
+    statuses = [(e["unit"], e["status"], e["change"]) for e in result.events
+                if e["kind"] == "status"]
+    assert ("a", "steady", "gains") in statuses
+    assert not any(u == "b" for u, _, _ in statuses)
