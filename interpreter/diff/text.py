@@ -80,17 +80,18 @@ def _decl(d: DeclChange) -> Iterator[str]:
         if side is None:
             yield f"    {label}  (none)"
             continue
-        how = f"{side.op}d by " if side.op not in ("declare",) else "declared by "
-        how = {"removed by ": "removed by "}.get(how, how).replace("removed by", "removed by")
-        if side.op == "remove":
-            how = "removed by "
+        how = _HOW.get(side.op, side.op)
         where = f"  ({side.at})" if side.at else ""
-        yield f"    {label}  {how}{side.ruleset}{where}"
+        yield f"    {label}  {how} {side.ruleset}{where}"
         yield f"       @ {side.cite or '(no citation)'}"
     for cell in d.cells:
         yield f"      {cell.key_text()}: {_cell(cell.a)} -> {_cell(cell.b)}"
     for line in d.text_diff:
         yield f"      {line}"
+
+
+_HOW = {"declare": "declared by", "add": "added by", "override": "overridden by",
+        "define": "defined by", "remove": "removed by"}
 
 
 def _cell(value: object) -> str:

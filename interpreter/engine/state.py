@@ -14,6 +14,8 @@ from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import Unit
+from interpreter.engine.objectives import ObjectivesMixin
+from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
 from interpreter.lang.builtins import UNIT_PROPERTIES
 from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, edge_distance
@@ -31,7 +33,7 @@ def _error(message: str, span: Span | None, code: str = "battle") -> BattleError
     return BattleError([DiagnosticBag().add(message, span, code=code)])
 
 
-class BattleState:
+class BattleState(ObjectivesMixin, SightMixin):
     """Everything that changes during one battle."""
 
     def __init__(self, runtime: Any, battle: Any, orders: list[dict],

@@ -90,6 +90,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("starting_models", 1, 1, "the models the unit began the battle with"),
         _b("weapons", 1, 2, "the weapons of a unit (of one kind)"),
         _b("ranks", 1, 1, "complete ranks of the unit"),
+        # objectives and control (interpreter/engine/objectives.py)
+        # range, sight and cover (interpreter/engine/sight.py)
         _b("files", 1, 1, "models in the unit's front rank"),
     ]
 )
