@@ -208,6 +208,9 @@ class BattleDiff:
     """(metric key, mean under A, mean under B, paired difference)."""
     winner_changed: int
     """Runs whose winner differs between A and B."""
+    margins: tuple[tuple[float, int, int], ...] = ()
+    """The first side's victory points minus the second's: (margin, runs under A, runs
+    under B), by margin (empty with fewer than two sides)."""
     test: str = PAIRED_TEST
 
     def to_json(self) -> dict[str, Any]:
@@ -215,6 +218,7 @@ class BattleDiff:
             "battle": self.battle, "runs": self.runs, "seed": self.seed,
             "sides": list(self.sides), "test": self.test, "a": self.a, "b": self.b,
             "winner_changed": self.winner_changed,
+            "vp_margin": [{"margin": m, "a": x, "b": y} for m, x, y in self.margins],
             "differences": {k: {"a": round(x, 6), "b": round(y, 6), **p.to_json()}
                             for k, x, y, p in self.differences},
         }
@@ -227,8 +231,13 @@ def battle_diff(battle: str, seed: int, sides: Sequence[str], runs_a: list[dict]
     diffs = tuple((k, sum(ca[k]) / len(ca[k]), sum(cb[k]) / len(cb[k]), paired(ca[k], cb[k]))
                   for k in ca if k in cb)
     changed = sum(1 for x, y in zip(runs_a, runs_b) if x["winner"] != y["winner"])
+    margins: tuple[tuple[float, int, int], ...] = ()
+    if len(sides) >= 2:
+        ma = [x - y for x, y in zip(ca[f"vp:{sides[0]}"], ca[f"vp:{sides[1]}"])]
+        mb = [x - y for x, y in zip(cb[f"vp:{sides[0]}"], cb[f"vp:{sides[1]}"])]
+        margins = tuple((m, ma.count(m), mb.count(m)) for m in sorted(set(ma) | set(mb)))
     return BattleDiff(battle, len(runs_a), seed, tuple(sides), summarise(runs_a),
-                      summarise(runs_b), diffs, changed)
+                      summarise(runs_b), diffs, changed, margins)
 
 
 # ---------------------------------------------------------------- attribution

@@ -452,7 +452,7 @@ def _compare(builder: GridBuilder, ea: _Evaluator, eb: _Evaluator, da: ast.Decl,
             pb = rb.p_at_least(1) if isinstance(rb, Dist) else None
             extra = (("p_at_least_1", pa, pb),)
         inputs = tuple((d.label, d.values[i]) for d, i in zip(dims, cell))
-        shown = " ".join(s for s in (d.show(i) for d, i in zip(dims, cell)) if s)
+        shown = ", ".join(s for s in (d.show(i) for d, i in zip(dims, cell)) if s) or "-"
         diffs.append(CellDiff(inputs, shown, ra, rb, va, vb, delta, distance, extra,
                               tuple(cell)))
     diffs.sort(key=CellDiff.sort_key)

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.diagnostics import InterpreterError, UsageError
+from interpreter.diagnostics import Diagnostic, InterpreterError, Severity, UsageError
 from interpreter.diff.battles import (
     Attribution,
     BattleDiff,
@@ -99,23 +99,31 @@ def diff_rulesets(
     a, b = load_edition(a_ref), load_edition(b_ref)
     structure = structure_diff(a, b)
     notes: list[str] = []
+    spec = used_seed = None
+    if battle is not None:
+        # the battle is checked under both rulesets first: a mistake is reported at once
+        doc = read_battle(battle)
+        used_seed = int(doc.value.get("seed", 0)) if seed is None else seed
+        spec = RunSpec(str(a.folder), str(b.folder), battle, options, used_seed)
+        for key, rs, which in ((("A",), a, "A"), (("B",), b, "B")):
+            try:
+                _, runtime, _ = state_context(spec, key)
+            except InterpreterError as err:
+                note = Diagnostic(f"while fighting {battle!r} under {which} ({rs.id})",
+                                  code="battle-under", severity=Severity.NOTE)
+                raise type(err)([*err.diagnostics, note]) from None
+            if runtime.battle_decl is None:
+                raise UsageError(
+                    f"the ruleset {rs.id!r} declares no 'battle' (its turn structure), so "
+                    f"{battle!r} cannot be fought under it; drop the battle file to compare "
+                    "structure and behaviour only")
     beh = None
     if behaviour:
         beh = behaviour_diff(a, b, options, cells=cells, sequence_cells=sequence_cells,
                              progress=(lambda d, t: progress("declarations", d, t))
                              if progress else None)
     fought = att = None
-    if battle is not None:
-        doc = read_battle(battle)
-        used_seed = int(doc.value.get("seed", 0)) if seed is None else seed
-        spec = RunSpec(str(a.folder), str(b.folder), battle, options, used_seed)
-        for key, rs in ((("A",), a), (("B",), b)):
-            _, runtime, _ = state_context(spec, key)
-            if runtime.battle_decl is None:
-                raise UsageError(
-                    f"the ruleset {rs.id!r} declares no 'battle' (its turn structure), so "
-                    f"{battle!r} cannot be fought under it; drop the battle file to compare "
-                    "structure and behaviour only")
+    if spec is not None and used_seed is not None and battle is not None:
         sides = tuple(state_context(spec, ("A",))[2].sides)
         chain, alone = [(("A",), (), a.id)], []
         if attribute and structure.relation == "patch":

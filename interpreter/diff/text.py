@@ -15,7 +15,8 @@ __all__ = ["render"]
 _RELATION = {
     "same": "A and B are the same ruleset",
     "patch": "B is a patch of A",
-    "reverse patch": "A is a patch of B",
+    "reverse patch": "A is a patch of B (give them the other way round to list the patch's "
+                     "operations)",
     "unrelated": "neither extends the other",
 }
 
@@ -32,7 +33,7 @@ def render(report: DiffReport, top: int = 5) -> list[str]:
         lines += [""] + list(_attribution(report.attribution, report.battle))
     elif report.notes:
         lines += [""] + [f"note: {n}" for n in report.notes]
-    return lines
+    return [line.rstrip() for line in lines]
 
 
 def _header(report: DiffReport) -> Iterator[str]:
@@ -198,8 +199,9 @@ def _battle(bd: BattleDiff) -> Iterator[str]:
 
 def _attribution(att: Attribution, bd: BattleDiff | None) -> Iterator[str]:
     yield ("Attribution: the patch's operations applied to A one at a time, in patch order; "
-           "each step is B - A")
-    yield "  for that step alone (the state before it against the state after it, same seeds)"
+           "each row is")
+    yield ("  the change from the ruleset before the operation to the ruleset after it, on "
+           "the same seeds (±: 95%)")
     labels = [metric_label(m) for m in att.metrics]
     rows = [(s.label, [_short(m, s.delta(m)) for m in att.metrics]) for s in att.steps]
     rows.append(("total (B - A)", [_short(m, att.total.delta(m)) for m in att.metrics]))
