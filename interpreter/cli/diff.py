@@ -8,6 +8,7 @@ from typing import Any
 
 from interpreter.cli.common import add_option_argument, options_from, print_json, run_command
 from interpreter.diagnostics import UsageError
+from interpreter.diff.structure import SIDES
 
 __all__ = ["main", "build_parser", "diff"]
 
@@ -41,15 +42,17 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("a", metavar="A", help="the base: an edition id or a ruleset folder")
-    parser.add_argument("b", metavar="B", help="the other ruleset (often a patch of A)")
+    parser.add_argument("a", metavar=SIDES[0],
+                        help="the base: an edition id or a ruleset folder")
+    parser.add_argument("b", metavar=SIDES[1], help="the other ruleset (often a patch of A)")
     parser.add_argument("battle", nargs="?", metavar="BATTLE.yaml",
                         help="a battle file to fight under A and under B")
     parser.add_argument("--runs", type=int, default=1000, metavar="N",
                         help="battles per ruleset (default 1000)")
     parser.add_argument("--seed", type=int, help="master seed (default: the battle file's)")
     parser.add_argument("--workers", type=int, default=1, metavar="K",
-                        help="spread the battles over K processes (same results as one)")
+                        help="spread the battles and the grid over K processes (same results "
+                        "as one)")
     parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
     parser.add_argument("--plot", metavar="FILE.svg",
                         help="also write an SVG chart: outcomes under A and B, and the "
@@ -59,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cells", type=int, metavar="N",
                         help="most grid cells per roll, test or action (default 2000)")
     parser.add_argument("--sequence-cells", type=int, metavar="N",
-                        help="most grid cells per sequence (default 200)")
+                        help="most grid cells per sequence (default 100)")
     parser.add_argument("--no-behaviour", action="store_true",
                         help="skip the grid comparison of rolls, tests and sequences")
     parser.add_argument("--no-attribution", action="store_true",

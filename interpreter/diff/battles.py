@@ -29,6 +29,7 @@ from interpreter.engine.stats import Z95, summarise
 __all__ = [
     "RunSpec", "Paired", "paired", "run_states", "metrics_of", "BattleDiff", "battle_diff",
     "AttributionStep", "Attribution", "attribution", "PAIRED_TEST", "state_ruleset",
+    "state_context", "BASE", "OTHER",
 ]
 
 PAIRED_TEST = ("paired test on common-random-number pairs: the mean of the per-run "
@@ -36,7 +37,10 @@ PAIRED_TEST = ("paired test on common-random-number pairs: the mean of the per-r
 """How differences are tested, as the report says it."""
 
 StateKey = tuple
-"""``("A",)``, ``("B",)`` or ``("ops", (0, 1, ...))``: which ruleset a batch runs under."""
+"""``BASE`` (A), ``OTHER`` (B) or ``("ops", (0, 1, ...))`` (A with those operations of
+the patch applied): which ruleset a batch runs under."""
+BASE: StateKey = ("base",)
+OTHER: StateKey = ("other",)
 
 
 class RunSpec:
@@ -54,39 +58,47 @@ _CONTEXT: dict[tuple, Any] = {}
 
 def state_label(a_id: str, b_id: str, key: StateKey) -> str:
     """The id an intermediate ruleset gets: ``B[1-2]`` (operations 1 and 2 applied)."""
-    if key[0] == "A":
+    if key == BASE:
         return a_id
-    if key[0] == "B":
+    if key == OTHER:
         return b_id
     return f"{b_id}[{','.join(str(i + 1) for i in key[1])}]"
 
 
 def state_ruleset(spec: RunSpec, key: StateKey):
     """The ruleset a state runs under (intermediates are built from A and B's patch)."""
-    from interpreter.diff.steps import apply_ops, resolved_ops
     from interpreter.editions.loader import load_edition
 
-    a, b = load_edition(spec.a), load_edition(spec.b)
-    if key[0] == "A":
+    return _state_ruleset(load_edition(spec.a), load_edition(spec.b), key)
+
+
+def _state_ruleset(a, b, key: StateKey):
+    from interpreter.diff.steps import apply_ops, resolved_ops
+
+    if key == BASE:
         return a
-    if key[0] == "B":
+    if key == OTHER:
         return b
     ops = resolved_ops(a, b)
     return apply_ops(a, [ops[i] for i in key[1]], state_label(a.id, b.id, key))
 
 
 def state_context(spec: RunSpec, key: StateKey):
-    """The runtime and battle of a state (built once per process)."""
+    """The ruleset, runtime and battle of a state (built once per process, and again
+    when a ruleset's files change)."""
+    from interpreter.editions.loader import load_edition
     from interpreter.engine.setup import load_battle, read_battle
     from interpreter.lang.compiler import compile_ruleset
 
-    ck = spec.key() + (key,)
-    if ck not in _CONTEXT:
-        rs = state_ruleset(spec, key)
+    a, b = load_edition(spec.a), load_edition(spec.b)
+    ck = spec.key() + (key, id(a), id(b))
+    found = _CONTEXT.get(ck)
+    if found is None or found[0] is not a or found[1] is not b:
+        rs = _state_ruleset(a, b, key)
         runtime = compile_ruleset(rs)
         battle = load_battle(read_battle(spec.battle), rs, runtime, spec.options)
-        _CONTEXT[ck] = (rs, runtime, battle)
-    return _CONTEXT[ck]
+        found = _CONTEXT[ck] = (a, b, rs, runtime, battle)
+    return found[2:]
 
 
 def _run_chunk(spec: RunSpec, key: StateKey, indices: list[int]) -> list[tuple[int, dict]]:
@@ -211,6 +223,9 @@ class BattleDiff:
     margins: tuple[tuple[float, int, int], ...] = ()
     """The first side's victory points minus the second's: (margin, runs under A, runs
     under B), by margin (empty with fewer than two sides)."""
+    examples: tuple[tuple[int, int, str | None, str | None], ...] = ()
+    """The first few runs whose winner differs: (run index, its seed, winner under A,
+    winner under B), to replay with ``rules-run --seed``."""
     test: str = PAIRED_TEST
 
     def to_json(self) -> dict[str, Any]:
@@ -218,6 +233,8 @@ class BattleDiff:
             "battle": self.battle, "runs": self.runs, "seed": self.seed,
             "sides": list(self.sides), "test": self.test, "a": self.a, "b": self.b,
             "winner_changed": self.winner_changed,
+            "winner_changed_examples": [{"run": i, "seed": s, "a": x, "b": y}
+                                        for i, s, x, y in self.examples],
             "vp_margin": [{"margin": m, "a": x, "b": y} for m, x, y in self.margins],
             "differences": {k: {"a": round(x, 6), "b": round(y, 6), **p.to_json()}
                             for k, x, y, p in self.differences},
@@ -230,14 +247,17 @@ def battle_diff(battle: str, seed: int, sides: Sequence[str], runs_a: list[dict]
     ca, cb = _columns(runs_a, sides), _columns(runs_b, sides)
     diffs = tuple((k, sum(ca[k]) / len(ca[k]), sum(cb[k]) / len(cb[k]), paired(ca[k], cb[k]))
                   for k in ca if k in cb)
-    changed = sum(1 for x, y in zip(runs_a, runs_b) if x["winner"] != y["winner"])
+    changed_runs = [i for i, (x, y) in enumerate(zip(runs_a, runs_b))
+                    if x["winner"] != y["winner"]]
+    examples = tuple((i, derive_seed(seed, "run", i), runs_a[i]["winner"], runs_b[i]["winner"])
+                     for i in changed_runs[:3])
     margins: tuple[tuple[float, int, int], ...] = ()
     if len(sides) >= 2:
         ma = [x - y for x, y in zip(ca[f"vp:{sides[0]}"], ca[f"vp:{sides[1]}"])]
         mb = [x - y for x, y in zip(cb[f"vp:{sides[0]}"], cb[f"vp:{sides[1]}"])]
         margins = tuple((m, ma.count(m), mb.count(m)) for m in sorted(set(ma) | set(mb)))
     return BattleDiff(battle, len(runs_a), seed, tuple(sides), summarise(runs_a),
-                      summarise(runs_b), diffs, changed, margins)
+                      summarise(runs_b), diffs, len(changed_runs), margins, examples)
 
 
 # ---------------------------------------------------------------- attribution

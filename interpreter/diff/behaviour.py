@@ -11,6 +11,7 @@ same in A and B behaves the same and is not run.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from typing import Any
 
@@ -39,8 +40,9 @@ __all__ = ["CellDiff", "DeclBehaviour", "BehaviourDiff", "behaviour_diff",
 
 DEFAULT_CELLS = 2000
 """At most this many grid cells per roll, test or action."""
-DEFAULT_SEQUENCE_CELLS = 200
-"""At most this many per sequence (one attack's sequence costs ~30 times a single test)."""
+DEFAULT_SEQUENCE_CELLS = 100
+"""At most this many per sequence (one attack's sequence costs 30 to 300 times a single
+test: every branch of every roll in it is enumerated)."""
 
 COMPARED_KINDS = ("test", "roll", "sequence", "action")
 _BEARERS = BEARER_TYPES
@@ -373,13 +375,15 @@ def _inputs_problem(da: ast.Decl, db: ast.Decl) -> str | None:
 
 def behaviour_diff(a: Ruleset, b: Ruleset, options: Mapping[str, Any] | None = None, *,
                    cells: int = DEFAULT_CELLS, sequence_cells: int = DEFAULT_SEQUENCE_CELLS,
-                   progress=None) -> BehaviourDiff:
+                   workers: int = 1, progress=None) -> BehaviourDiff:
     """Compare every roll, test, sequence and action A and B share, exactly, over a grid.
 
     Args:
         a, b: the two rulesets.
         options: option values for both (each side's defaults otherwise).
         cells, sequence_cells: the most grid cells per declaration.
+        workers: spread the cells over this many processes; each reloads A and B from
+            their folders (the results are the same as with one).
         progress: called with (declarations done, declarations to do), if given.
     """
     options = dict(options or {})
@@ -402,65 +406,109 @@ def behaviour_diff(a: Ruleset, b: Ruleset, options: Mapping[str, Any] | None = N
             continue
         todo.append((da, db))
     ea, eb = _Evaluator(a, options), _Evaluator(b, options)
+    pool = ProcessPoolExecutor(max_workers=workers) if workers > 1 and todo else None
+    refs = (str(a.folder), str(b.folder), tuple(sorted(options.items())))
     compared = []
-    for done, (da, db) in enumerate(todo):
-        result = _compare(builder, ea, eb, da, db,
-                          sequence_cells if da.kind == "sequence" else cells)
-        if isinstance(result, str):
-            not_comparable.append((db.kind, db.name, result))
-        else:
-            compared.append(result)
-        if progress is not None:
-            progress(done + 1, len(todo))
+    try:
+        for done, (da, db) in enumerate(todo):
+            result = _compare(builder, ea, eb, da, db,
+                              sequence_cells if da.kind == "sequence" else cells,
+                              pool, workers, refs)
+            if isinstance(result, str):
+                not_comparable.append((db.kind, db.name, result))
+            else:
+                compared.append(result)
+            if progress is not None:
+                progress(done + 1, len(todo))
+    finally:
+        if pool is not None:
+            pool.shutdown()
     compared.sort(key=lambda d: (-d.largest(), d.note is not None, not d.cells, d.name))
     return BehaviourDiff(tuple(compared), tuple(not_comparable), unaffected, cells,
                          sequence_cells)
 
 
+_EVALUATORS: dict[tuple, tuple[_Evaluator, _Evaluator]] = {}
+
+
+def _evaluate_chunk(refs: tuple, name: str, dims: Sequence[Dim],
+                    cells: Sequence[tuple[int, ...]]) -> list[tuple[Dist | str, Dist | str]]:
+    """In a worker process: A's and B's results for some cells of one declaration."""
+    from interpreter.editions.loader import load_edition
+
+    if refs not in _EVALUATORS:
+        options = dict(refs[2])
+        _EVALUATORS[refs] = (_Evaluator(load_edition(refs[0]), options),
+                             _Evaluator(load_edition(refs[1]), options))
+    ea, eb = _EVALUATORS[refs]
+    da, db = ea.rs.decls[name], eb.rs.decls[name]
+    return [(ea.run(da, dims, c), eb.run(db, dims, c)) for c in cells]
+
+
+def _results(ea: _Evaluator, eb: _Evaluator, da: ast.Decl, db: ast.Decl,
+             dims: Sequence[Dim], cells: Sequence[tuple[int, ...]], pool, workers: int,
+             refs: tuple) -> list[tuple[Dist | str, Dist | str]]:
+    if pool is None or len(cells) < 2 * workers:
+        return [(ea.run(da, dims, c), eb.run(db, dims, c)) for c in cells]
+    size = max(1, len(cells) // (workers * 4))
+    futures = [pool.submit(_evaluate_chunk, refs, db.name, dims, cells[i:i + size])
+               for i in range(0, len(cells), size)]
+    return [pair for f in futures for pair in f.result()]
+
+
 def _compare(builder: GridBuilder, ea: _Evaluator, eb: _Evaluator, da: ast.Decl,
-             db: ast.Decl, cap: int) -> DeclBehaviour | str:
+             db: ast.Decl, cap: int, pool=None, workers: int = 1,
+             refs: tuple = ()) -> DeclBehaviour | str:
     dims = builder.dims(db, eb.runtime)
     if isinstance(dims, str):
         return dims
     chosen, total = select_cells(dims, cap, db.name)
+    metric = "P(pass)" if db.kind == "test" else (
+        "mean damage" if db.kind == "sequence" else None)
+    if not chosen:
+        return DeclBehaviour(db.kind, db.name, _signature(db), metric or "value", tuple(dims),
+                             total, 0, ())
+    first = (ea.run(da, dims, chosen[0]), eb.run(db, dims, chosen[0]))
+    if isinstance(first[0], str) and first[0] == first[1]:
+        # fails the same way on the first cell: most likely it needs a battle
+        return DeclBehaviour(db.kind, db.name, _signature(db), metric or "value",
+                             tuple(dims), total, 1, (), 1,
+                             f"not evaluated on synthetic inputs: {first[1]}")
+    results = [first] + _results(ea, eb, da, db, dims, chosen[1:], pool, workers, refs)
     diffs: list[CellDiff] = []
     failed_both = 0
     first_error: str | None = None
-    metric = "P(pass)" if db.kind == "test" else (
-        "mean damage" if db.kind == "sequence" else None)
-    for n, cell in enumerate(chosen):
-        ra, rb = ea.run(da, dims, cell), eb.run(db, dims, cell)
+    for cell, (ra, rb) in zip(chosen, results):
         if isinstance(ra, str) and isinstance(rb, str):
             failed_both += 1
             first_error = first_error or rb
-            if n == 0 and ra == rb:
-                # fails the same way on the first cell: most likely it needs a battle
-                return DeclBehaviour(db.kind, db.name, _signature(db), metric or "value",
-                                     tuple(dims), total, 1, (), 1,
-                                     f"not evaluated on synthetic inputs: {rb}")
             continue
         if isinstance(ra, Dist) and isinstance(rb, Dist) and ra == rb:
             continue
-        m = metric or metric_name(db.kind, ra, rb)
-        va, vb = _value(m, ra), _value(m, rb)
-        delta = vb - va if va is not None and vb is not None else (
-            None if isinstance(ra, str) or isinstance(rb, str) else Fraction(0))
-        distance = _tv(ra, rb) if isinstance(ra, Dist) and isinstance(rb, Dist) else Fraction(1)
-        extra = ()
-        if db.kind == "sequence":
-            pa = ra.p_at_least(1) if isinstance(ra, Dist) else None
-            pb = rb.p_at_least(1) if isinstance(rb, Dist) else None
-            extra = (("p_at_least_1", pa, pb),)
-        inputs = tuple((d.label, d.values[i]) for d, i in zip(dims, cell))
-        shown = ", ".join(s for s in (d.show(i) for d, i in zip(dims, cell)) if s) or "-"
-        diffs.append(CellDiff(inputs, shown, ra, rb, va, vb, delta, distance, extra,
-                              tuple(cell)))
+        diffs.append(_cell_diff(db.kind, metric, dims, cell, ra, rb))
     diffs.sort(key=CellDiff.sort_key)
     if metric is None:
         kinds = {metric_name(db.kind, c.a, c.b) for c in diffs} - {"distribution"}
         metric = kinds.pop() if len(kinds) == 1 else "distribution"
     note = None
-    if failed_both == len(chosen) and chosen:
+    if failed_both == len(chosen):
         note = f"not evaluated on synthetic inputs: {first_error}"
     return DeclBehaviour(db.kind, db.name, _signature(db), metric, tuple(dims), total,
                          len(chosen), tuple(diffs), failed_both, note)
+
+
+def _cell_diff(kind: str, metric: str | None, dims: Sequence[Dim], cell: tuple[int, ...],
+               ra: Dist | str, rb: Dist | str) -> CellDiff:
+    m = metric or metric_name(kind, ra, rb)
+    va, vb = _value(m, ra), _value(m, rb)
+    delta = vb - va if va is not None and vb is not None else (
+        None if isinstance(ra, str) or isinstance(rb, str) else Fraction(0))
+    distance = _tv(ra, rb) if isinstance(ra, Dist) and isinstance(rb, Dist) else Fraction(1)
+    extra: tuple = ()
+    if kind == "sequence":
+        pa = ra.p_at_least(1) if isinstance(ra, Dist) else None
+        pb = rb.p_at_least(1) if isinstance(rb, Dist) else None
+        extra = (("p_at_least_1", pa, pb),)
+    inputs = tuple((d.label, d.values[i]) for d, i in zip(dims, cell))
+    shown = ", ".join(t for t in (d.show(i) for d, i in zip(dims, cell)) if t) or "-"
+    return CellDiff(inputs, shown, ra, rb, va, vb, delta, distance, extra, tuple(cell))

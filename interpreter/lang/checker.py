@@ -272,7 +272,8 @@ class _Checker:
             self.error(f"die {d.name!r} needs at least two faces", d.span, "bad-die")
 
     def check_RollDecl(self, d: ast.RollDecl) -> None:
-        scope = self.param_scope(d.params).child(["result", "natural"])
+        params = self.param_scope(d.params)
+        scope = params.child(["result", "natural"])
         what = f"{d.kind} {d.name!r}"
         if d.dice is None:
             self.error(f"{what} says no dice", d.span, "missing-dice",
@@ -287,11 +288,14 @@ class _Checker:
                        "roll-with-pass", hint=f"write: test {d.name}(...)")
         if d.need is not None and d.pass_if is not None:
             self.error(f"{what} gives both 'need' and 'pass if'", d.span, "need-and-pass")
-        for e in (d.need, d.pass_if, d.value):
+        # the score needed is known before the dice are rolled, so it cannot read them
+        if d.need is not None:
+            self.expr(d.need, params)
+        for e in (d.pass_if, d.value):
             if e is not None:
                 self.expr(e, scope)
         if d.beyond is not None:
-            self.expr(d.beyond[1], scope.child(["need"]))
+            self.expr(d.beyond[1], params.child(["need"]))
             if d.need is None:
                 self.error(f"{what} has 'beyond' but no 'need'", d.span, "beyond-without-need")
         lo, hi = d.cap
@@ -309,6 +313,8 @@ class _Checker:
             seen.add(step.name)
             self.call(step.call, scope, want=("test",))
             for hook in step.hooks:
+                if hook.cite is not None:
+                    self.check_cite(hook.cite, hook.span, f"a hook of step {step.name!r}")
                 self.hook(hook.mark, hook.condition, hook.effect, hook.span, scope,
                           names[i + 1:], d.name, names[: i + 1])
         if not d.steps:
@@ -404,16 +410,20 @@ class _Checker:
             )
             return None
         params = getattr(target, "params", ())
-        return base.child([p.name for p in params] + ["result", "natural"])
+        # effects are worked out before the dice are rolled: they see the arguments only
+        return base.child([p.name for p in params])
 
     def effect(self, e: ast.Effect, base: _Scope, rule: ast.RuleDecl) -> None:
+        if e.cite is not None:
+            self.check_cite(e.cite, e.span, f"an effect of rule {rule.name!r}")
         scope: _Scope | None = base
         if isinstance(e, ast.Modify):
             scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "modify")
             if scope is not None:
                 self.expr(e.amount, scope)
         elif isinstance(e, ast.RerollEffect):
-            scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "reroll")
+            scope = self.target_scope(e.roll, ("test",), e.span, base,
+                                      f"reroll {e.which}")
         elif isinstance(e, ast.AutoResult):
             scope = self.target_scope(e.test, ("test",), e.span, base, e.result)
         elif isinstance(e, ast.RuleHook):
@@ -576,6 +586,11 @@ class _Checker:
             return
         builtin = BUILTIN_FUNCTIONS.get(c.name)
         if builtin is not None:
+            for key, value in c.kwargs:
+                self.error(f"{c.name}() takes its arguments by position, not {key}=",
+                           value.span, "keyword-argument",
+                           hint=f"{c.name}() takes {builtin.arity_text()} argument(s): "
+                           + builtin.doc)
             n = len(c.args) + len(c.kwargs)
             if n < builtin.min_args or (builtin.max_args is not None and n > builtin.max_args):
                 self.error(f"{c.name}() takes {builtin.arity_text()} argument(s), got {n}",
