@@ -129,6 +129,15 @@ class BattleState(ObjectivesMixin, SightMixin):
         by_rule = self.runtime.triggers.get(event)
         if not by_rule:
             return
+        for inst in self.runtime.global_rules:
+            for effect, cond, body in by_rule.get(inst.rule.name, ()):
+                evars = dict(args or {})
+                evars.update(inst.args)
+                evars["bearer"] = None
+                if cond is None or cond(env, evars):
+                    self.emit(env, "trigger", rule=inst.text, event=event, unit=None,
+                              cite=self.runtime.ruleset.cite(f"rule:{inst.rule.name}"))
+                    body(env, evars)
         for unit in list(self.units):
             if not self.alive(unit) and event not in ("destroyed", "slain"):
                 continue

@@ -617,6 +617,9 @@ class RuleDecl(Decl):
     KIND: ClassVar[str] = "rule"
     params: tuple[Param, ...] = ()
     effects: tuple[Effect, ...] = ()
+    is_global: bool = False
+    """``rule "..." is global``: it applies everywhere, carried by nobody (``bearer`` is
+    none; a characteristic effect applies to every unit, with ``bearer`` that unit)."""
 
 
 # ---------------------------------------------------------------- files and patches

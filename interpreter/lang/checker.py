@@ -392,6 +392,12 @@ class _Checker:
             self.expr(e, self.globals)
 
     def check_RuleDecl(self, d: ast.RuleDecl) -> None:
+        if d.is_global:
+            for p in d.params:
+                if p.default is None:
+                    self.error(f"global rule {d.name!r}: parameter {p.name!r} needs a default "
+                               "(nobody carries a global rule, so nothing gives it one)",
+                               p.span, "global-param")
         base = self.param_scope(d.params).child(["bearer"])
         for effect in d.effects:
             self.effect(effect, base, d)

@@ -263,6 +263,11 @@ class Runtime:
                                                           ruleset.cite("battle"))
         for rule in ruleset.rules.values():
             self._index_rule(rule)
+        self.global_rules = [RuleInstance(rule, {p.name: self.compile_expr(p.default, {})(None, {})
+                                                 for p in rule.params if p.default is not None},
+                                          rule.name)
+                             for rule in ruleset.rules.values() if rule.is_global]
+        """Rules that apply everywhere (``rule "..." is global``), with their defaults."""
         for roll in self.rolls.values():
             roll.finish()
         for seq in self.sequences.values():
@@ -296,6 +301,15 @@ class Runtime:
                                              self.ruleset.cite(f"rule:{rule.name}"))))
             elif isinstance(e, ast.Grant):
                 self.grants.setdefault(rule.name, []).append((e, cond))
+
+    def carried(self, vars: Mapping[str, Any]) -> list[tuple[Bearer | None, RuleInstance]]:
+        """The rules in play for a roll or step with these arguments: each rule carried by an
+        argument (a unit, a weapon and its owner), with its bearer; then the global rules,
+        carried by nobody."""
+        out: list[tuple[Bearer | None, RuleInstance]] = [
+            (bearer, inst) for bearer in _bearers(vars) for inst in bearer.rules]
+        out.extend((None, inst) for inst in self.global_rules)
+        return out
 
     def apply_grants(self, bearer: Bearer) -> None:
         """Give a bearer the rules its rules grant (``grant "Swiftstride"``), transitively.
@@ -381,7 +395,7 @@ class Runtime:
                 bonus = (item.get("modifies") or {}).get(name)
                 if bonus and value is not None:
                     value += bonus
-        if isinstance(thing, Bearer) and thing.rules and self.char_effects:
+        if isinstance(thing, Bearer) and (thing.rules or self.global_rules) and self.char_effects:
             value = self._apply_char_effects(env, thing, name, value)
         decl = self.characteristics.get(name)
         if decl is not None and isinstance(value, int) and decl.type == "int":
@@ -394,7 +408,7 @@ class Runtime:
     def _apply_char_effects(self, env, thing: Bearer, name: str, value: Any) -> Any:
         set_to = None
         adds: dict[int, tuple[ast.CharacteristicEffect, list[int]]] = {}
-        for inst in thing.rules:
+        for inst in [*thing.rules, *self.global_rules]:
             for effect, cond, amount in self.char_effects.get(inst.rule.name, ()):
                 if effect.characteristic != name:
                     continue
@@ -783,39 +797,38 @@ class CompiledRoll:
         sources: list[tuple[str, int, str]] = []
         reroll_failed = reroll_passed = False
         auto = None
-        for bearer in _bearers(vars):
-            for inst in bearer.rules:
-                rule_name = inst.rule.name
-                for i, (rname, eff, cond, amount) in enumerate(self.modifiers):
-                    if rname != rule_name:
-                        continue
-                    evars = dict(vars)
-                    evars.update(inst.args)
-                    evars["bearer"] = bearer
-                    if cond is None or cond(env, evars):
-                        v = amount(env, evars)
-                        if v:
-                            mods.setdefault((eff.part, i), []).append(v)
-                            sources.append((eff.part, v, inst.text))
-                for rname, eff, cond in self.rerolls:
-                    if rname != rule_name:
-                        continue
-                    evars = dict(vars)
-                    evars.update(inst.args)
-                    evars["bearer"] = bearer
-                    if cond is None or cond(env, evars):
-                        if eff.which == "failed":
-                            reroll_failed = True
-                        else:
-                            reroll_passed = True
-                for rname, eff, cond in self.autos:
-                    if rname != rule_name:
-                        continue
-                    evars = dict(vars)
-                    evars.update(inst.args)
-                    evars["bearer"] = bearer
-                    if cond is None or cond(env, evars):
-                        auto = (eff.result == "pass", inst.text)
+        for bearer, inst in self.runtime.carried(vars):
+            rule_name = inst.rule.name
+            for i, (rname, eff, cond, amount) in enumerate(self.modifiers):
+                if rname != rule_name:
+                    continue
+                evars = dict(vars)
+                evars.update(inst.args)
+                evars["bearer"] = bearer
+                if cond is None or cond(env, evars):
+                    v = amount(env, evars)
+                    if v:
+                        mods.setdefault((eff.part, i), []).append(v)
+                        sources.append((eff.part, v, inst.text))
+            for rname, eff, cond in self.rerolls:
+                if rname != rule_name:
+                    continue
+                evars = dict(vars)
+                evars.update(inst.args)
+                evars["bearer"] = bearer
+                if cond is None or cond(env, evars):
+                    if eff.which == "failed":
+                        reroll_failed = True
+                    else:
+                        reroll_passed = True
+            for rname, eff, cond in self.autos:
+                if rname != rule_name:
+                    continue
+                evars = dict(vars)
+                evars.update(inst.args)
+                evars["bearer"] = bearer
+                if cond is None or cond(env, evars):
+                    auto = (eff.result == "pass", inst.text)
         totals = {"result": 0, "need": 0}
         for (part, i), amounts in mods.items():
             totals[part] += _stack(amounts, self.modifiers[i][1].stacking)
@@ -980,16 +993,15 @@ class CompiledSequence:
                 out.append((effect, amount, vars))
         rule_hooks = self.rule_hooks.get(name)
         if rule_hooks and result.marks:
-            for bearer in _bearers(vars):
-                for inst in bearer.rules:
-                    for rname, eff, cond, amount in rule_hooks:
-                        if rname != inst.rule.name or eff.mark not in result.marks:
-                            continue
-                        evars = dict(vars)
-                        evars.update(inst.args)
-                        evars["bearer"] = bearer
-                        if cond is None or cond(env, evars):
-                            out.append((eff.effect, amount, evars))
+            for bearer, inst in self.runtime.carried(vars):
+                for rname, eff, cond, amount in rule_hooks:
+                    if rname != inst.rule.name or eff.mark not in result.marks:
+                        continue
+                    evars = dict(vars)
+                    evars.update(inst.args)
+                    evars["bearer"] = bearer
+                    if cond is None or cond(env, evars):
+                        out.append((eff.effect, amount, evars))
         return out
 
     def run(self, env: Env, vars: dict) -> SequenceOutcome:

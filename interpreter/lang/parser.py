@@ -1001,6 +1001,7 @@ class _AstBuilder(Transformer):
             span=self._span(meta), name=_unquote(children[0]), cite=self._cite(children),
             params=next((c.items for c in children if isinstance(c, _Params)), ()),
             effects=tuple(self._pick(children, ast.Effect)),
+            is_global=any(isinstance(c, Token) and c.type == "RULE_GLOBAL" for c in children),
         )
 
     # -------------------------------------------------------- statements

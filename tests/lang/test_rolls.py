@@ -259,3 +259,17 @@ def test_monte_carlo_agrees_with_exact_within_4_sigma(tmp_path, rules, target_ru
     total = sum(rt.sequences["attack"].run(env, {"a": a, "t": t}).damage for _ in range(n))
     mean, var = float(exact.mean()), float(exact.variance())
     assert abs(total / n - mean) <= 4 * math.sqrt(var / n) + 1e-12
+
+
+def test_a_global_rule_applies_to_every_roll_without_a_bearer(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+test hit(a: unit) @ L1
+    dice D6
+    need 4
+rule "Fog" is global @ "not in seed: a house rule"
+    modify hit by -1
+    add 1 to T
+''')
+    a = unit(rt, T=3)
+    assert p_pass(rt, "hit", a=a) == F(1, 3)
+    assert rt.characteristic(None, a, "T") == 4
