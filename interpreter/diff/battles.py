@@ -191,9 +191,9 @@ def metrics_of(result: dict, sides: Sequence[str]) -> dict[str, float]:
 
 
 def metric_label(key: str) -> str:
-    """``empire wins``, ``draws``, ``survivors of orcs``, ``VP empire``."""
+    """``won by empire``, ``draws``, ``survivors of orcs``, ``VP empire``."""
     kind, _, what = key.partition(":")
-    return {"win": f"{what} wins", "draw": "draws", "survivors": f"survivors of {what}",
+    return {"win": f"won by {what}", "draw": "draws", "survivors": f"survivors of {what}",
             "vp": f"VP {what}"}[kind]
 
 

@@ -318,7 +318,7 @@ class DeclBehaviour:
                 parts.append(f"{d.label} none/" + "/".join(str(v) for v in d.values[1:]))
             else:
                 parts.append(f"{d.label} or not")
-        return " × ".join(parts) or "no inputs"
+        return " × ".join(parts) or "nothing it reads can be varied"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -423,7 +423,9 @@ def behaviour_diff(a: Ruleset, b: Ruleset, options: Mapping[str, Any] | None = N
     finally:
         if pool is not None:
             pool.shutdown()
-    compared.sort(key=lambda d: (-d.largest(), d.note is not None, not d.cells, d.name))
+    order = {kind: i for i, kind in enumerate(COMPARED_KINDS)}
+    compared.sort(key=lambda d: (-d.largest(), d.note is not None, not d.cells,
+                                 order[d.kind], d.name))
     return BehaviourDiff(tuple(compared), tuple(not_comparable), unaffected, cells,
                          sequence_cells)
 

@@ -69,7 +69,8 @@ def _outcomes(report: DiffReport, top: float) -> tuple[list[str], float]:
             out.append(_text(mid, base - height * o["rate"] - 4 if o["high"] - o["rate"] < 0.05
                              else base - height * o["high"] - 4, f"{o['rate']:.0%}", "middle",
                              10))
-        out.append(_text(cx, base + 16, "draws" if name == "draw" else f"{name} wins", "middle"))
+        out.append(_text(cx, base + 16, "draws" if name == "draw" else f"won by {name}",
+                         "middle"))
     return out, base + 30
 
 

@@ -202,7 +202,7 @@ def _battle(bd: BattleDiff) -> Iterator[str]:
 
 
 def _winner(side: str | None) -> str:
-    return "a draw" if side is None else f"{side} wins"
+    return "a draw" if side is None else f"won by {side}"
 
 
 def _attribution(att: Attribution, bd: BattleDiff | None) -> Iterator[str]:

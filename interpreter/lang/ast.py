@@ -430,6 +430,10 @@ class RollDecl(Decl):
     beyond: tuple[int, Expr] | None = None
     reroll: str = "all dice"
     """How a granted re-roll applies to a many-dice roll: ``all dice``, ``one die``, ``never``."""
+    marks: tuple[tuple[str, Expr], ...] = ()
+    """``mark NAME if COND``: marks set by a condition on ``dice``, ``natural``, ``result``."""
+    modifier: Expr | None = None
+    """``modifier EXPR``: the roll's own modifier, capped with the rules' modifiers."""
 
     @property
     def kind(self) -> str:

@@ -56,7 +56,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("command_value", 3, 3, 'command_value(unit, "champion", "A"): a command model\'s characteristic'),
         _b("item_values", 2, 2, 'item_values(x, "name"): the values its equipment gives under that name'),
         # rule parameters
-        _b("param", 2, 3, 'param(x, "Rule", index=0): a parameter of the rule x carries'),
+        _b("param", 2, 3, 'param(x, "Rule"[, index]): a parameter of the first such rule x carries'),
+        _b("params", 2, 3, 'params(x, "Rule"[, index]): that parameter of every such rule x carries'),
         # battle state (the engine implements these)
         _b("sides", 0, 0, "every side, in battle-file order"),
         _b("opponent", 1, 1, "the other side"),
@@ -91,6 +92,25 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("weapons", 1, 2, "the weapons of a unit (of one kind)"),
         _b("ranks", 1, 1, "complete ranks of the unit"),
         # objectives and control (interpreter/engine/objectives.py)
+        _b("objectives", 0, 0, "the objective markers' ids, in battle-file order"),
+        _b("features", 0, 1,
+           "features([effect]): the terrain features' ids (those with that rule in effects)"),
+        _b("place_distance", 2, 2,
+           "place_distance(unit, place): inches from the unit's edge to an objective or feature"),
+        _b("models_within", 3, 3,
+           "models_within(unit, place, inches): its models with a base within that of the place"),
+        _b("models_wholly_on", 2, 2,
+           "models_wholly_on(unit, place): its models whose whole base is on the feature"),
+        _b("control_score", 4, 4,
+           "control_score(place, side, characteristic, inches): the side's models within that "
+           "of the place, each counting its characteristic"),
+        _b("controller", 1, 1, "controller(place): the side that controls the place, or none"),
+        _b("set_controller", 2, 2,
+           "set_controller(place, side): record who controls it (none: nobody); true if new"),
+        _b("move_to", 3, 4,
+           "move_to(unit, place, inches[, keep_away]): move straight at the place, never "
+           "nearer an enemy unit than keep_away"),
+        _b("victory_points", 1, 1, "victory_points(side): the side's victory points so far"),
         # range, sight and cover (interpreter/engine/sight.py)
         _b("files", 1, 1, "models in the unit's front rank"),
     ]

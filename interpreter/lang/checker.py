@@ -150,6 +150,8 @@ class _Checker:
             if isinstance(d, ast.RollDecl)
             for n in d.naturals
             if n.mark
+        } | {
+            mark for d in decls.values() if isinstance(d, ast.RollDecl) for mark, _ in d.marks
         }
         self.globals = _Scope(
             [n for n, d in decls.items() if not isinstance(d, ast.CharacteristicDecl)]
@@ -288,9 +290,14 @@ class _Checker:
                        "roll-with-pass", hint=f"write: test {d.name}(...)")
         if d.need is not None and d.pass_if is not None:
             self.error(f"{what} gives both 'need' and 'pass if'", d.span, "need-and-pass")
-        # the score needed is known before the dice are rolled, so it cannot read them
+        # the score needed and the roll's own modifier are known before the dice are rolled,
+        # so they cannot read them
         if d.need is not None:
             self.expr(d.need, params)
+        if d.modifier is not None:
+            self.expr(d.modifier, params)
+        for _, condition in d.marks:
+            self.expr(condition, scope.child(["dice"]))
         for e in (d.pass_if, d.value):
             if e is not None:
                 self.expr(e, scope)

@@ -551,6 +551,20 @@ class Runtime:
             return lambda env, vars: pure(*[a(env, vars) for a in args])
         if name == "param":
             return self._param_builtin(args, e)
+        if name == "params":
+            def params(env, vars):
+                thing, rule_name, *rest = (a(env, vars) for a in args)
+                index = rest[0] if rest else 0
+                out = []
+                for inst in getattr(thing, "rules", ()):
+                    if inst.rule.name == rule_name:
+                        values = list(inst.args.values())
+                        if index < len(values):
+                            v = values[index]
+                            out.append(v.roll(env.chance, rule_name)
+                                       if isinstance(v, DiceExpr) else v)
+                return out
+            return params
         if name == "item_values":
             return lambda env, vars: _item_values(*[a(env, vars) for a in args])
         if name == "value_of":
@@ -781,6 +795,10 @@ class CompiledRoll:
                        ) if decl.beyond else None
         self.naturals = decl.naturals
         self.natural_can_pass = any(n.effect == "passes" for n in decl.naturals)
+        self.mark_ifs = [(mark, runtime.compile_expr(cond, dict(ctx, dice="list")))
+                         for mark, cond in decl.marks]
+        self.own_modifier = (runtime.compile_expr(decl.modifier, types)
+                             if decl.modifier is not None else None)
         self.lo, self.hi = decl.cap
         self.cite = runtime.ruleset.cite(decl.name)
 
@@ -850,6 +868,8 @@ class CompiledRoll:
                       "result": "pass" if auto[0] else "fail", "automatic": auto[1]})
             return result
         modifier = totals["result"]
+        if self.own_modifier is not None:
+            modifier += self.own_modifier(env, vars) or 0
         if self.lo is not None and modifier < self.lo:
             modifier = self.lo
         if self.hi is not None and modifier > self.hi:
@@ -913,6 +933,9 @@ class CompiledRoll:
         vars["result"] = total
         marks = frozenset(n.mark for n in self.naturals
                           if n.effect == "mark" and natural in n.values)
+        if self.mark_ifs:
+            vars["dice"] = list(faces)
+            marks = marks | {mark for mark, cond in self.mark_ifs if cond(env, vars)}
         passed: bool | None = None
         if self.decl.is_test:
             forced = None
@@ -1123,7 +1146,8 @@ def _purity(runtime: Runtime, decl: ast.Decl) -> tuple[bool, frozenset[str]]:
     return pure, frozenset(reads)
 
 
-_PURE_NAMES = frozenset(_PURE_BUILTINS) | {"param", "item_values", "value_of", "command_value"}
+_PURE_NAMES = frozenset(_PURE_BUILTINS) | {"param", "params", "item_values", "value_of",
+                                            "command_value"}
 """Builtins that read only their arguments (no battle state)."""
 
 

@@ -643,7 +643,7 @@ class _AstBuilder(Transformer):
     def keyword_decl(self, meta, children):
         cite = self._cite(children)
         return [
-            ast.KeywordDecl(span=self._tspan(c), name=str(c), cite=cite)
+            ast.KeywordDecl(span=self._tspan(c), name=_unquote(c), cite=cite)
             for c in children
             if isinstance(c, Token)
         ]
@@ -711,11 +711,17 @@ class _AstBuilder(Transformer):
     def reroll_clause(self, meta, children):
         return _Clause("reroll", children[0], self._span(meta))
 
+    def mark_clause(self, meta, children):
+        return _Clause("mark", (str(children[0]), children[1]), self._span(meta))
+
+    def modifier_clause(self, meta, children):
+        return _Clause("modifier", children[0], self._span(meta))
+
     def roll_decl(self, meta, children):
         kind = children[0]
         name = str(children[1])
         params = next((c.items for c in children if isinstance(c, _Params)), ())
-        fields = _clauses(children, f"{kind} {name!r}", repeatable=("natural",))
+        fields = _clauses(children, f"{kind} {name!r}", repeatable=("natural", "mark"))
         naturals = fields.get("natural", ())
         return ast.RollDecl(
             span=self._span(meta),
@@ -731,6 +737,8 @@ class _AstBuilder(Transformer):
             value=fields.get("value"),
             beyond=fields.get("beyond"),
             reroll=fields.get("reroll", "all dice"),
+            marks=tuple(fields.get("mark", ())),
+            modifier=fields.get("modifier"),
         )
 
     # -------------------------------------------------------- dice

@@ -273,3 +273,41 @@ rule "Fog" is global @ "not in seed: a house rule"
     a = unit(rt, T=3)
     assert p_pass(rt, "hit", a=a) == F(1, 3)
     assert rt.characteristic(None, a, "T") == 4
+
+
+def test_a_mark_can_read_the_single_dice(tmp_path) -> None:
+    # a miscast: two or more ones among the dice of a casting roll (002 L792 style)
+    rt = kit(tmp_path, '''
+test cast(a: unit) @ L1
+    dice 2D6
+    need 7
+    mark miscast if count([d for each d in dice where d == 1]) >= 2
+''')
+    dist = enumerate_exact(lambda ch: "miscast" in rt.invoke("cast", rt.env(ch),
+                                                              {"a": unit(rt)}).marks)
+    assert dist.probability(True) == F(1, 36)
+
+
+def test_a_rolls_own_modifier_is_capped_with_the_rules(tmp_path) -> None:
+    # the save's own -2 (say, Rend 2) and a rule's +1 sum to -1, then cap at most +1
+    rt = kit(tmp_path, '''
+test save(t: unit, rend: int) @ L1
+    dice D6
+    need 4
+    modifier 0 - rend
+    modifiers at most 1
+rule "Shield" @ L1
+    modify save by 3 if t == bearer
+''')
+    assert p_pass(rt, "save", t=unit(rt), rend=2) == F(1, 6)          # needs 6: 4 - (-2)
+    assert p_pass(rt, "save", t=unit(rt, rules=["Shield"]), rend=2) == F(2, 3)  # +1 net
+
+
+def test_params_gives_every_instance_of_a_rule(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+test ward(t: unit) @ L1
+    dice D6
+    need min(params(t, "Ward"))
+rule "Ward" (value: need) @ L1
+''')
+    assert p_pass(rt, "ward", t=unit(rt, rules=["Ward (6+)", "Ward (5+)"])) == F(1, 3)
