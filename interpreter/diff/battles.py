@@ -225,7 +225,9 @@ class BattleDiff:
     under B), by margin (empty with fewer than two sides)."""
     examples: tuple[tuple[int, int, str | None, str | None], ...] = ()
     """The first few runs whose winner differs: (run index, its seed, winner under A,
-    winner under B), to replay with ``rules-run --seed``."""
+    winner under B). Don't confuse the seed with one for ``rules-run --seed``: a statistics
+    run draws each volley's damage from its exact distribution, a narrated run rolls every
+    die, so the same seed gives another battle there (the same odds)."""
     test: str = PAIRED_TEST
 
     def to_json(self) -> dict[str, Any]:

@@ -1,0 +1,52 @@
+"""The commands as a user meets them: installed scripts, --help, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+COMMANDS = ["rules-run", "rules-check", "rules-odds"]
+
+
+def script(name: str) -> Path:
+    path = BIN / name
+    if not path.exists():
+        pytest.skip(f"{name} is not installed next to {sys.executable}")
+    return path
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_has_help(name: str, tmp_path: Path) -> None:
+    done = subprocess.run([script(name), "--help"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0
+    assert "usage:" in done.stdout and "examples:" in done.stdout
+
+
+def test_the_installed_package_runs_a_bundled_battle_from_an_empty_folder(tmp_path: Path) -> None:
+    done = subprocess.run([script("rules-run"), "--edition", "wfb8", "--seed", "3", "--json"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["edition"] == "wfb8" and result["rounds"] >= 1
+    assert "winner" in result
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["rules-run", "--edition", "wfb9"], "unknown edition 'wfb9'"),
+    (["rules-run", "-e", "wfb8", "no-such-battle.yaml"], "no-such-battle.yaml"),
+    (["rules-run", "-e", "wfb8", "--option", "charge_rol=sum"], "did you mean 'charge_roll'?"),
+    (["rules-odds", "-e", "wfb8", "--attacker", "orc", "--target", "halberdiers"],
+     "did you mean 'orcs'?"),
+    (["rules-check", "no-such-folder"], "no such file or folder"),
+])
+def test_mistakes_give_a_message_and_exit_1_never_a_traceback(args, message, tmp_path) -> None:
+    done = subprocess.run([script(args[0]), *args[1:]], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
