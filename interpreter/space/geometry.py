@@ -71,6 +71,16 @@ def _segment_distance(p, a, b) -> float:
     return math.hypot(px - cx, py - cy)
 
 
+def _crosses(p1, p2, q1, q2) -> bool:
+    """Whether two segments cross (rectangles laid in a cross touch no corner inside)."""
+    def side(a, b, c) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    d1, d2 = side(q1, q2, p1), side(q1, q2, p2)
+    d3, d4 = side(p1, p2, q1), side(p1, p2, q2)
+    return ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0)) and 0 not in (d1, d2, d3, d4)
+
+
 def _inside(p, poly) -> bool:
     sign = 0
     for i in range(4):
@@ -93,8 +103,19 @@ def edge_distance(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint) -> flo
         >>> edge_distance(Pose(0, 0), Footprint(2, 2), Pose(0, 6), Footprint(2, 2))
         4.0
     """
+    if a.facing % 90 == 0 and b.facing % 90 == 0:
+        # both rectangles are aligned with the table: the distance of two boxes
+        aw, ad = (a_size.width, a_size.depth) if a.facing % 180 == 0 else (a_size.depth,
+                                                                            a_size.width)
+        bw, bd = (b_size.width, b_size.depth) if b.facing % 180 == 0 else (b_size.depth,
+                                                                            b_size.width)
+        dx = max(0.0, abs(a.x - b.x) - (aw + bw) / 2)
+        dy = max(0.0, abs(a.y - b.y) - (ad + bd) / 2)
+        return round(math.hypot(dx, dy), 9)
     pa, pb = corners(a, a_size), corners(b, b_size)
-    if any(_inside(p, pb) for p in pa) or any(_inside(p, pa) for p in pb):
+    if (any(_inside(p, pb) for p in pa) or any(_inside(p, pa) for p in pb)
+            or any(_crosses(pa[i], pa[(i + 1) % 4], pb[j], pb[(j + 1) % 4])
+                   for i in range(4) for j in range(4))):
         return 0.0
     best = math.inf
     for poly, other in ((pa, pb), (pb, pa)):

@@ -1,0 +1,76 @@
+"""Battlefield geometry: distances edge to edge, arcs, moves (pure functions)."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from interpreter.space import Footprint, Pose, advance, arc_of, edge_distance
+from interpreter.space.geometry import corners
+
+
+def test_facing_units_4_inches_apart() -> None:
+    a = Pose(36, 10, 0)
+    b = Pose(36, 10 + 1 + 4 + 1, 180)
+    assert edge_distance(a, Footprint(4, 2), b, Footprint(4, 2)) == 4.0
+
+
+def test_rectangles_laid_in_a_cross_overlap() -> None:
+    # found by the property test below: no corner of either lies inside the other
+    from interpreter.space import geometry as g
+
+    a, b = Pose(0, 0, 45), Pose(0, 0, 45)
+    assert edge_distance(a, Footprint(1, 1), b, Footprint(2, 0.5)) == 0.0
+    assert g._crosses((0, -1), (0, 1), (-1, 0), (1, 0))
+
+
+def test_touching_and_overlapping_are_zero() -> None:
+    assert edge_distance(Pose(0, 0), Footprint(2, 2), Pose(2, 0), Footprint(2, 2)) == 0.0
+    assert edge_distance(Pose(0, 0), Footprint(2, 2), Pose(1, 1), Footprint(2, 2)) == 0.0
+
+
+def test_corner_to_corner() -> None:
+    d = edge_distance(Pose(0, 0), Footprint(2, 2), Pose(5, 5), Footprint(2, 2))
+    assert math.isclose(d, math.hypot(3, 3))
+
+
+def test_arcs_follow_the_45_degree_lines_from_the_corners() -> None:
+    target = Pose(0, 0, 0)
+    size = Footprint(4, 2)
+    assert arc_of(target, size, 2.5, 1.6) == "front"    # just inside the line from (2, 1)
+    assert arc_of(target, size, 3.5, 1.6) == "flank"
+    assert arc_of(target, size, -3, -5) == "rear"
+    assert arc_of(Pose(0, 0, 90), size, 5, 0) == "front"   # facing +x
+
+
+def test_advance_moves_along_the_heading() -> None:
+    p = advance(Pose(0, 0, 0), 90, 3)
+    assert math.isclose(p.x, 3) and abs(p.y) < 1e-9 and p.facing == 90
+
+
+def _slow_distance(a, a_size, b, b_size) -> float:
+    """The general polygon computation (no axis-aligned shortcut), for comparison."""
+    from interpreter.space import geometry as g
+
+    pa, pb = corners(a, a_size), corners(b, b_size)
+    if (any(g._inside(p, pb) for p in pa) or any(g._inside(p, pa) for p in pb)
+            or any(g._crosses(pa[i], pa[(i + 1) % 4], pb[j], pb[(j + 1) % 4])
+                   for i in range(4) for j in range(4))):
+        return 0.0
+    return min(g._segment_distance(p, poly[i], poly[(i + 1) % 4])
+               for p_poly, poly in ((pa, pb), (pb, pa)) for p in p_poly for i in range(4))
+
+
+coordinate = st.floats(-30, 30, allow_nan=False)
+side = st.floats(0.5, 10, allow_nan=False)
+facing = st.sampled_from([0, 90, 180, 270])
+
+
+@given(coordinate, coordinate, facing, side, side, coordinate, coordinate, facing, side, side)
+def test_the_aligned_shortcut_agrees_with_the_polygons(ax, ay, af, aw, ad, bx, by, bf, bw, bd):
+    a, b = Pose(ax, ay, af), Pose(bx, by, bf)
+    fa, fb = Footprint(aw, ad), Footprint(bw, bd)
+    assert math.isclose(edge_distance(a, fa, b, fb), _slow_distance(a, fa, b, fb),
+                        abs_tol=1e-6)
