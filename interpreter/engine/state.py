@@ -18,6 +18,7 @@ from interpreter.engine.objectives import ObjectivesMixin
 from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
 from interpreter.lang.builtins import UNIT_PROPERTIES
+from interpreter.lang.compiler import rule_scope
 from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, edge_distance
 from interpreter.space import heading_to
 
@@ -131,9 +132,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             return
         for inst in self.runtime.global_rules:
             for effect, cond, body in by_rule.get(inst.rule.name, ()):
-                evars = dict(args or {})
-                evars.update(inst.args)
-                evars["bearer"] = None
+                evars = rule_scope(args or {}, inst, None)
                 if cond is None or cond(env, evars):
                     self.emit(env, "trigger", rule=inst.text, event=event, unit=None,
                               cite=self.runtime.ruleset.cite(f"rule:{inst.rule.name}"))
@@ -143,9 +142,7 @@ class BattleState(ObjectivesMixin, SightMixin):
                 continue
             for inst in list(unit.rules):
                 for effect, cond, body in by_rule.get(inst.rule.name, ()):
-                    evars = dict(args or {})
-                    evars.update(inst.args)
-                    evars["bearer"] = unit
+                    evars = rule_scope(args or {}, inst, unit)
                     if cond is None or cond(env, evars):
                         self.emit(env, "trigger", rule=inst.text, event=event, unit=unit.id,
                                   cite=self.runtime.ruleset.cite(f"rule:{inst.rule.name}"))

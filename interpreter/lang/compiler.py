@@ -324,8 +324,7 @@ class Runtime:
             for grant, cond in self.grants.get(inst.rule.name, ()):
                 if grant.rule in have:
                     continue
-                evars = dict(inst.args)
-                evars["bearer"] = bearer
+                evars = rule_scope({}, inst, bearer)
                 if cond is None or cond(env, evars):
                     granted = self.bind_rule(grant.rule)
                     bearer.rules.append(granted)
@@ -412,8 +411,7 @@ class Runtime:
             for effect, cond, amount in self.char_effects.get(inst.rule.name, ()):
                 if effect.characteristic != name:
                     continue
-                evars = dict(inst.args)
-                evars["bearer"] = thing
+                evars = rule_scope({}, inst, thing)
                 if cond is not None and not cond(env, evars):
                     continue
                 v = amount(env, evars)
@@ -763,6 +761,15 @@ def _stack(amounts: list, stacking: ast.Stacking | None) -> int:
     return max(-abs(cap), min(abs(cap), total))
 
 
+def rule_scope(vars: Mapping[str, Any], inst: RuleInstance, bearer: Any) -> dict[str, Any]:
+    """The names a rule's effect sees: the arguments of what it affects, the rule's own
+    parameters, and ``bearer``."""
+    scope = dict(vars)
+    scope.update(inst.args)
+    scope["bearer"] = bearer
+    return scope
+
+
 def _bearers(args: Mapping[str, Any]) -> list[Bearer]:
     seen: list[Bearer] = []
     for v in args.values():
@@ -817,35 +824,21 @@ class CompiledRoll:
         auto = None
         for bearer, inst in self.runtime.carried(vars):
             rule_name = inst.rule.name
+            evars = rule_scope(vars, inst, bearer)
             for i, (rname, eff, cond, amount) in enumerate(self.modifiers):
-                if rname != rule_name:
-                    continue
-                evars = dict(vars)
-                evars.update(inst.args)
-                evars["bearer"] = bearer
-                if cond is None or cond(env, evars):
+                if rname == rule_name and (cond is None or cond(env, evars)):
                     v = amount(env, evars)
                     if v:
                         mods.setdefault((eff.part, i), []).append(v)
                         sources.append((eff.part, v, inst.text))
             for rname, eff, cond in self.rerolls:
-                if rname != rule_name:
-                    continue
-                evars = dict(vars)
-                evars.update(inst.args)
-                evars["bearer"] = bearer
-                if cond is None or cond(env, evars):
+                if rname == rule_name and (cond is None or cond(env, evars)):
                     if eff.which == "failed":
                         reroll_failed = True
                     else:
                         reroll_passed = True
             for rname, eff, cond in self.autos:
-                if rname != rule_name:
-                    continue
-                evars = dict(vars)
-                evars.update(inst.args)
-                evars["bearer"] = bearer
-                if cond is None or cond(env, evars):
+                if rname == rule_name and (cond is None or cond(env, evars)):
                     auto = (eff.result == "pass", inst.text)
         totals = {"result": 0, "need": 0}
         for (part, i), amounts in mods.items():
@@ -1020,9 +1013,7 @@ class CompiledSequence:
                 for rname, eff, cond, amount in rule_hooks:
                     if rname != inst.rule.name or eff.mark not in result.marks:
                         continue
-                    evars = dict(vars)
-                    evars.update(inst.args)
-                    evars["bearer"] = bearer
+                    evars = rule_scope(vars, inst, bearer)
                     if cond is None or cond(env, evars):
                         out.append((eff.effect, amount, evars))
         return out
