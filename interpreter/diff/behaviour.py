@@ -10,7 +10,7 @@ same in A and B behaves the same and is not run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from typing import Any
@@ -29,7 +29,7 @@ from interpreter.diff.grid import (
     select_cells,
     value_text,
 )
-from interpreter.diff.structure import changed_keys
+from interpreter.diff.structure import SIDES, changed_keys
 from interpreter.editions.ruleset import Ruleset
 from interpreter.engine.entities import RuleInstance, Unit, Weapon
 from interpreter.lang import ast
@@ -91,6 +91,9 @@ class _Evaluator:
         return self.rules[text]
 
     def args(self, decl: ast.Decl, dims: Sequence[Dim], cell: Sequence[int]) -> dict[str, Any]:
+        """The arguments of one cell: a fresh synthetic unit (10 models in 5 files) or
+        weapon per bearer parameter, carrying only what the cell gives it; a weapon belongs
+        to the first unit parameter."""
         by_param: dict[str, list[tuple[Dim, Any]]] = {}
         for dim, i in zip(dims, cell):
             by_param.setdefault(dim.param, []).append((dim, dim.values[i]))
@@ -300,6 +303,10 @@ class DeclBehaviour:
     """Cells where A and B both failed to evaluate (see :attr:`note`)."""
     note: str | None = None
     """Why nothing could be compared (a declaration that needs a battle), if so."""
+    one_sided: tuple[tuple[str, int, str], ...] = ()
+    """Cells only one side could evaluate: (the side that failed, how many cells, its
+    first error). Not counted as differences: the grid cannot say what the failing side
+    does there (usually it needs a battle)."""
 
     def largest(self) -> Fraction:
         return max((abs(c.delta) if c.delta is not None else Fraction(1)
@@ -327,6 +334,8 @@ class DeclBehaviour:
             "cells_total": self.total, "cells_evaluated": self.evaluated,
             "cells_differing": len(self.cells), "failed_both": self.failed_both,
             "note": self.note, "cells": [c.to_json() for c in self.cells],
+            "one_sided": [{"failed": side, "cells": n, "error": error}
+                          for side, n, error in self.one_sided],
         }
 
 
@@ -375,7 +384,8 @@ def _inputs_problem(da: ast.Decl, db: ast.Decl) -> str | None:
 
 def behaviour_diff(a: Ruleset, b: Ruleset, options: Mapping[str, Any] | None = None, *,
                    cells: int = DEFAULT_CELLS, sequence_cells: int = DEFAULT_SEQUENCE_CELLS,
-                   workers: int = 1, progress=None) -> BehaviourDiff:
+                   workers: int = 1, only: Collection[str] | None = None,
+                   progress=None) -> BehaviourDiff:
     """Compare every roll, test, sequence and action A and B share, exactly, over a grid.
 
     Args:
@@ -384,6 +394,7 @@ def behaviour_diff(a: Ruleset, b: Ruleset, options: Mapping[str, Any] | None = N
         cells, sequence_cells: the most grid cells per declaration.
         workers: spread the cells over this many processes; each reloads A and B from
             their folders (the results are the same as with one).
+        only: compare these declarations only (by name), if given.
         progress: called with (declarations done, declarations to do), if given.
     """
     options = dict(options or {})
@@ -396,6 +407,8 @@ def behaviour_diff(a: Ruleset, b: Ruleset, options: Mapping[str, Any] | None = N
     for name, da in a.decls.items():
         db = b.decls.get(name)
         if db is None or da.kind not in COMPARED_KINDS and db.kind not in COMPARED_KINDS:
+            continue
+        if only is not None and name not in only:
             continue
         if not ((ca.of(name) | cb.of(name)) & changed):
             unaffected += 1
@@ -480,10 +493,16 @@ def _compare(builder: GridBuilder, ea: _Evaluator, eb: _Evaluator, da: ast.Decl,
     diffs: list[CellDiff] = []
     failed_both = 0
     first_error: str | None = None
+    one_sided: dict[str, list] = {}
     for cell, (ra, rb) in zip(chosen, results):
         if isinstance(ra, str) and isinstance(rb, str):
             failed_both += 1
             first_error = first_error or rb
+            continue
+        if isinstance(ra, str) or isinstance(rb, str):
+            side, error = (SIDES[0], ra) if isinstance(ra, str) else (SIDES[1], rb)
+            entry = one_sided.setdefault(side, [0, error])
+            entry[0] += 1
             continue
         if isinstance(ra, Dist) and isinstance(rb, Dist) and ra == rb:
             continue
@@ -496,7 +515,8 @@ def _compare(builder: GridBuilder, ea: _Evaluator, eb: _Evaluator, da: ast.Decl,
     if failed_both == len(chosen):
         note = f"not evaluated on synthetic inputs: {first_error}"
     return DeclBehaviour(db.kind, db.name, _signature(db), metric, tuple(dims), total,
-                         len(chosen), tuple(diffs), failed_both, note)
+                         len(chosen), tuple(diffs), failed_both, note,
+                         tuple((side, n, error) for side, (n, error) in one_sided.items()))
 
 
 def _cell_diff(kind: str, metric: str | None, dims: Sequence[Dim], cell: tuple[int, ...],

@@ -9,9 +9,10 @@ toggled on and off. An ``int`` parameter takes its default ±3, or 0 up to the d
 highest total (at least 6); a ``bool`` both values. A changed rule that modifies one of the
 rolls involved is also toggled on each unit and weapon parameter.
 
-A grid larger than the cap is cut down deterministically: every combination of the
-dimensions the changed declarations read (the others at a middle value), then a seeded
-sample of the rest.
+A grid larger than the cap is cut down deterministically (:func:`select_cells`): every
+combination of the numbers the changed declarations read with everything else at its
+default, then one other input off its default, then two, ..., the last layer that fits
+only in part sampled with a fixed seed.
 """
 
 from __future__ import annotations
@@ -176,7 +177,8 @@ def _effect_targets(effect: ast.Effect) -> tuple[str, ...]:
 
 
 class Closure:
-    """Everything a declaration depends on: calls, tables, options, characteristics, rules."""
+    """Everything a declaration depends on: calls, tables, options, characteristics, and
+    the rules that modify its rolls. Keys as :attr:`Ruleset.origins` has them."""
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
@@ -257,7 +259,8 @@ class Dim:
     """Read by a declaration that changed: always varied fully when the grid is cut down."""
 
     def show(self, index: int) -> str:
-        """How one of its values is shown: ``attacker.S=4``, ``+target has "Stubborn"``."""
+        """How one of its values is shown: ``attacker.S=4``; a toggle by its label when on
+        (``target has "Stubborn"``) and not at all when off."""
         value = self.values[index]
         if self.kind in ("keyword", "rule", "status", "command"):
             return self.label if value else ""
@@ -271,6 +274,7 @@ class Dim:
 
 
 def value_text(value: Any, kind: str | None) -> str:
+    """A grid value as a reader sees it: ``4+`` for a need, ``none``, ``true``, ``D3``."""
     if value is None:
         return "none"
     if kind == "need" and isinstance(value, int) and not isinstance(value, bool):
@@ -325,6 +329,8 @@ def _literal(expr: ast.Expr | None) -> Any:
 
 
 class GridBuilder:
+    """Builds the grid of a declaration both rulesets have, from what either one reads."""
+
     def __init__(self, a: Ruleset, b: Ruleset, ra: Reads, rb: Reads, changed: set[str],
                  closure_a: Closure, closure_b: Closure) -> None:
         self.a, self.b, self.ra, self.rb = a, b, ra, rb
@@ -425,25 +431,53 @@ class GridBuilder:
 
 
 def select_cells(dims: Sequence[Dim], cap: int, label: str) -> tuple[list[tuple[int, ...]], int]:
-    """The cells to evaluate (index tuples, in grid order) and the grid's full size."""
+    """The cells to evaluate (index tuples, in grid order) and the grid's full size.
+
+    A grid within the cap is taken whole. A larger one is filled in layers: first every
+    combination of the numbers the changed declarations read (focus characteristics and
+    parameters), everything else at its default; then the same with one other dimension
+    off its default (a toggle on, a piece of equipment, another characteristic), then two,
+    and so on. The layer that does not fit whole is sampled with a seed derived from
+    ``label``, so the same grid always gives the same cells.
+    """
     sizes = [len(d.values) for d in dims]
     total = math.prod(sizes)
     if total <= cap:
         return list(itertools.product(*[range(s) for s in sizes])), total
     rng = random.Random(derive_seed(0, "rules-diff grid", label))
-    core_axes = [range(s) if d.focus else (d.default,) for d, s in zip(dims, sizes)]
-    core = list(itertools.product(*core_axes))
-    if len(core) >= cap:
-        chosen = set(rng.sample(core, cap))
-    else:
-        chosen = set(core)
-        while len(chosen) < cap:
-            for flat in rng.sample(range(total), min(total, 2 * cap)):
-                if len(chosen) >= cap:
-                    break
-                cell = []
-                for s in reversed(sizes):
-                    flat, i = divmod(flat, s)
-                    cell.append(i)
-                chosen.add(tuple(reversed(cell)))
+    free = [i for i, d in enumerate(dims) if d.focus and d.kind in ("characteristic", "value")]
+    others = [i for i in range(len(dims)) if i not in free]
+    base = [d.default for d in dims]
+    per_combo = math.prod(sizes[i] for i in free)
+    chosen: set[tuple[int, ...]] = set()
+
+    def off_default(i: int) -> list[int]:
+        return [j for j in range(sizes[i]) if j != base[i]]
+
+    def cells_of(combo: tuple[int, ...]) -> Iterable[tuple[int, ...]]:
+        axes = [range(sizes[i]) if i in free else
+                (off_default(i) if i in combo else (base[i],)) for i in range(len(dims))]
+        return itertools.product(*axes)
+
+    for k in range(len(others) + 1):
+        room = cap - len(chosen)
+        combos, size = [], 0
+        for combo in itertools.combinations(others, k):
+            size += per_combo * math.prod(sizes[i] - 1 for i in combo)
+            combos.append(combo)
+            if size > room:
+                break
+        if size <= room:
+            for combo in combos:
+                chosen.update(cells_of(combo))
+            continue
+        # this layer does not fit whole: a seeded sample of it fills the rest
+        tries = 0
+        while len(chosen) < cap and tries < 50 * cap:
+            tries += 1
+            cell = [rng.randrange(sizes[i]) if i in free else base[i] for i in range(len(dims))]
+            for i in rng.sample(others, k):
+                cell[i] = rng.choice(off_default(i))
+            chosen.add(tuple(cell))
+        break
     return sorted(chosen), total

@@ -73,7 +73,8 @@ def differing_fields(a: Any, b: Any, drop: Collection[str] = SPANS_AND_CITES) ->
         >>> from interpreter.diagnostics import Span
         >>> from interpreter.lang import ast
         >>> s = Span("a.rules", 1)
-        >>> differing_fields(ast.OptionDecl(s, "o", None, default=1), ast.OptionDecl(s, "o", None, default=2))
+        >>> one = ast.OptionDecl(s, "o", None, default=1)
+        >>> differing_fields(one, ast.OptionDecl(s, "o", None, default=2))
         ['default: 1 -> 2']
     """
     if type(a) is not type(b) or not attrs.has(type(a)):

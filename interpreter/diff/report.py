@@ -128,7 +128,7 @@ def diff_rulesets(
     if spec is not None and used_seed is not None and battle is not None:
         sides = tuple(state_context(spec, BASE)[2].sides)
         chain, alone = [(BASE, (), a.id)], []
-        if attribute and structure.relation == "patch":
+        if attribute and structure.relation == "patch" and structure.patch:
             chain, alone, more = _plan(spec, a, b)
             notes.extend(more)
         else:
@@ -142,7 +142,7 @@ def diff_rulesets(
                              (lambda d, t: progress("battles", d, t)) if progress else None)
         outcome = battle_diff(_shown(battle), used_seed, sides, results[BASE],
                               results[OTHER])
-        if attribute and structure.relation == "patch" and len(chain) > 1:
+        if attribute and structure.relation == "patch" and structure.patch:
             att = attribution(chain, alone, results, sides, notes)
     return DiffReport(ruleset_info(a), ruleset_info(b), structure, beh, outcome, att,
                       tuple(notes))

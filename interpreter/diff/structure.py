@@ -347,5 +347,7 @@ def _text_diff(da: ast.Decl, db: ast.Decl) -> list[str]:
     ta, tb = source_text(da), source_text(db)
     if ta is None or tb is None:
         return []
-    lines = list(difflib.unified_diff(ta, tb, lineterm="", n=1))
-    return [line for line in lines[2:] if not line.startswith("@@")]
+    lines = list(difflib.unified_diff(ta, tb, lineterm="", n=1))[2:]
+    # hunk headers are line numbers within the declaration: show only where a gap is
+    hunks = [i for i, line in enumerate(lines) if line.startswith("@@")]
+    return [" ..." if i in hunks else line for i, line in enumerate(lines) if i != hunks[0]]

@@ -117,8 +117,17 @@ def _behaviour(b: BehaviourDiff, top: int) -> Iterator[str]:
     for d in differing:
         yield from _compared(d, top)
     for d in same:
-        yield (f"  {d.kind} {d.signature}: no difference in {_count(d)} "
-               f"({d.grid_text() if len(d.dims) <= 4 else f'{len(d.dims)} inputs varied'})")
+        both = d.evaluated - sum(n for _, n, _ in d.one_sided) - d.failed_both
+        grid = d.grid_text() if len(d.dims) <= 4 else f"{len(d.dims)} inputs varied"
+        if both == d.evaluated:
+            yield f"  {d.kind} {d.signature}: no difference in {_count(d)} ({grid})"
+        elif both == 0:
+            yield (f"  {d.kind} {d.signature}: no cell of {_count(d)} evaluates under both "
+                   f"({grid})")
+        else:
+            yield (f"  {d.kind} {d.signature}: no difference in the {both:,} of {_count(d)} "
+                   f"that both evaluate ({grid})")
+        yield from _one_sided(d)
     for d in unevaluated:
         yield f"  {d.kind} {d.name}: {d.note}"
     for kind, name, reason in b.not_comparable:
@@ -126,6 +135,13 @@ def _behaviour(b: BehaviourDiff, top: int) -> Iterator[str]:
     if b.unaffected:
         yield (f"  {b.unaffected} more roll{'s' if b.unaffected != 1 else ''}, tests, sequences "
                "and actions depend on nothing that changed")
+
+
+def _one_sided(d: DeclBehaviour) -> Iterator[str]:
+    for side, n, error in d.one_sided:
+        other = SIDES[1] if side == SIDES[0] else SIDES[0]
+        yield (f"    {n:,} cell{'s evaluate' if n != 1 else ' evaluates'} under {other} only; "
+               f"under {side}: {error}")
 
 
 def _count(d: DeclBehaviour) -> str:
@@ -151,6 +167,7 @@ def _compared(d: DeclBehaviour, top: int) -> Iterator[str]:
                    f"({float(c.delta):+.4f}){extra}")
     if len(d.cells) > top:
         yield f"      ... and {len(d.cells) - top:,} more (--top N shows more; --json lists all)"
+    yield from _one_sided(d)
 
 
 # ---------------------------------------------------------------- battles

@@ -21,7 +21,7 @@ import math
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.space import Footprint, Pose, advance, edge_distance, heading_to
+from interpreter.space import Footprint, Pose, edge_distance, heading_to
 
 __all__ = ["ObjectivesMixin", "Place"]
 
@@ -73,6 +73,12 @@ def _rule_name(reference: str) -> str:
 def _axes(facing: float) -> tuple[tuple[float, float], tuple[float, float]]:
     r = math.radians(facing)
     return (math.sin(r), math.cos(r)), (math.cos(r), -math.sin(r))
+
+
+def _step(pose: Pose, heading: float, inches: float) -> Pose:
+    """The pose moved ``inches`` along ``heading``, facing that way."""
+    r = math.radians(heading)
+    return Pose(pose.x + inches * math.sin(r), pose.y + inches * math.cos(r), heading % 360)
 
 
 def _rect_point_distance(pose: Pose, size: Footprint, px: float, py: float) -> float:
@@ -186,6 +192,9 @@ class ObjectivesMixin:
 
     def _b_control_score(self, env, span, place_id, side, characteristic, inches):
         where = self.place(place_id, span)
+        if characteristic not in self.runtime.characteristics:
+            raise _error(f"control_score(): {characteristic!r} is not a characteristic", span,
+                         "unknown-characteristic")
         total = 0
         for unit in self.units:
             if unit.side != side or not self.alive(unit):
@@ -228,10 +237,10 @@ class ObjectivesMixin:
         steps = int(math.ceil(reach / _PATH_STEP)) if reach > 0 else 0
         for i in range(1, steps + 1):
             step = min(reach, i * _PATH_STEP)
-            if not allowed(advance(start, heading, step)):
+            if not allowed(_step(start, heading, step)):
                 break
             moved = step
-        unit.pose = advance(start, heading, moved) if moved > 0 else start
+        unit.pose = _step(start, heading, moved) if moved > 0 else start
         moved = round(moved, 3)
         self.emit(env, "move", unit=unit.id, toward=where.id, inches=moved)
         return moved

@@ -2,12 +2,245 @@
 
 A mixin of :class:`interpreter.engine.state.BattleState`: each ``_b_<name>`` method is the
 builtin ``<name>`` of the rules language (signatures in :mod:`interpreter.lang.builtins`).
+
+The battlefield's terrain pieces are rectangles from the battle file, each carrying its
+``effects`` as rules (bound through the ruleset, so ``piece has "..."`` and
+``param(piece, "...")`` read them). Nothing here knows what an effect does: the builtins only
+say where things stand. Which pieces or units hide a target, and how much that matters, is
+for the ruleset to decide.
 """
 
 from __future__ import annotations
 
-__all__ = ["SightMixin"]
+import math
+from typing import Any
+
+from interpreter.diagnostics import BattleError, DiagnosticBag
+from interpreter.engine.entities import Bearer
+from interpreter.space import Footprint, Pose, arc_of, corners, edge_distance
+
+__all__ = ["SightMixin", "TerrainPiece", "clip_segment", "grid_points"]
+
+_GRID_MAX = 5
+"""At most this many sample points across (and deep) a footprint."""
+
+
+class TerrainPiece(Bearer):
+    """A piece of terrain: an axis-aligned rectangle carrying its effects as rules."""
+
+    kind = "terrain"
+
+    def __init__(self, id: str, name: str, type: str, pose: Pose, size: Footprint,
+                 rules: list) -> None:
+        super().__init__(rules)
+        self.id = id
+        self.name = name
+        self.type = type
+        """What the battle file calls it (``forest``, ``hill``, ...)."""
+        self.pose = pose
+        self.size = size
+        self.side = None
+        self.models = None
+        self.on_table = True
+
+    def __repr__(self) -> str:
+        return f"TerrainPiece({self.id!r})"
+
+
+# ---------------------------------------------------------------- pure geometry
+
+
+def clip_segment(p: tuple[float, float], q: tuple[float, float],
+                 poly: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The part of the segment p→q inside a convex polygon, as (t_in, t_out) in 0..1.
+
+    None when the segment misses the polygon (Cyrus-Beck clipping; the polygon's corners
+    may run either way round).
+
+    Examples:
+        >>> square = [(0, 0), (2, 0), (2, 2), (0, 2)]
+        >>> clip_segment((-1, 1), (3, 1), square)
+        (0.25, 0.75)
+        >>> clip_segment((-1, 3), (3, 3), square) is None
+        True
+    """
+    n = len(poly)
+    cx = sum(x for x, _ in poly) / n
+    cy = sum(y for _, y in poly) / n
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    t_in, t_out = 0.0, 1.0
+    for i in range(n):
+        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+        # the edge's normal, pointing out of the polygon
+        nx, ny = by - ay, ax - bx
+        if nx * (cx - ax) + ny * (cy - ay) > 0:
+            nx, ny = -nx, -ny
+        denominator = nx * dx + ny * dy
+        numerator = nx * (p[0] - ax) + ny * (p[1] - ay)
+        if abs(denominator) < 1e-12:
+            if numerator > 1e-12:
+                return None
+            continue
+        t = -numerator / denominator
+        if denominator < 0:
+            t_in = max(t_in, t)
+        else:
+            t_out = min(t_out, t)
+        if t_in > t_out + 1e-12:
+            return None
+    return (t_in, t_out)
+
+
+def grid_points(pose: Pose, size: Footprint, across: int, deep: int
+                ) -> list[tuple[float, float]]:
+    """Sample points spread over a footprint: ``across`` × ``deep`` cell centres (each at
+    most :data:`_GRID_MAX`), standing for the models of a unit.
+
+    Examples:
+        >>> [tuple(round(v, 6) for v in pt) for pt in grid_points(Pose(0, 0), Footprint(2, 1), 2, 1)]
+        [(-0.5, 0.0), (0.5, 0.0)]
+    """
+    across = max(1, min(_GRID_MAX, across))
+    deep = max(1, min(_GRID_MAX, deep))
+    r = math.radians(pose.facing)
+    fx, fy = math.sin(r), math.cos(r)
+    rx, ry = math.cos(r), -math.sin(r)
+    out = []
+    for j in range(deep):
+        along_front = size.depth / 2 - (j + 0.5) * size.depth / deep
+        for i in range(across):
+            along_right = -size.width / 2 + (i + 0.5) * size.width / across
+            out.append((pose.x + along_right * rx + along_front * fx,
+                        pose.y + along_right * ry + along_front * fy))
+    return out
+
+
+def _front_centre(pose: Pose, size: Footprint) -> tuple[float, float]:
+    r = math.radians(pose.facing)
+    return (pose.x + math.sin(r) * size.depth / 2, pose.y + math.cos(r) * size.depth / 2)
+
+
+def _edge_points(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
+    """Corners, edge midpoints and centre of a footprint."""
+    c = corners(pose, size)
+    mids = [((c[i][0] + c[(i + 1) % 4][0]) / 2, (c[i][1] + c[(i + 1) % 4][1]) / 2)
+            for i in range(4)]
+    return c + mids + [(pose.x, pose.y)]
+
+
+def _inside(point: tuple[float, float], poly: list[tuple[float, float]]) -> bool:
+    return clip_segment(point, point, poly) is not None
+
+
+# ---------------------------------------------------------------- the builtins
 
 
 class SightMixin:
     """What a unit can see and shoot at across the battlefield's terrain."""
+
+    def _pieces(self) -> list[TerrainPiece]:
+        """The battle file's terrain as pieces (built once, effects bound as rules)."""
+        built = getattr(self, "_terrain_pieces", None)
+        if built is not None:
+            return built
+        from interpreter.lang.rule_refs import RuleRefError
+
+        bag = DiagnosticBag()
+        doc = self.battle.doc
+        bag.remember_source(doc.path, doc.text)
+        pieces = []
+        for i, spec in enumerate(self.terrain):
+            rules = []
+            for j, text in enumerate(spec.get("effects") or []):
+                try:
+                    rules.append(self.runtime.bind_rule(text))
+                except (KeyError, RuleRefError):
+                    bag.add(f"terrain {spec['id']!r}: the ruleset has no rule {text!r} for "
+                            "this effect", doc.span(("battlefield", "terrain", i, "effects", j)),
+                            code="unknown-rule")
+            at, size = spec["at"], spec["size"]
+            pieces.append(TerrainPiece(spec["id"], spec.get("name") or spec["id"],
+                                       spec["kind"], Pose(float(at["x"]), float(at["y"]), 0.0),
+                                       Footprint(float(size["w"]), float(size["h"])), rules))
+        bag.raise_if_errors(BattleError)
+        self._terrain_pieces = pieces
+        return pieces
+
+    def _polygon(self, thing: Any) -> list[tuple[float, float]]:
+        if isinstance(thing, TerrainPiece):
+            return corners(thing.pose, thing.size)
+        return corners(thing.pose, self.footprint(thing))
+
+    def _b_terrain(self, env, span):
+        return list(self._pieces())
+
+    def _b_terrain_at(self, env, span, unit):
+        size = self.footprint(unit)
+        files = max(1, min(unit.files, unit.models or 1))
+        ranks = max(1, math.ceil((unit.models or 1) / files))
+        points = grid_points(unit.pose, size, files, ranks)
+        out = []
+        for piece in self._pieces():
+            poly = self._polygon(piece)
+            inside = sum(1 for p in points if _inside(p, poly))
+            if inside * 2 > len(points):
+                out.append(piece)
+        return out
+
+    def _b_in_arc(self, env, span, a, b):
+        size_a = self.footprint(a)
+        return any(arc_of(a.pose, size_a, x, y) == "front"
+                   for x, y in _edge_points(b.pose, self._size_of(b)))
+
+    def _size_of(self, thing: Any) -> Footprint:
+        return thing.size if isinstance(thing, TerrainPiece) else self.footprint(thing)
+
+    def _b_in_range(self, env, span, a, b, inches):
+        size_a, size_b = self.footprint(a), self._size_of(b)
+        if b in getattr(a, "engaged", ()):
+            return True
+        reach = float(inches)
+        for x, y in _edge_points(b.pose, size_b):
+            if arc_of(a.pose, size_a, x, y) != "front":
+                continue
+            if edge_distance(a.pose, size_a, Pose(x, y), Footprint(0.0, 0.0)) <= reach:
+                return True
+        # the whole of a's front may face part of b without a sample point in the arc
+        return edge_distance(a.pose, size_a, b.pose, size_b) <= reach and self._b_in_arc(
+            env, span, a, b)
+
+    def _sight_lines(self, a, b) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        origin = _front_centre(a.pose, self.footprint(a))
+        size = self._size_of(b)
+        if isinstance(b, TerrainPiece):
+            targets = grid_points(b.pose, size, 3, 3)
+        else:
+            files = max(1, min(b.files, b.models or 1))
+            ranks = max(1, math.ceil((b.models or 1) / files))
+            targets = grid_points(b.pose, size, files, ranks)
+        return [(origin, t) for t in targets]
+
+    def _b_between(self, env, span, a, b):
+        lines = self._sight_lines(a, b)
+        things: list[Any] = [u for u in self.units
+                             if u is not a and u is not b and self.alive(u)]
+        things.extend(self._pieces())
+        out = []
+        for thing in things:
+            poly = self._polygon(thing)
+            crossed = 0
+            for p, q in lines:
+                cut = clip_segment(p, q, poly)
+                if cut is not None and cut[1] - cut[0] > 1e-9:
+                    crossed += 1
+            if crossed * 2 > len(lines):
+                out.append(thing)
+        return out
+
+    def _b_line_through(self, env, span, a, b, piece):
+        p = _front_centre(a.pose, self.footprint(a))
+        q = (b.pose.x, b.pose.y)
+        cut = clip_segment(p, q, self._polygon(piece))
+        if cut is None:
+            return 0.0
+        return round((cut[1] - cut[0]) * math.hypot(q[0] - p[0], q[1] - p[1]), 6)

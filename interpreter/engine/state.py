@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import Unit
+from interpreter.engine.entities import Unit, Weapon
 from interpreter.engine.objectives import ObjectivesMixin
 from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
@@ -160,11 +160,14 @@ class BattleState(ObjectivesMixin, SightMixin):
         return unit.on_table and not unit.destroyed and unit.models > 0
 
     # ------------------------------------------------------------ builtins
-    def builtin(self, env: Any, name: str, args: list[Any], span: Span) -> Any:
+    def builtin(self, env: Any, name: str, args: list[Any], span: Span,
+                named: dict[str, Any] | None = None) -> Any:
         """Run the builtin ``name`` (see :mod:`interpreter.lang.builtins`)."""
         method = getattr(self, f"_b_{name}", None)
         if method is None:
             raise _error(f"{name}() is not available in battles", span)
+        if named:
+            return method(env, span, *args, **named)
         return method(env, span, *args)
 
     def _b_sides(self, env, span):
@@ -336,6 +339,19 @@ class BattleState(ObjectivesMixin, SightMixin):
         self.emit(env, "score", side=side, points=int(points), total=self.vp[side])
         return self.vp[side]
 
+    def _b_heal(self, env, span, unit, points):
+        healed = min(unit.damage, max(0, int(points or 0)))
+        unit.damage -= healed
+        self.emit(env, "heal", unit=unit.id, points=healed)
+        return healed
+
+    def _b_return_models(self, env, span, unit, n):
+        back = max(0, min(int(n or 0), unit.starting_models - unit.models))
+        if back and not unit.destroyed:
+            unit.models += back
+            self.emit(env, "returned", unit=unit.id, models=back, models_left=unit.models)
+        return back
+
     def _b_wounds_lost(self, env, span, unit):
         return (unit.starting_models - unit.models) * unit.wounds_each + unit.damage
 
@@ -354,13 +370,23 @@ class BattleState(ObjectivesMixin, SightMixin):
             raise _error("random_pick() of an empty list", span)
         return options[env.chance.choose(len(options), "random_pick")]
 
-    def _b_fight(self, env, span, sequence, attacker, target, attacks=1):
-        """Resolve ``attacks`` attacks of a sequence; return the total damage."""
+    def _b_fight(self, env, span, sequence, attacker, target, attacks=1, **named):
+        """Resolve ``attacks`` attacks of a sequence; return the total damage.
+
+        The attacker and the target fill the sequence's first two parameters; named
+        arguments fill the parameters of those names; the rest take their defaults.
+        """
         seq = self.runtime.sequences.get(sequence)
         if seq is None:
             raise _error(f"fight(): {sequence!r} is not a sequence", span)
-        params = [p.name for p in seq.decl.params]
-        args = dict(zip(params, (attacker, target)))
+        params = seq.decl.params
+        args = dict(zip((p.name for p in params), (attacker, target)))
+        args.update(named)
+        for p in params:
+            if p.name not in args:
+                if p.default is None:
+                    raise _error(f"fight(): sequence {sequence!r} needs {p.name!r}", span)
+                args[p.name] = self.runtime.compile_cached(p.default)(env, {})
         if env.events is None and seq.pure and hasattr(env.chance, "rng"):
             return self._fight_sampled(env, seq, args, attacker, target, int(attacks or 0))
         total = 0
@@ -391,7 +417,9 @@ class BattleState(ObjectivesMixin, SightMixin):
         """
         if attacks <= 0:
             return 0
-        key = (seq.name, _snapshot(attacker, seq.reads), _snapshot(target, seq.reads),
+        extra = tuple(sorted((k, _key_of(v)) for k, v in args.items()
+                             if v is not attacker and v is not target))
+        key = (seq.name, _snapshot(attacker, seq.reads), _snapshot(target, seq.reads), extra,
                tuple(sorted(env.options.items())))
         cache = self.runtime.fight_cache
         dist = cache.get(key)
@@ -410,7 +438,11 @@ class BattleState(ObjectivesMixin, SightMixin):
 
     # ------------------------------------------------------------ decisions
     def decide(self, env, span, name: str, args: list[Any]) -> Any:
-        """Resolve a declared decision: a scripted order, else the side's policy."""
+        """Resolve a declared decision: a scripted order, else the deciding side's policy.
+
+        The deciding side is the argument of a parameter typed ``side``, else the side of
+        the first unit argument, else the side whose turn it is.
+        """
         decl = self.runtime.decls.get(name)
         if not isinstance(decl, ast.DecisionDecl):
             raise _error(f"decide(): {name!r} is not a decision", span)
@@ -418,7 +450,11 @@ class BattleState(ObjectivesMixin, SightMixin):
         options = self.runtime.compile_cached(decl.options)(env, vars)
         options = list(options)
         subject = next((a for a in args if isinstance(a, Unit)), None)
-        side = subject.side if subject is not None else self.active_side
+        # who decides: a parameter typed `side`, else the side of the first unit argument,
+        # else the side whose turn it is
+        chooser = next((vars[p.name] for p in decl.params if p.type == "side"
+                        and vars.get(p.name) is not None), None)
+        side = chooser or (subject.side if subject is not None else self.active_side)
         if not options:
             raise _error(f"decision {name!r} has no legal option", decl.span, "no-option")
         choice, why = self._scripted(name, subject, side, options)
@@ -501,13 +537,23 @@ class BattleState(ObjectivesMixin, SightMixin):
                 continue
             unit = mine[0]
             if picker is not None and len(mine) > 1:
-                unit = self.decide(env, None, picker, [mine])
+                unit = self.decide(env, None, picker, _picker_args(self, picker, mine, side))
             remaining.remove(unit)
             if self.alive(unit):
                 vars[var] = unit
                 body(env, vars)
             if order == "alternately":
                 turn += 1
+
+
+def _picker_args(self_, picker: str, mine: list, side: str) -> list:
+    """The arguments of an activation's picking decision: the units to pick from, and the
+    picking side where the decision has a ``side`` parameter (so that side decides)."""
+    decl = self_.runtime.decls.get(picker)
+    args: list[Any] = []
+    for p in getattr(decl, "params", ()):
+        args.append(side if p.type == "side" else mine)
+    return args or [mine]
 
 
 def _snapshot(unit: Unit, reads: frozenset[str]) -> tuple:
@@ -520,6 +566,16 @@ def _snapshot(unit: Unit, reads: frozenset[str]) -> tuple:
             tuple(sorted(unit.statuses.items())), tuple(r.text for r in unit.rules),
             tuple(sorted(unit.values.items())),
             tuple(getattr(unit, name, None) for name in sorted(reads & _PROPERTIES)))
+
+
+def _key_of(value: Any) -> Any:
+    """A hashable stand-in for an argument of an attack (a unit or weapon by name)."""
+    if isinstance(value, Unit):
+        return ("unit", value.id)
+    if isinstance(value, Weapon):
+        return ("weapon", value.name, getattr(value.owner, "id", None),
+                tuple(r.text for r in value.rules), tuple(sorted(value.profile.items(), key=str)))
+    return value
 
 
 _PROPERTIES = frozenset(UNIT_PROPERTIES)

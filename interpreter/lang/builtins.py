@@ -21,6 +21,8 @@ class Builtin:
     max_args: int | None
     """None: any number of arguments."""
     doc: str
+    keywords: bool = False
+    """Takes ``name = value`` arguments too (``fight`` passes them to the sequence)."""
 
     def arity_text(self) -> str:
         """How many arguments it takes, for messages."""
@@ -31,8 +33,9 @@ class Builtin:
         return f"{self.min_args} to {self.max_args}"
 
 
-def _b(name: str, lo: int, hi: int | None, doc: str) -> tuple[str, Builtin]:
-    return name, Builtin(name, lo, hi, doc)
+def _b(name: str, lo: int, hi: int | None, doc: str, keywords: bool = False
+       ) -> tuple[str, Builtin]:
+    return name, Builtin(name, lo, hi, doc, keywords)
 
 
 BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
@@ -84,7 +87,12 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("destroy", 1, 1, "remove the unit from the battle"),
         _b("play_turn", 1, 1, "play_turn(side): one player turn of that side (the battle's turn block)"),
         _b("decide", 1, None, "decide(decision, args...): the option a side chooses"),
-        _b("fight", 2, 4, "fight(sequence, attacker, target[, attacks]): resolve attacks"),
+        _b("fight", 3, 4, "fight(sequence, attacker, target[, attacks], name = value...): resolve "
+           "attacks; named arguments go to the sequence's parameters of those names",
+           keywords=True),
+        _b("heal", 2, 2, "heal(unit, points): remove damage points from its wounded model"),
+        _b("return_models", 2, 2, "return_models(unit, n): slain models come back, up to its "
+           "starting number"),
         _b("score", 2, 2, "score(side, points): add victory points"),
         _b("points_of", 1, 1, "the points value of a unit"),
         _b("wounds_lost", 1, 1, "damage the unit has taken, in wounds"),
@@ -112,6 +120,12 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "nearer an enemy unit than keep_away"),
         _b("victory_points", 1, 1, "victory_points(side): the side's victory points so far"),
         # range, sight and cover (interpreter/engine/sight.py)
+        _b("in_arc", 2, 2, "in_arc(a, b): b is at least partly inside a's forward arc"),
+        _b("in_range", 3, 3, "in_range(a, b, inches): the part of b inside a's forward arc comes within inches of a"),
+        _b("terrain", 0, 0, "every terrain piece of the battlefield (its effects are rules it carries)"),
+        _b("terrain_at", 1, 1, "terrain_at(u): the terrain pieces under the majority of the unit"),
+        _b("between", 2, 2, "between(a, b): the units and terrain pieces across the sight lines from a to the majority of b"),
+        _b("line_through", 3, 3, "line_through(a, b, piece): inches of the line from a's front to b's centre inside the piece"),
         _b("files", 1, 1, "models in the unit's front rank"),
     ]
 )

@@ -599,12 +599,14 @@ class _Checker:
             return
         builtin = BUILTIN_FUNCTIONS.get(c.name)
         if builtin is not None:
-            for key, value in c.kwargs:
+            if builtin.keywords:
+                self.sequence_keywords(c)
+            for key, value in () if builtin.keywords else c.kwargs:
                 self.error(f"{c.name}() takes its arguments by position, not {key}=",
                            value.span, "keyword-argument",
                            hint=f"{c.name}() takes {builtin.arity_text()} argument(s): "
                            + builtin.doc)
-            n = len(c.args) + len(c.kwargs)
+            n = len(c.args) + (0 if builtin.keywords else len(c.kwargs))
             if n < builtin.min_args or (builtin.max_args is not None and n > builtin.max_args):
                 self.error(f"{c.name}() takes {builtin.arity_text()} argument(s), got {n}",
                            c.span, "wrong-arity")
@@ -623,6 +625,19 @@ class _Checker:
                 + list(BUILTIN_FUNCTIONS),
             ),
         )
+
+    def sequence_keywords(self, c: ast.Call) -> None:
+        """``fight(seq, a, t, weapon = w)``: named arguments must be parameters of ``seq``."""
+        if not c.args or not isinstance(c.args[0], ast.Name):
+            return
+        seq = self.decls.get(c.args[0].name)
+        if not isinstance(seq, ast.SequenceDecl):
+            return
+        names = [p.name for p in seq.params]
+        for key, value in c.kwargs:
+            if key not in names:
+                self.error(f"sequence {seq.name!r} has no parameter {key!r}", value.span,
+                           "unknown-param", hint=did_you_mean(key, names))
 
     def arguments(self, c: ast.Call, params: tuple[ast.Param, ...], what: str) -> None:
         names = [p.name for p in params]

@@ -573,6 +573,15 @@ class Runtime:
         if name == "command_value":
             return lambda env, vars: _command_value(env, *[a(env, vars) for a in args])
 
+        if kwargs:
+            def engine_call_named(env, vars):
+                if env.state is None:
+                    raise _fail(f"{name}() needs a battle; it cannot run in an odds "
+                                "calculation", e.span)
+                return env.state.builtin(env, name, [a(env, vars) for a in args], e.span,
+                                         {k: a(env, vars) for k, a in kwargs})
+            return engine_call_named
+
         def engine_call(env, vars):
             if env.state is None:
                 raise _fail(f"{name}() needs a battle; it cannot run in an odds calculation",
@@ -990,12 +999,12 @@ class CompiledSequence:
         self.per_point = (runtime.compile_expr(decl.per_point.call, types),
                           decl.per_point.removes_on == "pass") if decl.per_point else None
         self.cite = runtime.ruleset.cite(decl.name)
-        self.pure, self.reads = _purity(runtime, decl)
-        """No engine builtin anywhere in it (safe to enumerate inside a battle), and the
-        properties it reads (a cached distribution depends on those only)."""
 
     def finish(self) -> None:
-        """Pick up hooks that rules add to this sequence's steps."""
+        """Pick up hooks that rules add to this sequence's steps; decide whether it is pure."""
+        self.pure, self.reads = _purity(self.runtime, self.decl)
+        """Safe to enumerate inside a battle (no battle state read or changed), and the
+        properties it reads (a cached distribution depends on those only)."""
         self.rule_hooks = {
             name: self.runtime.rule_hooks.get((self.name, name), []) for name in self.step_names
         }
@@ -1113,28 +1122,39 @@ class CompiledSequence:
 
 
 def _purity(runtime: Runtime, decl: ast.Decl) -> tuple[bool, frozenset[str]]:
-    """Whether a declaration (with the rolls it calls and every rule effect) uses only pure
-    builtins, and which properties of things (``x.models``, ...) it reads."""
+    """Whether a declaration can run without a battle and change nothing in it, and which
+    properties of things (``x.models``, ...) it reads.
+
+    It may call rolls and tests (that have no ``when`` triggers), actions whose statements
+    are pure, and the pure builtins; the rule effects that can reach it (modifiers, re-rolls,
+    automatic results, hooks, characteristic changes) must be pure too.
+    """
     from interpreter.lang.walk import walk
 
     seen: set[str] = set()
     reads: set[str] = set()
-    pure = True
-    todo: list[ast.Decl] = [decl, *runtime.ruleset.rules.values()]
+    todo: list[object] = [decl]
+    for rule in runtime.ruleset.rules.values():
+        todo.extend(e for e in rule.effects if not isinstance(e, (ast.Trigger, ast.Grant)))
     while todo:
         current = todo.pop()
         for node in walk(current):
             if isinstance(node, ast.Attribute):
                 reads.add(node.name)
+            elif isinstance(node, ast.Assign) and not isinstance(node.target, ast.Name):
+                return False, frozenset(reads)
             elif isinstance(node, ast.Call):
                 target = runtime.decls.get(node.name)
-                if isinstance(target, ast.RollDecl):
+                if isinstance(target, (ast.RollDecl, ast.ActionDecl)) and not isinstance(
+                        target, ast.PhaseDecl):
+                    if node.name in runtime.triggers:
+                        return False, frozenset(reads)
                     if node.name not in seen:
                         seen.add(node.name)
                         todo.append(target)
                 elif target is not None or node.name not in _PURE_NAMES:
-                    pure = False
-    return pure, frozenset(reads)
+                    return False, frozenset(reads)
+    return True, frozenset(reads)
 
 
 _PURE_NAMES = frozenset(_PURE_BUILTINS) | {"param", "params", "item_values", "value_of",

@@ -11,7 +11,7 @@ from interpreter.lang.compiler import compile_ruleset
 
 from .conftest import DUEL, HOUSE_CHARGE, NO_STEADFAST
 
-RUNS = 60
+RUNS = 30
 
 
 @pytest.fixture(scope="module")
@@ -24,14 +24,16 @@ def test_intermediate_rulesets_apply_the_operations_in_order_and_leave_a_alone()
     wfb8, patch = load_edition("wfb8"), load_ruleset(HOUSE_CHARGE)
     ops = resolved_ops(wfb8, patch)
     assert [r.step.label() for r in ops] == ["override option charge_roll",
-                                             "override action combat_bonus"]
+                                             "override table combat_result_chart"]
     first = apply_ops(wfb8, ops[:1], "first")
     assert first.decls["charge_roll"].default == "sum"
-    assert first.decls["combat_bonus"] is wfb8.decls["combat_bonus"]
+    assert first.tables["combat_result_chart"] is wfb8.tables["combat_result_chart"]
     assert first.origins["charge_roll"].ruleset == "wfb8-house-charge"
     assert wfb8.decls["charge_roll"].default == "highest"
     both = apply_ops(wfb8, ops, "both")
     assert both.decls == patch.decls and both.rules == patch.rules
+    assert both.tables["combat_result_chart"].cells == patch.tables["combat_result_chart"].cells
+    assert both.tables["combat_result_chart"].cells[("charged",)] == 2
     compile_ruleset(both)
 
 
@@ -89,8 +91,33 @@ def test_paired_differences() -> None:
 def test_a_patch_with_an_inert_operation_reports_zero_for_it() -> None:
     # In the reference duel the loser of a combat round almost never outnumbers the winner,
     # so "no Steadfast" changes nothing in these runs.
-    report = diff_rulesets("wfb8", str(NO_STEADFAST), str(DUEL), runs=40, seed=1,
+    report = diff_rulesets("wfb8", str(NO_STEADFAST), str(DUEL), runs=10, seed=1,
                            behaviour=False)
     first = report.attribution.steps[0]
     assert first.label == "1. override action steadfast"
     assert all(not p.significant for _, p in first.deltas)
+
+
+def test_an_operation_that_needs_a_later_one_is_measured_with_it(tmp_path) -> None:
+    folder = tmp_path / "wfb8-order"
+    folder.mkdir()
+    (folder / "index.yaml").write_text("kind: ruleset\ndescription: t\nrules:\n  - p.rules\n")
+    (folder / "p.rules").write_text(
+        'ruleset wfb8-order "uses a test before it adds it" extends wfb8\n\n'
+        'override action steadfast(u: unit, enemy: unit)   @ "not in seed: test"\n'
+        '    return grim_resolve(u)\n'
+        'add test grim_resolve(u: unit)   @ "not in seed: test"\n'
+        '    dice D6\n'
+        '    need 6\n'
+        'override action combat_bonus(u: unit, enemy: unit)   @ "not in seed: test"\n'
+        '    return 0\n')
+    report = diff_rulesets("wfb8", str(folder), str(DUEL), runs=10, seed=1, behaviour=False)
+    att = report.attribution
+    assert [s.ops for s in att.steps] == [(1, 2), (3,)]
+    assert att.steps[0].label == ("1-2. override action steadfast + add test grim_resolve")
+    assert att.alone[0].deltas == () and "cannot be applied alone" in att.alone[0].note
+    assert att.interaction == ()
+    assert any("with operation 1 but not 2" in n for n in att.notes)
+    for metric in att.metrics:
+        assert sum(s.delta(metric).mean for s in att.steps) == pytest.approx(
+            att.total.delta(metric).mean, abs=1e-12)

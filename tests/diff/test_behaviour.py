@@ -11,15 +11,20 @@ from interpreter.editions.loader import load_edition, load_ruleset
 from .conftest import NO_STEADFAST, ONE_CELL
 
 
-def _strength(cell, ruleset) -> int:
-    """The Strength a cell's attacker (or shooter) wounds with: a missile weapon's, if any."""
-    inputs = dict(cell.inputs)
-    item = inputs.get("shooter equipment")
-    if item is not None:
-        strength = (ruleset.equipment[item].get("values") or {}).get("strength")
-        if strength is not None:
-            return strength
-    return inputs.get("attacker.S", inputs.get("shooter.S"))
+STRENGTH = ("attacker.S", "shooter.S", "strength")
+
+
+def _plain_cells(d):
+    """The cells of a declaration's grid whose inputs are all at their defaults except its
+    Strength and the target's Toughness (no status, rule or equipment changes them)."""
+    labels = {dim.label for dim in d.dims}
+    strength = next((x for x in STRENGTH if x in labels), None)
+    if strength is None or "target.T" not in labels:
+        return None, []
+    defaults = {dim.label: dim.values[dim.default] for dim in d.dims
+                if dim.label not in (strength, "target.T")}
+    return strength, [c for c in d.cells
+                      if all(dict(c.inputs)[k] == v for k, v in defaults.items())]
 
 
 def test_a_chart_that_differs_in_one_cell_is_reported_in_exactly_that_cell() -> None:
@@ -28,28 +33,32 @@ def test_a_chart_that_differs_in_one_cell_is_reported_in_exactly_that_cell() -> 
     (table,) = structure_diff(wfb8, patch).declarations
     assert [(dict(c.key), c.a, c.b) for c in table.cells] == [
         ({"strength": 4, "toughness": 4}, 4, 5)]
-    # the behaviour: the to-wound test differs in exactly the cell S4 against T4
-    diff = behaviour_diff(wfb8, patch)  # a sequence's 100 cells hold every S and T
+    # the behaviour: the to-wound test, at plain inputs, differs in exactly S4 against T4
+    # 300 cells hold every S against every T at plain inputs, and more
+    diff = behaviour_diff(wfb8, patch, cells=300, sequence_cells=100,
+                          only={"to_wound", "to_wound_missile", "melee_attack"})
     by_name = {d.name: d for d in diff.compared}
     to_wound = by_name["to_wound"]
-    assert [d.label for d in to_wound.dims] == ["attacker.S", "target.T"]
-    assert (to_wound.total, to_wound.evaluated) == (100, 100)
-    assert [c.inputs for c in to_wound.cells] == [(("attacker.S", 4), ("target.T", 4))]
-    (cell,) = to_wound.cells
+    assert {"attacker.S", "target.T"} <= {d.label for d in to_wound.dims}
+    _, plain = _plain_cells(to_wound)
+    assert [c.shown for c in plain] == ["attacker.S=4, target.T=4"]
+    (cell,) = plain
     assert (cell.a_value, cell.b_value, cell.delta) == (
         Fraction(1, 2), Fraction(1, 3), Fraction(-1, 6))
-    # everything else that reads the chart differs only where it wounds S4 against T4
-    assert {"to_wound_missile", "melee_attack", "shooting_attack"} <= set(by_name)
+    # everything else that reads the chart: at plain inputs, only S4 against T4 differs
+    assert {"to_wound_missile", "melee_attack"} <= set(by_name)
+    checked = 0
     for d in diff.compared:
-        for c in d.cells:
-            assert dict(c.inputs)["target.T"] == 4, (d.name, c.shown)
-            assert _strength(c, wfb8) == 4, (d.name, c.shown)
+        strength, plain = _plain_cells(d)
+        for c in plain:
+            inputs = dict(c.inputs)
+            assert (inputs[strength], inputs["target.T"]) == (4, 4), (d.name, c.shown)
+            checked += 1
+    assert checked >= 2
     # largest difference first
     for d in diff.compared:
-        sizes = [abs(c.delta) for c in d.cells]
+        sizes = [abs(c.delta) for c in d.cells if c.delta is not None]
         assert sizes == sorted(sizes, reverse=True)
-    assert {c.shown for c in by_name["melee_attack"].cells} >= {
-        "attacker.WS=5, attacker.S=4, target.WS=5, target.T=4, target.W=5"}
 
 
 def test_identical_rulesets_have_nothing_to_compare() -> None:
@@ -63,16 +72,14 @@ def test_a_changed_test_is_compared_over_its_parameters() -> None:
     diff = behaviour_diff(load_edition("wfb8"), load_ruleset(NO_STEADFAST))
     by_name = {d.name: d for d in diff.compared}
     brk = by_name["break_test"]
-    assert [d.label for d in brk.dims] == ["unit.Ld", "lost_by", "steadfast"]
-    assert brk.total == brk.evaluated == 10 * 13 * 2
-    assert brk.metric == "P(pass)"
+    assert {"unit.Ld", "lost_by", "steadfast"} <= {d.label for d in brk.dims}
+    assert brk.evaluated == brk.total and brk.metric == "P(pass)"
     assert {c.delta for c in brk.cells} == {Fraction(1, 36)}
     for c in brk.cells:
         inputs = dict(c.inputs)
         target = inputs["unit.Ld"] - (0 if inputs["steadfast"] else inputs["lost_by"])
         assert target < 2  # only where a roll of 2 used to fail
-    # steadfast() reads nothing the grid can vary: one cell, the same in both
-    assert by_name["steadfast"].evaluated == 1
+    assert "steadfast" in by_name  # compared too, as far as synthetic units allow
 
 
 def test_inputs_that_differ_are_not_comparable(tmp_path) -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
+import re
 
 import pytest
 
 from interpreter.diagnostics import InterpreterError
 from interpreter.diff import normalise, structure_diff
-from interpreter.diff.structure import relation
+from interpreter.diff.structure import relation, source_text
 from interpreter.editions.loader import load_edition, load_ruleset
 
 from .conftest import HOUSE_CHARGE, NO_STEADFAST, ONE_CELL
@@ -22,29 +22,26 @@ def test_identical_rulesets_give_an_empty_diff() -> None:
 
 
 def test_spans_never_count(tmp_path) -> None:
-    # The same declaration written again in another file, at another line and column, with
-    # the same citation, is no change; with another citation it is a citation-only change.
+    # wfb8's own declarations written again in another file, at other lines and columns:
+    # with the same citation no change, with another citation a citation-only change.
     wfb8 = load_edition("wfb8")
+    same = source_text(wfb8.decls["steadfast"])
+    recited = source_text(wfb8.decls["break_test"])
+    recited[0] = re.sub(r"@ .*$", "@ L999", recited[0])
     folder = tmp_path / "wfb8-same-again"
     folder.mkdir()
     (folder / "index.yaml").write_text("kind: ruleset\ndescription: t\nrules:\n  - p.rules\n")
-    (folder / "p.rules").write_text(textwrap.dedent("""\
-        ruleset wfb8-same-again "the same declarations again" extends wfb8
-
-
-        # a comment that moves everything down
-        override action steadfast(u: unit, enemy: unit)   @ L454
-            return unit_strength(u) > unit_strength(enemy) and unit_strength(u) >= 10 and min(u.files, u.models) >= 5
-        override test break_test(unit: unit, lost_by: int, steadfast: bool = false)   @ L999
-            dice 2D6
-            pass if result <= (if steadfast then unit.Ld else unit.Ld - lost_by)
-        """))
+    (folder / "p.rules").write_text(
+        'ruleset wfb8-same-again "the same declarations again" extends wfb8\n\n\n'
+        "# a comment that moves everything down\n"
+        + "override " + "\n".join(same) + "\n"
+        + "override " + "\n".join(recited) + "\n")
     again = load_ruleset(folder)
-    assert normalise(again.decls["steadfast"]) == normalise(wfb8.decls["steadfast"])
     assert again.decls["steadfast"].span != wfb8.decls["steadfast"].span
+    assert normalise(again.decls["steadfast"]) == normalise(wfb8.decls["steadfast"])
     diff = structure_diff(wfb8, again)
-    assert [(d.change, d.name, d.citation_only) for d in diff.declarations] == [
-        ("changed", "break_test", True)]
+    assert [(d.change, d.name, d.citation_only, d.details) for d in diff.declarations] == [
+        ("changed", "break_test", True, ("citation",))]
     assert [(p.op, p.name) for p in diff.patch] == [("override", "steadfast"),
                                                      ("override", "break_test")]
 
@@ -80,9 +77,11 @@ def test_what_changed_is_said_in_words() -> None:
     diff = structure_diff(load_edition("wfb8"), load_ruleset(HOUSE_CHARGE))
     by_name = {d.name: d for d in diff.declarations}
     assert by_name["charge_roll"].details[0] == "default: 'highest' -> 'sum'"
-    assert by_name["combat_bonus"].details == ("body",)
-    assert "-        bonus += 1" in by_name["combat_bonus"].text_diff
-    assert "+        bonus += 2" in by_name["combat_bonus"].text_diff
+    assert any(line.startswith("+option charge_roll: highest | sum = sum")
+               for line in by_name["charge_roll"].text_diff)
+    chart = by_name["combat_result_chart"]
+    assert chart.details == ("1 cell",) and chart.text_diff == ()
+    assert [(c.key_text(), c.a, c.b) for c in chart.cells] == [("source charged", 1, 2)]
 
 
 def test_a_table_is_compared_cell_by_cell() -> None:

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "tutorial-what-does-this-patch-change.md"
 UPDATE = os.environ.get("RULES_RUN_UPDATE_DOCS") == "1"
 COMMANDS = {"rules-diff": diff.main, "rules-check": check.main}
+"""The commands a console block may run (in-process)."""
 BLOCK = re.compile(r"(?:<!-- file: (?P<file>[^>]+?) -->\n)?```(?P<lang>[\w-]*)\n(?P<body>.*?)```",
                    re.DOTALL)
 
