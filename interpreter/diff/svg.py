@@ -148,8 +148,8 @@ def svg_text(report: DiffReport) -> str:
         key = att.metrics[0]
         rows = [(s.label, s.delta(key), False) for s in att.steps]
         rows.append(("total (B - A)", att.total.delta(key), True))
-        chunk, y = _bars(f"Attribution: change in {metric_label(key)} (percentage points, "
-                         "95% intervals), in patch order", rows, y)
+        chunk, y = _bars(f"Attribution: how each operation moves the rate '{metric_label(key)}' "
+                         "(percentage points, 95% intervals)", rows, y)
         parts += chunk
     height = int(y + 10)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '

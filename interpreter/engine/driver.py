@@ -97,7 +97,7 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
     runtime.battle_blocks["setup"](env, {})
     state.fire(env, "start_of_battle")
     ends = [runtime.compile_cached(e) for e in decl.end]
-    state.end_checks = [lambda: end(env, {}) for end in ends]
+    state.end_checks = [lambda end=end: end(env, {}) for end in ends]
     played = 0
     for number in range(1, rounds + 1):
         state.round = number

@@ -1047,9 +1047,16 @@ class CompiledSequence:
         adds (``chains 2``) are independent, so their distributions are enumerated once and
         convolved, instead of enumerating every die of every chain together.
         """
-        from interpreter.chance import Dist, enumerate_exact
+        from interpreter.chance import Dist, binomial, enumerate_exact
 
         memo: dict[tuple[int, frozenset[int]], Any] = {}
+        keep = None
+        if self.per_point is not None:
+            # each damage point is tested alone, the same way whatever the chain did: so the
+            # points kept are a binomial thinning of the points made
+            test, removes_on_pass = self.per_point
+            passes = enumerate_exact(lambda ch: bool(test(make_env(ch), vars).passed))
+            keep = passes.probability(not removes_on_pass)
 
         def add(a: SequenceOutcome, b: SequenceOutcome) -> SequenceOutcome:
             return SequenceOutcome(tuple(x + y for x, y in zip(a.past, b.past)),
@@ -1058,10 +1065,15 @@ class CompiledSequence:
         def from_chain(start: int, skip: frozenset[int]) -> Any:
             key = (start, skip)
             if key not in memo:
-                chain = enumerate_exact(lambda ch: self._chain(make_env(ch), vars, start, skip))
+                chain = enumerate_exact(lambda ch: self._chain(make_env(ch), vars, start, skip,
+                                                               per_point=False))
 
                 def with_spawned(out: tuple) -> Any:
-                    total = Dist.certain(SequenceOutcome(out[0], out[1]))
+                    if keep is None or out[1] == 0:
+                        total = Dist.certain(SequenceOutcome(out[0], out[1]))
+                    else:
+                        total = binomial(out[1], keep).map(
+                            lambda kept, past=out[0]: SequenceOutcome(past, kept))
                     for s in out[2]:
                         total = total.combine(from_chain(*s), add)
                     return total
@@ -1071,10 +1083,12 @@ class CompiledSequence:
 
         return from_chain(0, frozenset())
 
-    def _chain(self, env: Env, vars: dict, start: int, skip: frozenset[int]
+    def _chain(self, env: Env, vars: dict, start: int, skip: frozenset[int],
+               per_point: bool = True
                ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
         """One chain from step ``start``: how many got past each step, its damage, and the
-        chains its hooks added (each as its first step and the steps it skips)."""
+        chains its hooks added (each as its first step and the steps it skips). Without
+        ``per_point`` the damage is before the ``each point`` tests."""
         n_steps = len(self.steps)
         past = [0] * n_steps
         spawned: list[tuple[int, frozenset[int]]] = []
@@ -1111,7 +1125,7 @@ class CompiledSequence:
             i += 1
         points = ended_with if ended_with is not None else (
             self.damage(env, vars) if self.damage is not None else 1)
-        if points and self.per_point is not None:
+        if points and per_point and self.per_point is not None:
             test, removes_on_pass = self.per_point
             kept = 0
             for _ in range(points):

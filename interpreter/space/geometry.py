@@ -113,9 +113,11 @@ def edge_distance(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint) -> flo
         dy = max(0.0, abs(a.y - b.y) - (ad + bd) / 2)
         return round(math.hypot(dx, dy), 9)
     pa, pb = corners(a, a_size), corners(b, b_size)
-    if (any(_inside(p, pb) for p in pa) or any(_inside(p, pa) for p in pb)
-            or any(_crosses(pa[i], pa[(i + 1) % 4], pb[j], pb[(j + 1) % 4])
-                   for i in range(4) for j in range(4))):
+    reach = (math.hypot(a_size.width, a_size.depth) + math.hypot(b_size.width, b_size.depth)) / 2
+    apart = math.hypot(a.x - b.x, a.y - b.y) > reach   # the circles around them do not meet
+    if not apart and (any(_inside(p, pb) for p in pa) or any(_inside(p, pa) for p in pb)
+                      or any(_crosses(pa[i], pa[(i + 1) % 4], pb[j], pb[(j + 1) % 4])
+                             for i in range(4) for j in range(4))):
         return 0.0
     best = math.inf
     for poly, other in ((pa, pb), (pb, pa)):

@@ -5,6 +5,7 @@ A block may elide lines with a line "..."; the pieces around it must appear, in 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -27,12 +28,43 @@ def blocks() -> list[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize(("command", "expected"), blocks(), ids=lambda v: str(v)[:40])
-def test_the_tutorial_shows_what_the_command_prints(command: str, expected: str) -> None:
+def run(command: str) -> str:
     program, *args = command.split()
     done = subprocess.run([sys.executable, "-m", COMMANDS[program], *args], cwd=ROOT,
                           capture_output=True, text=True)
-    actual = (done.stdout + done.stderr).rstrip("\n")
+    return (done.stdout + done.stderr).rstrip("\n")
+
+
+def regenerate() -> None:
+    """``RULES_RUN_UPDATE_DOCS=1``: rewrite each block from the real output, keeping how many
+    lines it shows before and after an elision ("...")."""
+    text = DOC.read_text(encoding="utf-8")
+
+    def fresh(match: re.Match) -> str:
+        body = match.group(1)
+        first, _, rest = body.partition("\n")
+        if not first.startswith("$ "):
+            return match.group(0)
+        actual = run(first[2:]).splitlines()
+        pieces = rest.rstrip("\n").split("\n...\n")
+        if len(pieces) == 1:
+            shown = actual
+        else:
+            head = pieces[0].count("\n") + 1
+            tail = pieces[-1].count("\n") + 1
+            shown = actual[:head] + ["..."] + actual[-tail:]
+        return "```text\n" + first + "\n" + "\n".join(shown) + "\n```"
+
+    DOC.write_text(re.sub(r"```text\n(.*?)```", fresh, text, flags=re.S), encoding="utf-8")
+
+
+if os.environ.get("RULES_RUN_UPDATE_DOCS"):
+    regenerate()
+
+
+@pytest.mark.parametrize(("command", "expected"), blocks(), ids=lambda v: str(v)[:40])
+def test_the_tutorial_shows_what_the_command_prints(command: str, expected: str) -> None:
+    actual = run(command)
     position = 0
     for piece in expected.split("\n...\n"):
         piece = piece.strip("\n").removeprefix("...\n").removesuffix("\n...")

@@ -70,8 +70,8 @@ def test_the_pitched_battle_plays_six_turns_of_every_phase(pitched) -> None:
     assert any(e["kind"] == "move" and e["phase"] == "remaining_moves" for e in events)
     assert logs(pitched, "casts")                                     # magic
     assert logs(pitched, "spell takes effect")
-    assert any(e["kind"] == "attacks" and e["sequence"] == "shooting_attack" and e["phase"] == "shooting_phase"
-               for e in events)                                       # shooting
+    assert any(e["kind"] == "attacks" and e["sequence"] == "shooting_attack"
+               and e["phase"] == "shooting_phase" for e in events)    # shooting
     assert any(e["kind"] == "attacks" and e["sequence"] == "melee_attack" for e in events)
     assert any(e["kind"] == "engage" and e["arc"] == "flank" for e in events)   # a flank charge
     assert logs(pitched, "combat result")
@@ -118,11 +118,13 @@ S_AND_S = {
 def test_stand_and_shoot_panics_the_boar_charge(tmp_path: Path) -> None:
     # L122-L124, L370, L378, L514, L719
     result = scripted(tmp_path, "shooting.yaml", S_AND_S, game={"rounds": 1, "first": "orcs"})
-    reaction = [e for e in result.events if e["kind"] == "decision" and e["decision"] == "charge_reaction"]
+    reaction = [e for e in result.events
+                if e["kind"] == "decision" and e["decision"] == "charge_reaction"]
     assert reaction[0]["choice"] == "stand_and_shoot"
     volleys = [e for e in result.events if e["kind"] == "attacks" and e["target"] == "boar_boyz"]
     assert [v["attacks"] for v in volleys[:2]] == [1, 9]              # the Marksman, then the rest
-    needs = [e["need"] for e in result.events if e["kind"] == "test" and e["rule"] == "to_hit_missile"][:10]
+    needs = [e["need"] for e in result.events
+             if e["kind"] == "test" and e["rule"] == "to_hit_missile"][:10]
     assert needs == [5] + [6] * 9
     boars = next(u for u in result.units if u.id == "boar_boyz")
     assert boars.models == 2
@@ -138,9 +140,11 @@ def test_a_boar_charge_that_connects_strikes_impact_hits(tmp_path: Path) -> None
     result = scripted(tmp_path, "shooting.yaml", dice, game={"rounds": 1, "first": "orcs"})
     assert [e["arc"] for e in result.events if e["kind"] == "engage"][:1] == ["front"]
     assert logs(result, "impact hits") == [["boar_boyz", "handgunners", 5]]
-    first = next(e for e in result.events if e["kind"] == "attacks" and e["sequence"] == "strength_hit")
+    first = next(e for e in result.events
+                 if e["kind"] == "attacks" and e["sequence"] == "strength_hit")
     assert first["damage"] == 5
-    gunners = next(e for e in result.events if e["kind"] == "casualties" and e["unit"] == "handgunners")
+    gunners = next(e for e in result.events
+                   if e["kind"] == "casualties" and e["unit"] == "handgunners")
     assert gunners["slain"] == 5
 
 
@@ -148,6 +152,7 @@ def test_a_boar_charge_that_connects_strikes_impact_hits(tmp_path: Path) -> None
 
 
 def world(tmp_path: Path, units: list[dict], **extra: Any):
+    """A battle state at the end of round 6, to run the scoring actions in."""
     doc = {"edition": "wfb8", "seed": 1, "units": units}
     doc.update(extra)
     path = tmp_path / "b.yaml"
@@ -158,9 +163,10 @@ def world(tmp_path: Path, units: list[dict], **extra: Any):
     events: list[dict] = []
     env = runtime.env(RandomChance(1), battle.options, events, state)
     get = {u.id: u for u in state.units}
-    call = lambda name, **a: runtime.invoke(name, env, {k: get.get(v, v) if isinstance(v,
-                                                                                       str) else v
-                                                        for k, v in a.items()})
+
+    def call(name: str, **args: Any) -> Any:
+        bound = {k: get.get(v, v) if isinstance(v, str) else v for k, v in args.items()}
+        return runtime.invoke(name, env, bound)
     return runtime, state, env, get, call, events
 
 
@@ -168,63 +174,61 @@ def pos(x: float, y: float, facing: float = 0) -> dict:
     return {"x": x, "y": y, "facing": facing}
 
 
+def one(uid: str, side: str, profile: str, where: dict, **spec: Any) -> dict:
+    return {"id": uid, "side": side, "profile": profile, "models": spec.pop("models", 1),
+            "position": where, **spec}
+
+
 def test_victory_points_by_category(tmp_path: Path) -> None:
     # L1113-L1125: the highest category a unit qualifies for, plus the bonuses.
-    units = [{"id": f"u{i}", "side": "empire", "profile": "empire/halberdier", "models": 20,
-              "files": 5,
-              "points": 100, "command": ["standard"], "position": pos(8 + 8 * i,
-                                                                      10)} for i in range(5)]
-    units += [{"id": "general", "side": "empire", "profile": "empire/general", "models": 1,
-               "points": 100,
-               "values": {"general": True}, "position": pos(60, 4)},
-              {"id": "captain", "side": "empire", "profile": "empire/captain", "models": 1,
-               "points": 80,
-               "values": {"battle_standard": True}, "position": pos(66, 4)},
-              {"id": "orcs", "side": "orcs", "profile": "orcs/orc_boy", "models": 20,
-               "position": pos(36, 40, 180)}]
+    units = [one(f"u{i}", "empire", "empire/halberdier", pos(8 + 8 * i, 10), models=20, files=5,
+                 points=100, command=["standard"]) for i in range(5)]
+    units += [one("general", "empire", "empire/general", pos(60, 4), points=100,
+                  values={"general": True}),
+              one("captain", "empire", "empire/captain", pos(66, 4), points=80,
+                  values={"battle_standard": True}),
+              one("orcs", "orcs", "orcs/orc_boy", pos(36, 40, 180), models=20)]
     runtime, state, env, get, call, _ = world(tmp_path, units)
-    get["u0"].models = 0                                               # destroyed: 100%
+    get["u0"].models = 0                                  # destroyed: 100%
     get["u1"].models = 12
-    get["u1"].statuses["fleeing"] = None                               # fleeing, more than half: 50%
+    get["u1"].statuses["fleeing"] = None                  # fleeing, more than half: 50%
     get["u2"].models = 10
-    get["u2"].statuses["fleeing"] = None                               # fleeing, half or less: 75%
-    get["u3"].models = 10                                              # half or less: 50%
-    get["u3"].statuses["standard_taken"] = None                        # +25 (L1125)
-    get["general"].damage = 2                                          # 2 of 3 Wounds lost: 50%
+    get["u2"].statuses["fleeing"] = None                  # fleeing, half or less: 75%
+    get["u3"].models = 10                                 # half or less: 50%
+    get["u3"].statuses["standard_taken"] = None           # +25 (L1125)
+    get["general"].damage = 2                             # 2 of 3 Wounds lost: 50%
     get["captain"].models = 0
-    get["captain"].statuses["standard_taken"] = None                   # the battle standard: +100
-    values = {u: call("vp_value", u=u) + call("vp_bonus", u=u) for u in
-              ("u0", "u1", "u2", "u3", "u4", "general", "captain")}
+    get["captain"].statuses["standard_taken"] = None      # the battle standard: +100
+    ids = ("u0", "u1", "u2", "u3", "u4", "general", "captain")
+    values = {u: call("vp_value", u=u) + call("vp_bonus", u=u) for u in ids}
     assert values == {"u0": 100, "u1": 50, "u2": 75, "u3": 75, "u4": 0, "general": 50,
                       "captain": 180}
     get["general"].models = 0
-    assert call("vp_bonus", u="general") == 100                        # L1123
+    assert call("vp_bonus", u="general") == 100           # L1123
 
 
 def test_the_breaking_point_ends_the_battle_and_decides_it(tmp_path: Path) -> None:
     # L1181-L1187: 1,500 points break at 2; a standard and the General make 3; the General
     # slain leaves 1: the army breaks, the battle ends and its enemy wins.
-    units = [{"id": "general", "side": "empire", "profile": "empire/general", "models": 1,
-              "points": 200,
-              "values": {"general": True}, "position": pos(36, 4)},
-             {"id": "men", "side": "empire", "profile": "empire/halberdier", "models": 20,
-              "files": 5,
-              "points": 1300, "command": ["standard"], "position": pos(36, 12)},
-             {"id": "orcs", "side": "orcs", "profile": "orcs/orc_boy", "models": 20, "files": 5,
-              "points": 500,
-              "command": ["standard"], "position": pos(36, 40, 180)},
-             {"id": "boss", "side": "orcs", "profile": "orcs/orc_big_boss", "models": 1,
-              "points": 100,
-              "values": {"general": True}, "position": pos(36, 46, 180)}]
-    runtime, state, env, get, call, events = world(tmp_path, units,
-                                                   options={"breaking_point_rule": True})
+    units = [one("general", "empire", "empire/general", pos(36, 4), points=200,
+                 values={"general": True}),
+             one("men", "empire", "empire/halberdier", pos(36, 12), models=20, files=5,
+                 points=1300, command=["standard"]),
+             one("orcs", "orcs", "orcs/orc_boy", pos(36, 40, 180), models=20, files=5, points=500,
+                 command=["standard"]),
+             one("boss", "orcs", "orcs/orc_big_boss", pos(36, 46, 180), points=100,
+                 values={"general": True})]
+    options = {"breaking_point_rule": True}
+    runtime, state, env, get, call, events = world(tmp_path, units, options=options)
     ended = lambda: runtime.compile_cached(runtime.battle_decl.end[-1])(env, {})
     assert call("fortitude", side="empire") == 3 and not ended()
     get["general"].models = 0
     assert call("army_broken", side="empire") and ended()
     call("score_battle")
     assert state.vp["orcs"] > state.vp["empire"]
-    assert [e["values"] for e in events if e["kind"] == "log" and e["message"].startswith("the army breaks")] == [["empire"]]
+    broke = [e["values"] for e in events
+             if e["kind"] == "log" and e["message"].startswith("the army breaks")]
+    assert broke == [["empire"]]
 
 
 def test_the_reference_duel_still_favours_the_orcs() -> None:

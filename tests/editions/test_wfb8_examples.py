@@ -56,8 +56,8 @@ class World:
         path = tmp_path / "battle.yaml"
         path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
         _, self.runtime, self.battle = load_context("wfb8", str(path))
-        self.state = BattleState(self.runtime, self.battle, [dict(o) for o in extra.get("orders",
-                                                                                        [])], {})
+        orders = [dict(o) for o in extra.get("orders", [])]
+        self.state = BattleState(self.runtime, self.battle, orders, {})
         self.state.round = 1
         self.state.active_side = self.battle.units[0].side
         self.events: list[dict] = []
@@ -314,24 +314,20 @@ def test_we20_a_3_plus_save_against_strength_5_needs_5(tmp_path: Path) -> None:
         unit("guard", "empire", 36, 10, equipment=["hand_weapon", "heavy_armour", "shield"]),
         unit("brute", "orcs", 36, 30, 180, profile="orcs/orc_boy", characteristics={"S": 5})])
     env = world.env({"armour_save": [5, 4]})
-    first = world.runtime.invoke("armour_save", env, {"target": world.unit("guard"),
-                                                      "attacker": world.unit("brute"),
-                                                      "melee": False})
-    second = world.runtime.invoke("armour_save", env, {"target": world.unit("guard"),
-                                                       "attacker": world.unit("brute"),
-                                                       "melee": False})
+    args = {"target": world.unit("guard"), "attacker": world.unit("brute"), "melee": False}
+    first = world.runtime.invoke("armour_save", env, dict(args))
+    second = world.runtime.invoke("armour_save", env, dict(args))
     assert (first.need, first.passed, second.passed) == (5, True, False)
     rt = world.runtime
-    dist = enumerate_exact(lambda ch: bool(rt.invoke("save_at", rt.env(ch),
-                                                     {"target": world.unit("guard"), "strength": 5,
-                                                      "melee": False})))
+    hit = {"target": world.unit("guard"), "strength": 5, "melee": False}
+    dist = enumerate_exact(lambda ch: bool(rt.invoke("save_at", rt.env(ch), dict(hit))))
     assert dist.probability(True) == Fraction(1, 3)
 
 
 def test_we21_soft_and_hard_cover_do_not_stack(tmp_path: Path) -> None:
     # WE21, L380: a hedge (soft) and a unit (hard) in the way: -2 only.
-    hedge = {"id": "hedge", "kind": "obstacle", "at": {"x": 36, "y": 20}, "size": {"w": 20,
-                                                                                   "h": 0.5},
+    hedge = {"id": "hedge", "kind": "obstacle", "at": {"x": 36, "y": 20},
+             "size": {"w": 20, "h": 0.5},
              "effects": ["Line of Sight (0)", "Soft Cover", "Obstacle"]}
     world = cover_world(tmp_path,
                         unit("knights", "orcs", 36, 40, 180, profile="empire/knight", models=5),
@@ -427,8 +423,8 @@ def test_we24_the_multiple_combat_example(tmp_path: Path) -> None:
     assert "fleeing" in goblins.statuses and "pursuing" not in hal.statuses
 
 
-@pytest.mark.parametrize(("lost_by", "dice", "passed"), [(1, [4, 4], True), (1, [4, 5], False),
-                                                       (3, [3, 4], True), (3, [4, 4], False)])
+@pytest.mark.parametrize(("lost_by", "dice", "passed"), [
+    (1, [4, 4], True), (1, [4, 5], False), (3, [3, 4], True), (3, [4, 4], False)])
 def test_we25_26_a_steadfast_unit_borrows_the_general_s_leadership(
         tmp_path: Path, lost_by: int, dice: list[int], passed: bool) -> None:
     # WE25, WE26, L795: Steadfast Ld 7 within 12" of a Ld 9 General: losing by 1 it tests on
@@ -463,8 +459,8 @@ def test_we29_a_bolt_goes_on_through_the_ranks(tmp_path: Path) -> None:
     assert world.unit("block").models == 13
 
 
-@pytest.mark.parametrize(("bounce", "great", "die"), [(False, False, "D6"), (True, False, "D3"),
-                                                      (True, True, "D6")])
+@pytest.mark.parametrize(("bounce", "great", "die"), [
+    (False, False, "D6"), (True, False, "D3"), (True, True, "D6")])
 def test_we30_cannonball_multiple_wounds(bounce: bool, great: bool, die: str) -> None:
     # WE30, L855: direct hit D6, bounce D3; a Great Cannon D6 both.
     assert call("cannon_wounds_die", bounce=bounce, great=great) == die
@@ -497,8 +493,8 @@ def test_we35_a_template_on_a_building_hits_at_most_each_model_once() -> None:
 
 
 @pytest.mark.parametrize(("strength", "party"), [(1, 6), (2, 3), (3, 2), (4, 1)])
-def test_we36_a_war_machine_assault_party_is_unit_strength_6_at_most(strength: int,
-                                                                     party: int) -> None:
+def test_we36_a_war_machine_assault_party_is_unit_strength_6_at_most(
+        strength: int, party: int) -> None:
     # WE36, L829: models totalling Unit Strength 6 at most, at least one model.
     assert call("assault_party", model_strength=strength, models=10) == party
 
@@ -534,10 +530,8 @@ def test_we38_fortitude_of_a_2000_point_army(tmp_path: Path) -> None:
     assert world.call("army_broken", side="empire")
 
 
-@pytest.mark.parametrize(("turn", "chance"), [(3, Fraction(0)), (4, Fraction(1, 6)), (5,
-                                                                                      Fraction(2,
-                                                                                               6)),
-                                              (6, Fraction(3, 6))])
+@pytest.mark.parametrize(("turn", "chance"), [
+    (3, Fraction(0)), (4, Fraction(1, 6)), (5, Fraction(2, 6)), (6, Fraction(3, 6))])
 def test_we39_the_watchtower_game_ends_on_d6_plus_turn_of_10(turn: int, chance: Fraction) -> None:
     # WE39, L1213: from game turn 4, D6 + the turn of 10 or more ends the game.
     assert exact("watchtower_ends", turn=turn).probability(True) == chance

@@ -416,7 +416,8 @@ def test_scouts_and_vanguard_move_before_the_battle(tmp_path: Path) -> None:
                               profile="orcs/orc_boy")])
     def gaps():
         enemy = w.unit("enemy")
-        return {u: w.state._b_distance(None, None, w.unit(u), enemy) for u in ("scouts", "vanguard")}
+        distance = lambda u: w.state._b_distance(None, None, w.unit(u), enemy)
+        return {u: distance(u) for u in ("scouts", "vanguard")}
     before = gaps()
     w.call("deploy_specialists")
     after = gaps()
@@ -514,7 +515,8 @@ def test_volley_fire_quick_to_fire_multiple_shots_and_sniper_cost_1(tmp_path: Pa
                                               "rules": ["Multiple Shots (2)", "Sniper"]})
     assert hit(twice) == Fraction(1, 6)
     assert twice.call("shots", attacker="a", target="b") == 20
-    assert hit(shooting_world(tmp_path, shooter={"equipment": ["hand_weapon", "pistol"]})) == Fraction(1, 3)
+    pistols = shooting_world(tmp_path, shooter={"equipment": ["hand_weapon", "pistol"]})
+    assert hit(pistols) == Fraction(1, 3)
 
 
 def test_who_can_shoot(tmp_path: Path) -> None:
@@ -567,10 +569,9 @@ def test_stand_and_shoot_panics_the_charger_at_a_quarter(tmp_path: Path) -> None
     # L124, L370, L514: every shot hits (at -1) and wounds, no armour: 8 shots kill 8 of 20
     # charging Orcs (hand weapon only); 8 >= 5 is a quarter: they test, fail and flee.
     w = shooting_world(tmp_path, shooter={"models": 8, "files": 4})
-    w.call("stand_and_shoot", {"to_hit_missile": [6] * 8, "to_wound_missile": [6] * 8,
-                               "armour_save": [1] * 8, "panic_test": [6, 6], "flee_distance": [3,
-                                                                                               3]},
-           target="a", charger="b")
+    dice = {"to_hit_missile": [6] * 8, "to_wound_missile": [6] * 8, "armour_save": [1] * 8,
+            "panic_test": [6, 6], "flee_distance": [3, 3]}
+    w.call("stand_and_shoot", dice, target="a", charger="b")
     assert w.unit("b").models == 12
     assert all(t["need"] == 5 for t in w.tests("to_hit_missile"))   # 4+ and -1
     assert "fleeing" in w.unit("b").statuses
@@ -591,8 +592,8 @@ def wizard(tmp_path: Path, level: int = 2, lore: str = "fire", **spec: Any) -> W
 
 def test_known_spells_signature_and_level(tmp_path: Path) -> None:
     # L216, L230: the Signature Spell and as many as the level; Loremaster all of them.
-    assert wizard(tmp_path, 2).call("known_spells", w="wizard") == ["fireball", "flaming_sword",
-                                                                    "piercing_bolts"]
+    known = wizard(tmp_path, 2).call("known_spells", w="wizard")
+    assert known == ["fireball", "flaming_sword", "piercing_bolts"]
     assert wizard(tmp_path, 1, rules=["Loremaster"]).call("known_spells", w="wizard") == [
         "fireball", "flaming_sword", "piercing_bolts", "flame_cage"]
 
@@ -600,9 +601,8 @@ def test_known_spells_signature_and_level(tmp_path: Path) -> None:
 def test_ultimate_power_and_miscast_ones(tmp_path: Path) -> None:
     # L294: a natural 6 adds a free die, which adds no further die; L296: two 1s miscast.
     w = wizard(tmp_path)
-    assert w.call("casting_roll", {"power_die": [6, 1], "ultimate_power_die": [6]}, dice=2) == [13,
-                                                                                                1,
-                                                                                                3]
+    dice = {"power_die": [6, 1], "ultimate_power_die": [6]}
+    assert w.call("casting_roll", dice, dice=2) == [13, 1, 3]
     assert w.call("casting_roll", {"power_die": [1, 1, 4]}, dice=3) == [6, 2, 3]
 
 
@@ -618,14 +618,14 @@ def test_a_spell_cast_and_dispelled(tmp_path: Path) -> None:
     w = wizard(tmp_path)
     w.state.counters[("power_dice", "empire")] = 6
     w.state.counters[("dispel_dice", "orcs")] = 3
-    w.state.orders = [{"decision": "power_dice_to_use", "choose": 2}, {"decision": "spell_target",
-                                                                       "choose": "orcs"},
+    w.state.orders = [{"decision": "power_dice_to_use", "choose": 2},
+                      {"decision": "spell_target", "choose": "orcs"},
                       {"decision": "dispel", "choose": 2}]
     w.call("attempt_spell", {"power_die": [4, 3], "dispel_die": [5, 2]}, w="wizard", s="fireball")
     assert w.logs("casts")[0][-2:] == [8, "cast"]
     assert w.logs("dispels") == [["shaman", 8, True]]
-    assert w.state.counters[("power_dice", "empire")] == 4 and w.state.counters[("dispel_dice",
-                                                                                 "orcs")] == 1
+    assert w.state.counters[("power_dice", "empire")] == 4
+    assert w.state.counters[("dispel_dice", "orcs")] == 1
     assert w.unit("orcs").models == 20
 
 
@@ -681,10 +681,12 @@ def test_a_miscast_of_amnesia_forgets_the_spell(tmp_path: Path) -> None:
 
 
 def test_breath_weapon_once_a_battle(tmp_path: Path) -> None:
+    # L787, L1233: once a battle, D6 hits at its Strength on the nearest enemy within 8"
     w = pair(tmp_path, a={"rules": ["Breath Weapon (4, Flaming Attacks)"]},
-             b={"profile": "orcs/orc_boy",
-                                                                              "position": {"x": 36,
-                                                                                           "y": 18,
-                                                                                           "facing": 180}})
+             b={"profile": "orcs/orc_boy", "position": {"x": 36, "y": 18, "facing": 180}})
     w.call("breathe", {"template_hits": [5], "*": [1] * 20}, u="a")
-    assert w.logs("breathes") == [["a", "b", 5]] and w.state.counters[("breath_used", "a")] == 1
+    assert w.logs("breathes") == [["a", "b", 5]]
+    assert w.state.counters[("breath_used", "a")] == 1
+    w.state.active_side = "empire"
+    w.call("shooting_phase", {})
+    assert len(w.logs("breathes")) == 1

@@ -85,7 +85,8 @@ def test_scripted_dice_decide_the_battle() -> None:
     assert result.winner == "empire"
     orcs = next(u for u in result.units if u.id == "orcs")
     assert orcs.status == "destroyed"
-    assert result.victory_points == {"orcs": 0, "empire": 130}
+    # 130 for the Orcs destroyed, +25 for their standard bearer removed by the pursuit (L1125)
+    assert result.victory_points == {"orcs": 0, "empire": 155}
 
 
 def test_running_out_of_scripted_dice_names_the_roll(duel) -> None:

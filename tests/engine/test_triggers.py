@@ -66,3 +66,35 @@ def test_triggers_fire_on_engine_events_statuses_and_tests(tmp_path: Path) -> No
                 if e["kind"] == "status"]
     assert ("a", "steady", "gains") in statuses
     assert not any(u == "b" for u, _, _ in statuses)
+
+
+ENDS = '''ruleset ends "End kit"
+    source "000_c4300f58fce5f1da.txt"
+characteristics model: W as wounds range 0..10 @ L1
+phase idle @ L1
+    pass
+battle @ L1
+    rounds 5
+    round:
+        for each s in sides():
+            play_turn(s)
+    turn:
+        idle()
+    end if round_number >= 2
+    end if round_number >= 4
+    score:
+        pass
+'''
+
+
+def test_every_end_condition_is_checked_not_only_the_last(tmp_path: Path) -> None:
+    # regression: the end conditions' closures once all saw the last condition
+    folder = tmp_path / "ends"
+    folder.mkdir()
+    (folder / "index.yaml").write_text("kind: ruleset\nrules: [ends.rules]\n")
+    (folder / "ends.rules").write_text(ENDS)
+    (tmp_path / "b.yaml").write_text(BATTLE.replace("edition: trig", "edition: ends")
+                                     .replace(', rules: ["Banner"]', "")
+                                     .replace(", Ld: 12", "").replace("rounds: 2", "rounds: 5"))
+    _, runtime, battle = load_context(str(folder), str(tmp_path / "b.yaml"))
+    assert run_battle(runtime, battle).rounds == 2
