@@ -334,7 +334,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             self._destroy(env, unit)
         return True
 
-    def _b_score(self, env, span, side, points):
+    def _b_score_points(self, env, span, side, points):
         self.vp[side] = self.vp.get(side, 0) + int(points)
         self.emit(env, "score", side=side, points=int(points), total=self.vp[side])
         return self.vp[side]

@@ -93,7 +93,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("heal", 2, 2, "heal(unit, points): remove damage points from its wounded model"),
         _b("return_models", 2, 2, "return_models(unit, n): slain models come back, up to its "
            "starting number"),
-        _b("score", 2, 2, "score(side, points): add victory points"),
+        _b("score_points", 2, 2, "score_points(side, points): add victory points"),
         _b("points_of", 1, 1, "the points value of a unit"),
         _b("wounds_lost", 1, 1, "damage the unit has taken, in wounds"),
         _b("starting_models", 1, 1, "the models the unit began the battle with"),

@@ -8,6 +8,7 @@ It never stops at the first.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from collections.abc import Collection, Iterable, Mapping
 
 from interpreter.diagnostics import DiagnosticBag, Span, did_you_mean
@@ -527,6 +528,12 @@ class _Checker:
     def stmt(self, s: ast.Stmt, scope: _Scope) -> None:
         if isinstance(s, ast.Let):
             self.expr(s.value, scope)
+            shadowed = self.decls.get(s.name)
+            if shadowed is not None and not isinstance(shadowed, ast.CharacteristicDecl):
+                where = f"{Path(shadowed.span.path).name}:{shadowed.span.line}"
+                self.error(f"'let {s.name}' hides the {shadowed.kind} {s.name!r} "
+                           f"(declared at {where})", s.span, "shadowed-name",
+                           hint="give the local another name")
             scope.names.add(s.name)
         elif isinstance(s, ast.Assign):
             self.expr(s.value, scope)

@@ -231,12 +231,12 @@ def test_we42_seizing_the_initiative_makes_the_opponent_the_underdog() -> None:
     # points makes the opponent the underdog (L406); behind by 11, the usual rule holds.
     for behind, dog in ((10, "order"), (11, "chaos")):
         probe = Probe("aos4-gh2025", BATTLE)
-        probe.state._b_score(probe.env, None, "order", behind)
+        probe.state._b_score_points(probe.env, None, "order", behind)
         probe("double_turn_taken", side="chaos")
         assert probe("underdog") == dog
     # the original rules have no such thing: the fewer victory points make the underdog
     probe = Probe("aos4", BATTLE)
-    probe.state._b_score(probe.env, None, "order", 10)
+    probe.state._b_score_points(probe.env, None, "order", 10)
     probe("double_turn_taken", side="chaos")
     assert probe("underdog") == "chaos"
 
