@@ -9,6 +9,7 @@ from typing import Any
 from interpreter.cli.common import add_option_argument, options_from, print_json, run_command
 from interpreter.diagnostics import UsageError
 from interpreter.diff.structure import SIDES
+from interpreter.engine.stats import terminal_progress
 
 __all__ = ["main", "build_parser", "diff"]
 
@@ -118,15 +119,7 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
 
 
 def _progress(what: str, done: int, total: int) -> None:
-    """A one-line progress bar on standard error (only when it is a terminal)."""
-    if not sys.stderr.isatty():
-        return
-    width = 30
-    filled = width * done // max(1, total)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}")
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+    terminal_progress(done, total, what)
 
 
 if __name__ == "__main__":

@@ -140,13 +140,13 @@ def summarise(results: list[dict]) -> dict[str, Any]:
             "rounds": rounds}
 
 
-def terminal_progress(done: int, total: int) -> None:
+def terminal_progress(done: int, total: int, what: str = "battles") -> None:
     """A one-line progress bar on standard error (only when it is a terminal)."""
     if not sys.stderr.isatty():
         return
     width = 30
     filled = width * done // max(1, total)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} battles")
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}")
     if done >= total:
         sys.stderr.write("\n")
     sys.stderr.flush()
