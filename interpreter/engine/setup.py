@@ -15,7 +15,6 @@ import attrs
 from interpreter.data.schema import validate
 from interpreter.data.yaml_loader import YamlDocument, load_yaml
 from interpreter.diagnostics import DataError, DiagnosticBag, UsageError, did_you_mean
-from interpreter.editions.loader import resolve_rule
 from interpreter.editions.ruleset import Ruleset
 from interpreter.engine.entities import Unit, Weapon
 from interpreter.lang import ast
