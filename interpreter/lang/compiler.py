@@ -535,11 +535,15 @@ class Runtime:
                         if p.default is not None}
             runtime = self
 
+            pairs = list(zip(params, args))
+            missing = [(p, d) for p, d in defaults.items() if p not in params[:len(args)]]
+
             def call(env, vars):
-                bound = {p: a(env, vars) for p, a in zip(params, args)}
-                for k, a in kwargs:
-                    bound[k] = a(env, vars)
-                for p, d in defaults.items():
+                bound = {p: a(env, vars) for p, a in pairs}
+                if kwargs:
+                    for k, a in kwargs:
+                        bound[k] = a(env, vars)
+                for p, d in missing:
                     if p not in bound:
                         bound[p] = d(env, vars)
                 return runtime.invoke(name, env, bound)
@@ -1206,12 +1210,15 @@ def _compile_block(runtime: Runtime, body: tuple[ast.Stmt, ...], types, cite: st
     stmts = [_compile_stmt(runtime, s, types, cite) for s in body]
     cap = Runtime.STEP_CAP
 
+    count = len(stmts)
+
     def block(env, vars):
+        # statements are counted a block at a time: a runaway loop still meets the cap
+        env.steps += count
+        if env.steps > cap:
+            raise _fail(f"the battle ran more than {cap} steps; a loop in the rules never "
+                        "ends", None, "step-cap")
         for s in stmts:
-            env.steps += 1
-            if env.steps > cap:
-                raise _fail(f"the battle ran more than {cap} steps; a loop in the rules never "
-                            "ends", None, "step-cap")
             s(env, vars)
     return block
 
