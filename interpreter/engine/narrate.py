@@ -67,6 +67,10 @@ def _line(e: dict) -> str | None:
         return f"    {e['unit']} is destroyed"
     if kind == "left_table":
         return f"    {e['unit']} leaves the table"
+    if kind == "set_aside":
+        return f"    {e['unit']} waits off the table"
+    if kind == "arrive":
+        return f"    {e['unit']} arrives on the table"
     if kind == "status":
         return f"    {e['unit']} {e['change']} {e['status']}"
     if kind == "engage":

@@ -68,6 +68,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         for u in self.units:
             u.engaged = []
             u.on_table = True
+            u.set_aside = False
             u.destroyed = False
             u.wounds_each = 1
             if wounds:
@@ -85,6 +86,8 @@ class BattleState(ObjectivesMixin, SightMixin):
             unit.base_d = float(base.get("d", DEFAULT_BASE_MM[1])) / MM_PER_INCH
             pos = spec.get("position")
             unit.pose = Pose(pos["x"], pos["y"], pos.get("facing", 0.0)) if pos else None
+            unit.home = unit.pose
+            """Where the battle file puts it: where a unit set aside arrives."""
         if "duel" in data:
             a, b = self.units[0], self.units[1]
             gap = float(data["duel"]["distance"])
@@ -328,6 +331,24 @@ class BattleState(ObjectivesMixin, SightMixin):
         self._disengage(unit)
         self.emit(env, "destroyed", unit=unit.id)
         self.fire(env, "destroyed")
+
+    def _b_set_aside(self, env, span, unit):
+        """Take a unit off the table without destroying it (reserves, reinforcements)."""
+        self._disengage(unit)
+        unit.on_table = False
+        unit.set_aside = True
+        self.emit(env, "set_aside", unit=unit.id)
+        return True
+
+    def _b_arrive(self, env, span, unit):
+        """Put a unit set aside back on the table, where the battle file places it."""
+        if not unit.set_aside or unit.destroyed:
+            return False
+        unit.set_aside = False
+        unit.on_table = True
+        unit.pose = unit.home
+        self.emit(env, "arrive", unit=unit.id)
+        return True
 
     def _b_destroy(self, env, span, unit):
         if not unit.destroyed:

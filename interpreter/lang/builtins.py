@@ -85,6 +85,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("add_counter", 3, 3, "add_counter(name, owner, amount)"),
         _b("inflict", 2, 3, "inflict(unit, damage[, saves]): remove models for that damage"),
         _b("destroy", 1, 1, "remove the unit from the battle"),
+        _b("set_aside", 1, 1, "take the unit off the table without destroying it (reserves)"),
+        _b("arrive", 1, 1, "put a unit set aside back on the table, where the battle file "
+           "places it"),
         _b("play_turn", 1, 1, "play_turn(side): one player turn of that side (the battle's turn block)"),
         _b("decide", 1, None, "decide(decision, args...): the option a side chooses"),
         _b("fight", 3, 4, "fight(sequence, attacker, target[, attacks], name = value...): resolve "
@@ -147,6 +150,7 @@ UNIT_PROPERTIES: dict[str, str] = {
     "keywords": "its keywords",
     "type": "its troop type, as the unit data gives it",
     "on_table": "whether it is still on the battlefield",
+    "set_aside": "whether it waits off the table (set_aside), to arrive later",
     "command": "its command models (a mapping: champion, standard, ...)",
     "files": "models in its front rank",
     "starting_models": "models it began the battle with",
