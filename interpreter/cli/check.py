@@ -6,7 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from interpreter.cli.common import add_edition_argument, print_json, run_command
+from interpreter.cli.common import (
+    add_edition_argument,
+    editions_text,
+    print_json,
+    run_command,
+)
 from interpreter.diagnostics import Diagnostic, InterpreterError, UsageError
 from interpreter.editions.loader import load_ruleset
 from interpreter.editions.registry import MANIFEST
@@ -15,10 +20,10 @@ __all__ = ["main", "build_parser", "check_paths"]
 
 EXAMPLES = """\
 examples:
-  rules-check rulesets                 every bundled ruleset and battle
-  rules-check rulesets/wfb8            one ruleset (and its bundled battles)
-  rules-check my_battle.yaml -e wfb8   a battle file against an edition
-  rules-check --coverage rulesets/wfb8 the catalogue of its special rules
+  rules-check rulesets                   every bundled ruleset and battle
+  rules-check rulesets/EDITION           one ruleset (and its bundled battles)
+  rules-check my_battle.yaml -e EDITION  a battle file against an edition
+  rules-check --coverage rulesets/EDITION  the catalogue of its special rules
 """
 
 
@@ -27,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rules-check",
         description="Check ruleset folders, rule files and battle files. Prints every "
         "problem as path:line:col: error: ...; exits 0 when all is clean, 1 otherwise.",
-        epilog=EXAMPLES,
+        epilog=EXAMPLES + editions_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("paths", nargs="+", metavar="PATH",

@@ -17,7 +17,7 @@ from interpreter.diagnostics import InterpreterError, UsageError
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
-    "options_from", "EXIT_OK", "EXIT_ERROR",
+    "options_from", "editions_text", "EXIT_OK", "EXIT_ERROR",
 ]
 
 EXIT_OK = 0
@@ -73,8 +73,15 @@ def add_edition_argument(parser: argparse.ArgumentParser, required: bool = False
     """``--edition E``: a bundled edition id (or alias), or a ruleset folder."""
     parser.add_argument(
         "--edition", "-e", required=required, metavar="E",
-        help="edition id (wfb8, aos4, ...) or a path to a ruleset folder",
+        help="edition id (see the list below) or a path to a ruleset folder",
     )
+
+
+def editions_text() -> str:
+    """The end of a command's help: the bundled editions (read from rulesets/)."""
+    from interpreter.editions.registry import bundled_editions
+
+    return "\nbundled editions: " + (", ".join(bundled_editions()) or "none") + "\n"
 
 
 def add_option_argument(parser: argparse.ArgumentParser) -> None:
@@ -108,7 +115,7 @@ def load_context(edition: str | None, battle_path: str | None,
     name = edition or (battle_edition(doc) if doc is not None else None)
     if name is None:
         raise UsageError("which edition? give --edition E, or name it in the battle file "
-                         "('edition: wfb8')")
+                         "('edition: <id>')")
     ruleset = load_edition(name)
     if doc is None:
         if ruleset.default_battle is None:

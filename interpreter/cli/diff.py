@@ -6,7 +6,13 @@ import argparse
 import sys
 from typing import Any
 
-from interpreter.cli.common import add_option_argument, options_from, print_json, run_command
+from interpreter.cli.common import (
+    add_option_argument,
+    editions_text,
+    options_from,
+    print_json,
+    run_command,
+)
 from interpreter.diagnostics import UsageError
 from interpreter.diff.structure import SIDES
 from interpreter.engine.stats import terminal_progress
@@ -15,20 +21,14 @@ __all__ = ["main", "build_parser", "diff"]
 
 EXAMPLES = """\
 examples:
-  rules-diff wfb8 rulesets/examples/wfb8-house-charge
+  rules-diff EDITION PATCH_FOLDER
         structure (the patch's operations, every changed declaration with both citations)
         and behaviour (exact odds of each affected roll, test and sequence over a grid)
-  rules-diff aos4 aos4-gh2026                      two seasons of an edition
-  rules-diff wfb8 rulesets/examples/wfb8-house-charge rulesets/wfb8/battles/duel.yaml \\
-        --runs 2000 --seed 1                        battle outcomes under both, and how
-                                                    much each operation of the patch moves them
-  rules-diff wfb8 my-patch duel.yaml --json        everything as JSON
-  rules-diff wfb8 my-patch duel.yaml --plot diff.svg --workers 4
-
-The battle is run --runs times under A and under B with the same seeds (run i uses
-derive_seed(seed, "run", i), as rules-run --runs does), and the differences are tested on
-those pairs. When B is a patch of A, the battle is also run after each of the patch's
-operations, applied in patch order, and each operation is given the change it makes.
+  rules-diff EDITION OTHER_EDITION                 two editions, or two seasons of one
+  rules-diff EDITION PATCH_FOLDER BATTLE.yaml --runs 2000 --seed 1
+        battle outcomes under both, and how much each operation of the patch moves them
+  rules-diff EDITION PATCH_FOLDER BATTLE.yaml --json        everything as JSON
+  rules-diff EDITION PATCH_FOLDER BATTLE.yaml --plot diff.svg --workers 4
 """
 
 
@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         "every roll, test and sequence whose behaviour could differ, over a grid of inputs; "
         "and, with a battle file, the battle's outcomes under both, attributed to the "
         "patch's operations one at a time.",
-        epilog=EXAMPLES,
+        epilog=EXAMPLES + editions_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("a", metavar=SIDES[0],
@@ -88,7 +88,12 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
          sequence_cells: int | None = None, behaviour: bool = True, attribute: bool = True,
          options: dict[str, Any] | None = None) -> int:
     """Compute and print the diff; return the exit code."""
-    from interpreter.diff import DEFAULT_CELLS, DEFAULT_SEQUENCE_CELLS, diff_rulesets, render
+    from interpreter.diff import (
+        DEFAULT_CELLS,
+        DEFAULT_SEQUENCE_CELLS,
+        diff_rulesets,
+        render,
+    )
     from interpreter.diff.svg import write_svg
 
     if plot is not None and not plot.lower().endswith(".svg"):

@@ -11,6 +11,7 @@ from interpreter.chance import Dist, derive_seed
 from interpreter.cli.common import (
     add_edition_argument,
     add_option_argument,
+    editions_text,
     load_context,
     options_from,
     print_json,
@@ -23,9 +24,9 @@ __all__ = ["main", "build_parser", "odds"]
 
 EXAMPLES = """\
 examples:
-  rules-odds --edition wfb8 rulesets/wfb8/battles/duel.yaml --attacker orcs --target halberdiers
-  rules-odds -e wfb8 duel.yaml --attacker orcs --target halberdiers --attacks 1 --json
-  rules-odds -e wfb8 duel.yaml --attacker orcs --target halberdiers --samples 100000
+  rules-odds --edition EDITION BATTLE.yaml --attacker U --target V
+  rules-odds -e EDITION BATTLE.yaml --attacker U --target V --attacks 1 --json
+  rules-odds -e EDITION BATTLE.yaml --attacker U --target V --samples 100000
 """
 
 
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rules-odds",
         description="Exact odds of one unit's attacks on another, from the ruleset's own "
         "attack sequence: per step (hits, wounds, ...), the damage and the models removed.",
-        epilog=EXAMPLES,
+        epilog=EXAMPLES + editions_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_edition_argument(parser)

@@ -10,6 +10,7 @@ from typing import Any
 from interpreter.cli.common import (
     add_edition_argument,
     add_option_argument,
+    editions_text,
     load_context,
     options_from,
     print_json,
@@ -21,11 +22,11 @@ __all__ = ["main", "build_parser", "run_once", "run_batch"]
 
 EXAMPLES = """\
 examples:
-  rules-run --edition wfb8                        the edition's bundled battle, narrated
-  rules-run -e wfb8 rulesets/wfb8/battles/duel.yaml --seed 7 --explain
-  rules-run -e wfb8 duel.yaml --log events.jsonl  every event as JSON Lines
-  rules-run -e wfb8 duel.yaml --runs 2000 --seed 1 --workers 2 --json
-  rules-run -e wfb8 duel.yaml --option charge_roll=sum
+  rules-run --edition EDITION                        the edition's bundled battle, narrated
+  rules-run -e EDITION BATTLE.yaml --seed 7 --explain
+  rules-run -e EDITION BATTLE.yaml --log events.jsonl  every event as JSON Lines
+  rules-run -e EDITION BATTLE.yaml --runs 2000 --seed 1 --workers 2 --json
+  rules-run -e EDITION BATTLE.yaml --option KEY=VALUE  a reading of an ambiguous rule
 """
 
 
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rules-run",
         description="Run a battle under an edition's rules: once, with a readable log of "
         "every roll, test and decision, or many times for win rates and survivors.",
-        epilog=EXAMPLES,
+        epilog=EXAMPLES + editions_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_edition_argument(parser)

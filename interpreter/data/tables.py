@@ -49,12 +49,12 @@ class Table:
     """A loaded lookup table.
 
     Examples:
-        >>> table = load_table("t.yaml", "to_wound", text='''
+        >>> table = load_table("t.yaml", "chart", text='''
         ... kind: table
         ... cite: "not in seed: example"
         ... keys:
-        ...   - {name: strength, values: [3, 4]}
-        ...   - {name: toughness, values: [3, 4]}
+        ...   - {name: power, values: [3, 4]}
+        ...   - {name: guard, values: [3, 4]}
         ... cells:
         ...   - [4, 5]
         ...   - [3, 4]
@@ -66,7 +66,7 @@ class Table:
         >>> table.lookup(4, 7)
         Traceback (most recent call last):
         ...
-        interpreter.data.tables.TableKeyError: toughness 7 is not in table 'to_wound' (values 3, 4)
+        interpreter.data.tables.TableKeyError: guard 7 is not in table 'chart' (values 3, 4)
     """
 
     name: str

@@ -260,7 +260,7 @@ class Dim:
 
     def show(self, index: int) -> str:
         """How one of its values is shown: ``attacker.S=4``; a toggle by its label when on
-        (``target has "Stubborn"``) and not at all when off."""
+        (``target has "Brave"``) and not at all when off."""
         value = self.values[index]
         if self.kind in ("keyword", "rule", "status", "command"):
             return self.label if value else ""

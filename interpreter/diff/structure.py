@@ -27,8 +27,8 @@ __all__ = [
 
 SIDES: tuple[str, ...] = tuple("AB")
 """How reports name the two rulesets: A (the base) and B. Built from one string because
-the genericity test (tests/lang/test_genericity.py) flags a bare one-letter string that a
-ruleset declares, and wfb8 declares a characteristic of that name."""
+a bare one-letter string is also a characteristic name in some rulesets, and the genericity
+test (tests/lang/test_genericity.py) rightly reads every such string as one."""
 
 MISSING = "(no cell)"
 """How a table cell that one side does not have is shown."""
@@ -61,7 +61,7 @@ class CellChange:
     b: Any
 
     def key_text(self) -> str:
-        """``strength 4, toughness 4``."""
+        """``power 4, guard 4``: the key values of a cell."""
         return ", ".join(f"{k} {v}" for k, v in self.key)
 
     def to_json(self) -> dict[str, Any]:
@@ -115,7 +115,7 @@ class PatchStep:
     at: str
 
     def label(self) -> str:
-        """``override action steadfast``."""
+        """``override action holds_firm``."""
         name = f'"{self.name}"' if self.kind == "rule" else self.name
         return f"{self.op} {self.kind} {name}"
 

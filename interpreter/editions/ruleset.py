@@ -30,7 +30,7 @@ class Ruleset:
     """An immutable, checked ruleset.
 
     Applying a patch builds a new Ruleset; the base is never changed. ``chain`` lists the
-    ids from the root edition to this one (``("aos4", "aos4-gh2025", "aos4-gh2026")``).
+    ids from the root edition to this one (a base, its first patch, a patch of that).
     """
 
     id: str

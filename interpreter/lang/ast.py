@@ -185,7 +185,7 @@ class CondExpr(Expr):
 
 @attrs.frozen
 class Has(Expr):
-    """``unit has "Stubborn"``: the subject carries that rule (or keyword)."""
+    """``unit has "Brave"``: the subject carries that rule (or keyword)."""
 
     subject: Expr
     rule: str
@@ -591,7 +591,7 @@ class Trigger(Effect):
 
 @attrs.frozen
 class AutoResult(Effect):
-    """``pass panic`` / ``fail x``: the test is not rolled."""
+    """``pass nerve`` / ``fail x``: the test is not rolled."""
 
     result: str = "pass"
     test: str = ""

@@ -94,7 +94,7 @@ _TERMINAL_NAMES = {
     "DICE": "dice such as D6 or 2D6",
     "LINE_RANGE": "a line such as L450 or L418-L422",
     "SEED": "a seed number such as 004",
-    "EDITION_ID": "an edition id such as wfb8 or aos4-gh2025",
+    "EDITION_ID": "an edition id such as core or core-season2",
     "_NL": "end of line",
     "_INDENT": "an indented block",
     "_DEDENT": "the end of the indented block",
@@ -126,8 +126,8 @@ SYNTAX_ERROR_EXAMPLES: dict[str, list[str]] = {
         "test t(u: unit) @ L1\n",
         "roll r() @ L1\n",
     ],
-    "a rule name is a quoted string: rule \"Stubborn\"": [
-        "rule Stubborn @ L1\n",
+    "a rule name is a quoted string: rule \"Name\"": [
+        "rule Brave @ L1\n",
     ],
     "a step is named, then ':' and the test it calls: step hit: to_hit(a, t) stops on fail": [
         "sequence s() @ L1\n    step hit t() stops on fail\n",

@@ -31,7 +31,7 @@ def walk(node: object) -> Iterator[object]:
 
 
 def rule_names_used(decls: Iterable[ast.Decl]) -> set[str]:
-    """Rule names the declarations test for (``x has "Stubborn"``) or read by name."""
+    """Rule names the declarations test for (``x has "Brave"``) or read by name."""
     used: set[str] = set()
     for decl in decls:
         for node in walk(decl):
