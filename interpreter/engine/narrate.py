@@ -67,6 +67,10 @@ def _line(e: dict) -> str | None:
         return f"    {e['unit']} is destroyed"
     if kind == "left_table":
         return f"    {e['unit']} leaves the table"
+    if kind == "attach":
+        return f"    {e['unit']} joins {e['to']}"
+    if kind == "detach":
+        return f"    {e['unit']} leaves {e['to']}"
     if kind == "set_aside":
         return f"    {e['unit']} waits off the table"
     if kind == "arrive":

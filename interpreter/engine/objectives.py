@@ -241,6 +241,7 @@ class ObjectivesMixin:
                 break
             moved = step
         unit.pose = _step(start, heading, moved) if moved > 0 else start
+        self._carry(unit)
         moved = round(moved, 3)
         self.emit(env, "move", unit=unit.id, toward=where.id, inches=moved)
         return moved

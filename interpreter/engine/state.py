@@ -69,6 +69,8 @@ class BattleState(ObjectivesMixin, SightMixin):
             u.engaged = []
             u.on_table = True
             u.set_aside = False
+            u.leader = None
+            u.followers = []
             u.destroyed = False
             u.wounds_each = 1
             if wounds:
@@ -220,6 +222,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         step = max(0.0, min(float(inches), gap))
         heading = heading_to(unit.pose, other.pose.x, other.pose.y)
         unit.pose = advance(unit.pose, heading, step)
+        self._carry(unit)
         self.emit(env, "move", unit=unit.id, toward=other.id, inches=round(step, 3))
         return step
 
@@ -231,6 +234,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         if not self._on_table(unit):
             unit.on_table = False
             self.emit(env, "left_table", unit=unit.id)
+        self._carry(unit)
         return float(inches)
 
     def _on_table(self, unit: Unit) -> bool:
@@ -246,16 +250,53 @@ class BattleState(ObjectivesMixin, SightMixin):
         gap = edge_distance(unit.pose, self.footprint(unit), other.pose, self.footprint(other))
         heading = heading_to(unit.pose, other.pose.x, other.pose.y)
         unit.pose = advance(unit.pose, heading, gap)
+        self._carry(unit)
+        # units that move with another (attach) are in its fights too
+        for a, b in [(f, other) for f in unit.followers] + [(unit, g) for g in other.followers]:
+            if b not in a.engaged:
+                a.engaged.append(b)
+            if a not in b.engaged:
+                b.engaged.append(a)
         self.emit(env, "engage", unit=unit.id, target=other.id,
                   arc=arc or arc_of(other.pose, self.footprint(other), unit.pose.x,
                                     unit.pose.y))
         return True
+
+    def _carry(self, unit: Unit) -> None:
+        """Units attached to this one go where it goes."""
+        for follower in unit.followers:
+            follower.pose = unit.pose
+            follower.on_table = unit.on_table
+
+    def _b_attach(self, env, span, follower, leader):
+        """``attach(a, b)``: ``a`` moves with ``b`` (a character joined to a unit): it stands in
+        ``b``'s place, goes where ``b`` goes and is in ``b``'s fights."""
+        self._b_detach(env, span, follower)
+        follower.leader = leader
+        leader.followers.append(follower)
+        follower.pose = leader.pose
+        self.emit(env, "attach", unit=follower.id, to=leader.id)
+        return True
+
+    def _b_detach(self, env, span, follower):
+        """``detach(a)``: ``a`` moves on its own again."""
+        leader = follower.leader
+        if leader is not None:
+            leader.followers.remove(follower)
+            follower.leader = None
+            self.emit(env, "detach", unit=follower.id, to=leader.id)
+        return True
+
+    def _b_unit_named(self, env, span, unit_id):
+        return next((u for u in self.units if u.id == unit_id), None)
 
     def _disengage(self, unit: Unit) -> None:
         for other in unit.engaged:
             if unit in other.engaged:
                 other.engaged.remove(unit)
         unit.engaged = []
+        for follower in unit.followers:
+            self._disengage(follower)
 
     def _b_disengage(self, env, span, unit):
         self._disengage(unit)
@@ -329,6 +370,10 @@ class BattleState(ObjectivesMixin, SightMixin):
         unit.destroyed = True
         unit.models = 0
         self._disengage(unit)
+        for follower in list(unit.followers):
+            self._b_detach(env, None, follower)
+        if unit.leader is not None:
+            self._b_detach(env, None, unit)
         self.emit(env, "destroyed", unit=unit.id)
         self.fire(env, "destroyed")
 

@@ -85,6 +85,10 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("add_counter", 3, 3, "add_counter(name, owner, amount)"),
         _b("inflict", 2, 3, "inflict(unit, damage[, saves]): remove models for that damage"),
         _b("destroy", 1, 1, "remove the unit from the battle"),
+        _b("attach", 2, 2, "attach(a, b): a moves with b (a character joined to a unit): it "
+           "stands in b's place, goes where b goes and is in b's fights"),
+        _b("detach", 1, 1, "detach(a): a moves on its own again"),
+        _b("unit_named", 1, 1, "unit_named(id): the unit with that id in the battle file"),
         _b("set_aside", 1, 1, "take the unit off the table without destroying it (reserves)"),
         _b("arrive", 1, 1, "put a unit set aside back on the table, where the battle file "
            "places it"),
@@ -151,6 +155,8 @@ UNIT_PROPERTIES: dict[str, str] = {
     "type": "its troop type, as the unit data gives it",
     "on_table": "whether it is still on the battlefield",
     "set_aside": "whether it waits off the table (set_aside), to arrive later",
+    "leader": "the unit it is attached to (attach), or none",
+    "followers": "the units attached to it",
     "command": "its command models (a mapping: champion, standard, ...)",
     "files": "models in its front rank",
     "starting_models": "models it began the battle with",
