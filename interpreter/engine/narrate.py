@@ -76,6 +76,8 @@ def _line(e: dict) -> str | None:
     if kind == "arrive":
         return f"    {e['unit']} arrives on the table"
     if kind == "status":
+        if e.get("quiet"):
+            return None
         return f"    {e['unit']} {e['change']} {e['status']}"
     if kind == "engage":
         return f"    {e['unit']} engages {e['target']} ({e['arc']})"

@@ -314,15 +314,15 @@ class BattleState(ObjectivesMixin, SightMixin):
         thing.statuses[status] = until or decl.until
         if fresh:
             self.emit(env, "status", unit=getattr(thing, "id", None), status=status,
-                      change="gains")
+                      change="gains", quiet=decl.quiet)
             self.fire(env, status)
         return True
 
     def _b_clear(self, env, span, status, thing):
-        self._status_decl(status, span)
+        decl = self._status_decl(status, span)
         if thing.statuses.pop(status, "absent") != "absent":
             self.emit(env, "status", unit=getattr(thing, "id", None), status=status,
-                      change="loses")
+                      change="loses", quiet=decl.quiet)
         return True
 
     def _counter_key(self, name, owner, span):

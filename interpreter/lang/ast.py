@@ -389,6 +389,8 @@ class StatusDecl(Decl):
     KIND: ClassVar[str] = "status"
     until: str | None = None
     """``phase``, ``turn``, ``round``, ``battle``: when it wears off by itself."""
+    quiet: bool = False
+    """Bookkeeping: the narrated log leaves its changes out (the event log keeps them)."""
 
 
 @attrs.frozen

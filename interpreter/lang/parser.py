@@ -625,8 +625,10 @@ class _AstBuilder(Transformer):
 
     def status_decl(self, meta, children):
         until = next((c.what for c in children if isinstance(c, _Until)), None)
+        quiet = any(isinstance(c, Token) and c.type == "STATUS_QUIET" for c in children)
         return ast.StatusDecl(
-            span=self._span(meta), name=str(children[0]), cite=self._cite(children), until=until
+            span=self._span(meta), name=str(children[0]), cite=self._cite(children), until=until,
+            quiet=quiet,
         )
 
     def scope(self, meta, children):

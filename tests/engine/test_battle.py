@@ -144,3 +144,16 @@ def test_a_ruleset_without_a_battle_declaration_cannot_run_battles(tmp_path: Pat
 
     with pytest.raises(BattleError, match="declares no 'battle'"):
         run_battle(NoBattle(runtime), battle)
+
+
+def test_quiet_statuses_stay_in_the_event_log_but_not_in_the_narration(duel) -> None:
+    from interpreter.engine.narrate import narrate
+
+    _, runtime, battle = duel
+    events = run_battle(runtime, battle, seed=3).events
+    quiet = [e for e in events if e["kind"] == "status" and e["quiet"]]
+    loud = [e for e in events if e["kind"] == "status" and not e["quiet"]]
+    assert {e["status"] for e in quiet} >= {"fought"}          # `status fought ... quiet`
+    assert {e["status"] for e in loud} >= {"charged"}
+    text = "\n".join(narrate(events))
+    assert "gains fought" not in text and "gains charged" in text
