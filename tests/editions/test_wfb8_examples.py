@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from helpers.wfb8_world import World, unit
 
 from interpreter.chance import RandomChance, ScriptedChance, enumerate_exact
 from interpreter.cli.common import load_context
-from interpreter.engine.state import BattleState
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "rulesets" / "wfb8" / "battles" / "duel.yaml")
@@ -45,49 +44,6 @@ def exact(name: str, **args: Any):
         out = rt.invoke(name, rt.env(chance), dict(args))
         return getattr(out, "value", out) if not isinstance(out, (int, list, str, bool)) else out
     return enumerate_exact(run)
-
-
-class World:
-    """A battle state built from a small battle file, to run the ruleset's actions in."""
-
-    def __init__(self, tmp_path: Path, units: list[dict], **extra: Any) -> None:
-        doc = {"edition": "wfb8", "seed": 1, "game": {"rounds": 1}, "units": units}
-        doc.update(extra)
-        path = tmp_path / "battle.yaml"
-        path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-        _, self.runtime, self.battle = load_context("wfb8", str(path))
-        orders = [dict(o) for o in extra.get("orders", [])]
-        self.state = BattleState(self.runtime, self.battle, orders, {})
-        self.state.round = 1
-        self.state.active_side = self.battle.units[0].side
-        self.events: list[dict] = []
-        self.chance: Any = RandomChance(1)
-
-    def unit(self, unit_id: str):
-        return next(u for u in self.state.units if u.id == unit_id)
-
-    def env(self, dice: Any = None):
-        if dice is not None:
-            self.chance = ScriptedChance(dice)
-        return self.runtime.env(self.chance, self.battle.options, self.events, self.state)
-
-    def call(self, name: str, dice: Any = None, **args: Any) -> Any:
-        args = {k: self.unit(v) if isinstance(v, str) and any(u.id == v for u in self.state.units)
-                else v for k, v in args.items()}
-        return self.runtime.invoke(name, self.env(dice), args)
-
-    def logs(self, message: str) -> list[list]:
-        return [e["values"] for e in self.events if e["kind"] == "log" and e["message"] == message]
-
-    def tests(self, rule: str) -> list[dict]:
-        return [e for e in self.events if e["kind"] == "test" and e["rule"] == rule]
-
-
-def unit(uid: str, side: str, x: float, y: float, facing: float = 0, **spec: Any) -> dict:
-    spec.setdefault("profile", "empire/halberdier")
-    spec.setdefault("models", 10)
-    spec.setdefault("files", 5)
-    return {"id": uid, "side": side, "position": {"x": x, "y": y, "facing": facing}, **spec}
 
 
 # ============================================================== dice and arithmetic
