@@ -16,14 +16,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
+from helpers.aos4_probe import Probe, battle_file
 
-from interpreter.chance import RandomChance, ScriptedChance
 from interpreter.cli.common import load_context
 from interpreter.engine.driver import run_battle
 from interpreter.engine.entities import Weapon
-from interpreter.engine.state import BattleState
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ("aos4", "aos4-gh2025", "aos4-gh2026")
@@ -66,36 +64,6 @@ def fighters_by_phase(result) -> list[list[str]]:
         elif e["kind"] == "status" and e["status"] == "fought" and e["change"] == "gains":
             phases[-1].append(e["unit"])
     return phases
-
-
-def battle_file(tmp_path: Path, text: str, name: str = "battle.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-class Probe:
-    """A battle state to run single actions of the ruleset against."""
-
-    def __init__(self, edition: str, path: str | Path, *, dice: Any = None,
-                 active: str = "order", orders: list[dict] | None = None,
-                 options: dict[str, Any] | None = None) -> None:
-        _, self.runtime, battle = load_context(edition, str(path), options)
-        battle = attrs.evolve(battle, units=[u.fresh() for u in battle.units])
-        self.state = BattleState(self.runtime, battle, list(orders or []), {})
-        self.state.active_side = active
-        self.state.round = 1
-        chance = ScriptedChance(dice) if dice is not None else RandomChance(0)
-        self.env = self.runtime.env(chance, battle.options, [], self.state)
-        self.unit = {u.id: u for u in self.state.units}
-
-    def __call__(self, action: str, **args: Any) -> Any:
-        args = {k: self.unit.get(v, v) if isinstance(v, str) else v for k, v in args.items()}
-        return self.runtime.invoke(action, self.env, args)
-
-    def logged(self, message: str) -> list[list[Any]]:
-        return [e["values"] for e in self.env.events
-                if e["kind"] == "log" and e["message"] == message]
 
 
 # ============================================================== the bundled battle
