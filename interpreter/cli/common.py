@@ -17,7 +17,7 @@ from interpreter.diagnostics import InterpreterError, UsageError
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
-    "options_from", "editions_text", "EXIT_OK", "EXIT_ERROR",
+    "options_from", "editions_text", "add_battle_argument", "EXIT_OK", "EXIT_ERROR",
 ]
 
 EXIT_OK = 0
@@ -75,6 +75,11 @@ def add_edition_argument(parser: argparse.ArgumentParser, required: bool = False
         "--edition", "-e", required=required, metavar="E",
         help="edition id (see the list below) or a path to a ruleset folder",
     )
+
+
+def add_battle_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """The optional battle file; without it, the edition's bundled battle is used."""
+    parser.add_argument("battle", nargs="?", metavar="BATTLE.yaml", help=help)
 
 
 def editions_text() -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from interpreter.chance import Dist, derive_seed
 from interpreter.cli.common import (
+    add_battle_argument,
     add_edition_argument,
     add_option_argument,
     editions_text,
@@ -39,8 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_edition_argument(parser)
-    parser.add_argument("battle", nargs="?", metavar="BATTLE.yaml",
-                        help="battle file with both units (default: the edition's bundled one)")
+    add_battle_argument(parser, "battle file with both units (default: the edition's bundled one)")
     parser.add_argument("--attacker", required=True, metavar="U", help="id of the attacking unit")
     parser.add_argument("--target", required=True, metavar="V", help="id of the target unit")
     kind = parser.add_mutually_exclusive_group()

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from interpreter.cli.common import (
+    add_battle_argument,
     add_edition_argument,
     add_option_argument,
     editions_text,
@@ -39,8 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_edition_argument(parser)
-    parser.add_argument("battle", nargs="?", metavar="BATTLE.yaml",
-                        help="the battle file (default: the edition's bundled battle)")
+    add_battle_argument(parser, "the battle file (default: the edition's bundled battle)")
     parser.add_argument("--seed", type=int, help="random seed (default: the battle file's)")
     parser.add_argument("--explain", action="store_true",
                         help="add the citation of the rule behind each line")
