@@ -96,7 +96,7 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
                sides=state.sides)
     runtime.battle_blocks["setup"](env, {})
     state.fire(env, "start_of_battle")
-    ends = [runtime.compile_cached(e) for e in decl.end]
+    ends = [runtime.compile_expr(e, {}) for e in decl.end]
     state.end_checks = [lambda end=end: end(env, {}) for end in ends]
     played = 0
     for number in range(1, rounds + 1):
@@ -126,7 +126,7 @@ def _rounds(runtime, env, doc) -> int:
     if given is not None:
         return int(given)
     if runtime.battle_decl.rounds is not None:
-        return int(runtime.compile_cached(runtime.battle_decl.rounds)(env, {}))
+        return int(runtime.compile_expr(runtime.battle_decl.rounds, {})(env, {}))
     return 1
 
 

@@ -452,7 +452,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             if p.name not in args:
                 if p.default is None:
                     raise _error(f"fight(): sequence {sequence!r} needs {p.name!r}", span)
-                args[p.name] = self.runtime.compile_cached(p.default)(env, {})
+                args[p.name] = self.runtime.compile_expr(p.default, {})(env, {})
         if env.events is None and seq.pure and hasattr(env.chance, "rng"):
             return self._fight_sampled(env, seq, args, attacker, target, int(attacks or 0))
         total = 0
@@ -513,7 +513,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         if not isinstance(decl, ast.DecisionDecl):
             raise _error(f"decide(): {name!r} is not a decision", span)
         vars = {p.name: a for p, a in zip(decl.params, args)}
-        options = self.runtime.compile_cached(decl.options)(env, vars)
+        options = self.runtime.compile_expr(decl.options, {})(env, vars)
         options = list(options)
         subject = next((a for a in args if isinstance(a, Unit)), None)
         # who decides: a parameter typed `side`, else the side of the first unit argument,
@@ -555,7 +555,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         if isinstance(policy, ast.PolicyDecl):
             for decision, expr in policy.choices:
                 if decision == decl.name:
-                    chosen = self.runtime.compile_cached(expr)(env, dict(vars, options=options))
+                    chosen = self.runtime.compile_expr(expr, {})(env, dict(vars, options=options))
                     if chosen in options:
                         return chosen, f"policy {policy_name}"
                     if chosen is not None:

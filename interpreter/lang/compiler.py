@@ -24,7 +24,7 @@ from interpreter.chance.dice import Face
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import Bearer, RuleInstance, Unit, Weapon
 from interpreter.lang import ast
-from interpreter.lang.builtins import UNIT_PROPERTIES
+from interpreter.lang.codegen import CodeGen
 
 __all__ = ["Env", "RollResult", "SequenceOutcome", "Runtime", "compile_ruleset", "dice_of"]
 
@@ -206,6 +206,91 @@ _PURE_BUILTINS: dict[str, Callable[..., Any]] = {
 }
 
 
+def _param(env: Env, thing: Any, rule_name: str, index: int = 0) -> Any:
+    """The ``index``-th argument of the rule ``rule_name`` on ``thing`` (dice are rolled)."""
+    for inst in getattr(thing, "rules", ()):
+        if inst.rule.name == rule_name:
+            ps = list(inst.args.values())
+            v = ps[index] if index < len(ps) else None
+            return v.roll(env.chance, rule_name) if isinstance(v, DiceExpr) else v
+    return None
+
+
+def _params(env: Env, thing: Any, rule_name: str, index: int = 0) -> list:
+    """That argument of every copy of the rule on ``thing``."""
+    out = []
+    for inst in getattr(thing, "rules", ()):
+        if inst.rule.name == rule_name:
+            values = list(inst.args.values())
+            if index < len(values):
+                v = values[index]
+                out.append(v.roll(env.chance, rule_name) if isinstance(v, DiceExpr) else v)
+    return out
+
+
+def _value_of(env: Env, thing: Any, key: str) -> Any:
+    return (getattr(thing, "values", None) or {}).get(key)
+
+
+def _item_values(env: Env, thing: Any, key: str) -> list:
+    return [item["values"][key] for item in getattr(thing, "equipment", ())
+            if key in (item.get("values") or {})]
+
+
+def _command_value(env: Env, thing: Any, model: str, characteristic: str) -> Any:
+    """A command model's characteristic: its own value, else the unit's; None without it."""
+    command = getattr(thing, "command", {}).get(model)
+    if command is None:
+        return None
+    value = (command.get("profile") or {}).get(characteristic)
+    return value if value is not None else env.runtime.characteristic(env, thing, characteristic)
+
+
+_LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
+    # builtins that read their arguments and the evaluation's chance, not the battle
+    "param": _param,
+    "params": _params,
+    "value_of": _value_of,
+    "item_values": _item_values,
+    "command_value": _command_value,
+}
+
+
+def _binop_function(e: ast.BinOp) -> Callable[[Any, Any], Any]:
+    """``a <op> b`` for the operator of ``e``: none if either side is none, errors located."""
+    op = _BINOPS[e.op]
+
+    def binop(a, b):
+        if a is None or b is None:
+            return None
+        try:
+            return op(a, b)
+        except ZeroDivisionError:
+            raise _fail(f"division by zero in {e.op!r}", e.span, "division-by-zero") from None
+        except TypeError:
+            raise _fail(f"cannot compute {_show(a)!r} {e.op} {_show(b)!r}", e.span,
+                        "bad-operands") from None
+    return binop
+
+
+def _lookup_function(e: ast.Lookup) -> Callable[[Any, tuple], Any]:
+    """``table[key...]`` (or ``list[index]``): none for a none key or an index out of range."""
+
+    def lookup(table, key):
+        if isinstance(table, list):
+            index = key[0]
+            return table[index] if -len(table) <= index < len(table) else None
+        if any(k is None for k in key):
+            return None
+        try:
+            return table.lookup(*key)
+        except KeyError as err:
+            raise _fail(getattr(err, "message", None) or
+                        f"table {table.name!r} has no cell {list(key)}", e.span,
+                        "table-key") from None
+    return lookup
+
+
 # ---------------------------------------------------------------- the runtime
 
 
@@ -223,6 +308,7 @@ class Runtime:
             n: d for n, d in self.decls.items() if isinstance(d, ast.CharacteristicDecl)
         }
         self.dice_decls = {n: d for n, d in self.decls.items() if isinstance(d, ast.DieDecl)}
+        self.codegen = CodeGen(self)
         self.option_defaults = {
             n: d.default for n, d in self.decls.items() if isinstance(d, ast.OptionDecl)
         }
@@ -251,7 +337,6 @@ class Runtime:
                 self.sequences[name] = CompiledSequence(self, d)
             elif isinstance(d, (ast.ActionDecl, ast.PhaseDecl)):
                 self.actions[name] = CompiledAction(self, d)
-        self._expr_cache: dict[int, tuple[ast.Expr, Closure]] = {}
         self.default_policy = next((n for n, d in self.decls.items()
                                     if isinstance(d, ast.PolicyDecl) and d.is_default), None)
         battle = self.decls.get("battle")
@@ -272,6 +357,8 @@ class Runtime:
             roll.finish()
         for seq in self.sequences.values():
             seq.finish()
+        self.codegen.link({name: self._direct_call(name)
+                           for name in [*self.rolls, *self.sequences, *self.actions]})
 
     # ------------------------------------------------------------ rules
     def _index_rule(self, rule: ast.RuleDecl) -> None:
@@ -430,274 +517,26 @@ class Runtime:
 
     # ------------------------------------------------------------ expressions
     def compile_expr(self, e: ast.Expr, types: Mapping[str, str]) -> Closure:
-        """Compile an expression; ``types`` gives the declared types of local names."""
-        method = getattr(self, f"_x_{type(e).__name__}")
-        return method(e, types)
-
-    def _x_Literal(self, e: ast.Literal, types) -> Closure:
-        value = e.value
-        return lambda env, vars: value
-
-    def _x_Name(self, e: ast.Name, types) -> Closure:
-        name = e.name
-        if types.get(name) == "dice":
-            def rolled(env, vars):
-                v = vars[name]
-                return v.roll(env.chance, name) if isinstance(v, DiceExpr) else v
-            return rolled
-        decl = self.decls.get(name)
-        if name in types or decl is None:
-            if name == "active_side":
-                return lambda env, vars: env.state.active_side
-            if name == "round_number":
-                return lambda env, vars: env.state.round
-            if name == "nobody":
-                return lambda env, vars: None
-            if name == "phase_name":
-                return lambda env, vars: env.state.phase if env.state is not None else None
-
-            def local(env, vars):
-                try:
-                    return vars[name]
-                except KeyError:
-                    raise _fail(f"{name!r} has no value here", e.span) from None
-            return local
-        if isinstance(decl, ast.OptionDecl):
-            return lambda env, vars: env.options[name]
-        if isinstance(decl, ast.TableDecl):
-            table = self.tables[name]
-            return lambda env, vars: table
-        if isinstance(decl, ast.CounterDecl):
-            return lambda env, vars: name
-        return lambda env, vars: name
-
-    def _x_DiceLit(self, e: ast.DiceLit, types) -> Closure:
-        expr = dice_of(e, self.dice_decls)
-        tag = e.text()
-        return lambda env, vars: expr.roll(env.chance, tag)
-
-    def _x_Attribute(self, e: ast.Attribute, types) -> Closure:
-        target = self.compile_expr(e.target, types)
-        name = e.name
-        decl = self.characteristics.get(name)
-        if decl is not None:
-            rolls = decl.type == "dice"
-            characteristic = self.characteristic
-
-            def char(env, vars):
-                thing = target(env, vars)
-                if thing is None:
-                    return None
-                v = characteristic(env, thing, name)
-                if rolls and isinstance(v, DiceExpr):
-                    return v.roll(env.chance, name)
-                return v
-            return char
-        if name in UNIT_PROPERTIES:
-            def prop(env, vars):
-                thing = target(env, vars)
-                return getattr(thing, name, None)
-            return prop
-
-        def mark(env, vars):
-            result = target(env, vars)
-            return name in getattr(result, "marks", ())
-        return mark
-
-    def _x_Lookup(self, e: ast.Lookup, types) -> Closure:
-        target = self.compile_expr(e.target, types)
-        keys = [self.compile_expr(k, types) for k in e.keys]
-
-        def lookup(env, vars):
-            table = target(env, vars)
-            key = tuple(k(env, vars) for k in keys)
-            if isinstance(table, list):
-                index = key[0]
-                return table[index] if -len(table) <= index < len(table) else None
-            if any(k is None for k in key):
-                return None
-            try:
-                return table.lookup(*key)
-            except KeyError as err:
-                raise _fail(getattr(err, "message", None) or
-                            f"table {table.name!r} has no cell {list(key)}", e.span,
-                            "table-key") from None
-        return lookup
-
-    def _x_Call(self, e: ast.Call, types) -> Closure:
-        name = e.name
-        args = [self.compile_expr(a, types) for a in e.args]
-        kwargs = [(k, self.compile_expr(a, types)) for k, a in e.kwargs]
-        decl = self.decls.get(name)
-        if isinstance(decl, (ast.RollDecl, ast.SequenceDecl, ast.ActionDecl, ast.PhaseDecl)):
-            params = [p.name for p in decl.params]
-            defaults = {p.name: self.compile_expr(p.default, {}) for p in decl.params
-                        if p.default is not None}
-            runtime = self
-
-            pairs = list(zip(params, args))
-            missing = [(p, d) for p, d in defaults.items() if p not in params[:len(args)]]
-
-            def call(env, vars):
-                bound = {p: a(env, vars) for p, a in pairs}
-                if kwargs:
-                    for k, a in kwargs:
-                        bound[k] = a(env, vars)
-                for p, d in missing:
-                    if p not in bound:
-                        bound[p] = d(env, vars)
-                return runtime.invoke(name, env, bound)
-            return call
-        pure = _PURE_BUILTINS.get(name)
-        if pure is not None:
-            return lambda env, vars: pure(*[a(env, vars) for a in args])
-        if name == "param":
-            return self._param_builtin(args, e)
-        if name == "params":
-            def params(env, vars):
-                thing, rule_name, *rest = (a(env, vars) for a in args)
-                index = rest[0] if rest else 0
-                out = []
-                for inst in getattr(thing, "rules", ()):
-                    if inst.rule.name == rule_name:
-                        values = list(inst.args.values())
-                        if index < len(values):
-                            v = values[index]
-                            out.append(v.roll(env.chance, rule_name)
-                                       if isinstance(v, DiceExpr) else v)
-                return out
-            return params
-        if name == "item_values":
-            return lambda env, vars: _item_values(*[a(env, vars) for a in args])
-        if name == "value_of":
-            def value_of(env, vars):
-                thing, key = (a(env, vars) for a in args)
-                return (getattr(thing, "values", None) or {}).get(key)
-            return value_of
-        if name == "command_value":
-            return lambda env, vars: _command_value(env, *[a(env, vars) for a in args])
-
-        if kwargs:
-            def engine_call_named(env, vars):
-                if env.state is None:
-                    raise _fail(f"{name}() needs a battle; it cannot run in an odds "
-                                "calculation", e.span)
-                return env.state.builtin(env, name, [a(env, vars) for a in args], e.span,
-                                         {k: a(env, vars) for k, a in kwargs})
-            return engine_call_named
-
-        def engine_call(env, vars):
-            if env.state is None:
-                raise _fail(f"{name}() needs a battle; it cannot run in an odds calculation",
-                            e.span)
-            return env.state.builtin(env, name, [a(env, vars) for a in args], e.span)
-        return engine_call
-
-    def _param_builtin(self, args, e) -> Closure:
-        def param(env, vars):
-            values = [a(env, vars) for a in args]
-            thing, rule_name = values[0], values[1]
-            index = values[2] if len(values) > 2 else 0
-            for inst in getattr(thing, "rules", ()):
-                if inst.rule.name == rule_name:
-                    ps = list(inst.args.values())
-                    v = ps[index] if index < len(ps) else None
-                    return v.roll(env.chance, rule_name) if isinstance(v, DiceExpr) else v
-            return None
-        return param
-
-    def _x_BinOp(self, e: ast.BinOp, types) -> Closure:
-        left, right = self.compile_expr(e.left, types), self.compile_expr(e.right, types)
-        op = _BINOPS[e.op]
-
-        def binop(env, vars):
-            a, b = left(env, vars), right(env, vars)
-            if a is None or b is None:
-                return None
-            try:
-                return op(a, b)
-            except ZeroDivisionError:
-                raise _fail(f"division by zero in {e.op!r}", e.span, "division-by-zero") from None
-            except TypeError:
-                raise _fail(f"cannot compute {_show(a)!r} {e.op} {_show(b)!r}", e.span,
-                            "bad-operands") from None
-        return binop
-
-    def _x_Compare(self, e: ast.Compare, types) -> Closure:
-        left, right = self.compile_expr(e.left, types), self.compile_expr(e.right, types)
-        op = _COMPARE[e.op]
-        if e.op in ("==", "!="):
-            return lambda env, vars: op(left(env, vars), right(env, vars))
-
-        def compare(env, vars):
-            a, b = left(env, vars), right(env, vars)
-            return a is not None and b is not None and op(a, b)
-        return compare
-
-    def _x_BoolOp(self, e: ast.BoolOp, types) -> Closure:
-        parts = [self.compile_expr(o, types) for o in e.operands]
-        if e.op == "and":
-            return lambda env, vars: all(p(env, vars) for p in parts)
-        return lambda env, vars: any(p(env, vars) for p in parts)
-
-    def _x_Not(self, e: ast.Not, types) -> Closure:
-        inner = self.compile_expr(e.operand, types)
-        return lambda env, vars: not inner(env, vars)
-
-    def _x_Neg(self, e: ast.Neg, types) -> Closure:
-        inner = self.compile_expr(e.operand, types)
-
-        def neg(env, vars):
-            v = inner(env, vars)
-            return None if v is None else -v
-        return neg
-
-    def _x_CondExpr(self, e: ast.CondExpr, types) -> Closure:
-        c, a, b = (self.compile_expr(x, types) for x in (e.condition, e.then, e.otherwise))
-        return lambda env, vars: a(env, vars) if c(env, vars) else b(env, vars)
-
-    def _x_Has(self, e: ast.Has, types) -> Closure:
-        subject = self.compile_expr(e.subject, types)
-        rule = e.rule
-
-        def has(env, vars):
-            thing = subject(env, vars)
-            return thing is not None and thing.has_rule(rule)
-        return has
-
-    def _x_IsStatus(self, e: ast.IsStatus, types) -> Closure:
-        subject = self.compile_expr(e.subject, types)
-        status, negated = e.status, e.negated
-
-        def is_status(env, vars):
-            thing = subject(env, vars)
-            return (thing is not None and status in thing.statuses) != negated
-        return is_status
-
-    def _x_Member(self, e: ast.Member, types) -> Closure:
-        item, coll = self.compile_expr(e.item, types), self.compile_expr(e.collection, types)
-        return lambda env, vars: item(env, vars) in coll(env, vars)
-
-    def _x_Comprehension(self, e: ast.Comprehension, types) -> Closure:
-        item, iterable = self.compile_expr(e.item, types), self.compile_expr(e.iterable, types)
-        where = self.compile_expr(e.where, types) if e.where is not None else None
-        var = e.var
-
-        def comprehension(env, vars):
-            inner = dict(vars)
-            out = []
-            for x in iterable(env, vars):
-                inner[var] = x
-                if where is None or where(env, inner):
-                    out.append(item(env, inner))
-            return out
-        return comprehension
-
-    def _x_ListLit(self, e: ast.ListLit, types) -> Closure:
-        items = [self.compile_expr(i, types) for i in e.items]
-        return lambda env, vars: [i(env, vars) for i in items]
+        """Compile an expression to a Python function (:mod:`interpreter.lang.codegen`);
+        ``types`` gives the declared types of local names."""
+        return self.codegen.expression(e, types)
 
     # ------------------------------------------------------------ calls
+    def _direct_call(self, name: str) -> Callable[[Env, dict], Any]:
+        """What a call of ``name`` in the rules runs, with a fresh dict of arguments: as
+        :meth:`invoke`, without looking the name up at each call."""
+        if name in self.triggers or isinstance(self.decls[name], ast.PhaseDecl):
+            return lambda env, args: self.invoke(name, env, args)
+        roll = self.rolls.get(name)
+        if roll is not None:
+            if roll.decl.is_test:
+                return roll.run
+            return lambda env, args: roll.run(env, args).value
+        seq = self.sequences.get(name)
+        if seq is not None:
+            return seq.run
+        return self.actions[name].call
+
     def invoke(self, name: str, env: Env, args: dict) -> Any:
         """Run the roll, test, sequence, action or phase ``name`` with bound arguments."""
         roll = self.rolls.get(name)
@@ -718,15 +557,6 @@ class Runtime:
             env.state.fire(env, name, args)
         return result
 
-    def compile_cached(self, expr: ast.Expr) -> Closure:
-        """An expression compiled once per runtime (decision options, policy choices)."""
-        key = id(expr)
-        found = self._expr_cache.get(key)
-        if found is None or found[0] is not expr:
-            found = (expr, self.compile_expr(expr, {}))
-            self._expr_cache[key] = found
-        return found[1]
-
     def battle_turn(self, env: Env) -> None:
         """Run the battle declaration's ``turn`` block."""
         self.battle_blocks["turn"](env, {})
@@ -742,20 +572,6 @@ class Runtime:
         merged = dict(self.option_defaults)
         merged.update(options or {})
         return Env(self, chance, merged, events, state)
-
-
-def _item_values(thing: Any, key: str) -> list:
-    return [item["values"][key] for item in getattr(thing, "equipment", ())
-            if key in (item.get("values") or {})]
-
-
-def _command_value(env: Env, thing: Any, model: str, characteristic: str) -> Any:
-    """A command model's characteristic: its own value, else the unit's; None without it."""
-    command = getattr(thing, "command", {}).get(model)
-    if command is None:
-        return None
-    value = (command.get("profile") or {}).get(characteristic)
-    return value if value is not None else env.runtime.characteristic(env, thing, characteristic)
 
 
 def _stack(amounts: list, stacking: ast.Stacking | None) -> int:
@@ -1175,8 +991,7 @@ def _purity(runtime: Runtime, decl: ast.Decl) -> tuple[bool, frozenset[str]]:
     return True, frozenset(reads)
 
 
-_PURE_NAMES = frozenset(_PURE_BUILTINS) | {"param", "params", "item_values", "value_of",
-                                            "command_value"}
+_PURE_NAMES = frozenset(_PURE_BUILTINS) | frozenset(_LOCAL_BUILTINS)
 """Builtins that read only their arguments (no battle state)."""
 
 
@@ -1195,55 +1010,43 @@ class CompiledAction:
         self.runtime = runtime
         self.decl = decl
         types = {p.name: p.type for p in decl.params}
-        self.body = _compile_block(runtime, decl.body, types, runtime.ruleset.cite(decl.name))
+        self.body = runtime.codegen.block(decl.body, types, runtime.ruleset.cite(decl.name),
+                                          top=True)
 
     def run(self, env: Env, vars: dict) -> Any:
         """Run the statements; the value of ``return`` (None without one)."""
+        return self.call(env, dict(vars))
+
+    def call(self, env: Env, vars: dict) -> Any:
+        """As :meth:`run`, with a dict of arguments the action may keep as its locals."""
         try:
-            self.body(env, dict(vars))
-        except _Return as r:
+            return self.body(env, vars)
+        except _Return as r:  # a return inside an activation's body
             return r.value
-        return None
 
 
 def _compile_block(runtime: Runtime, body: tuple[ast.Stmt, ...], types, cite: str = "") -> Closure:
-    stmts = [_compile_stmt(runtime, s, types, cite) for s in body]
-    cap = Runtime.STEP_CAP
-
-    count = len(stmts)
-
-    def block(env, vars):
-        # statements are counted a block at a time: a runaway loop still meets the cap
-        env.steps += count
-        if env.steps > cap:
-            raise _fail(f"the battle ran more than {cap} steps; a loop in the rules never "
-                        "ends", None, "step-cap")
-        for s in stmts:
-            s(env, vars)
-    return block
+    return runtime.codegen.block(body, types, cite)
 
 
-def _compile_stmt(runtime: Runtime, s: ast.Stmt, types, cite: str) -> Closure:
+def _log_statement(runtime: Runtime, s: ast.Log, types, cite: str) -> Closure:
+    """``log "message" with values`` (run only when events are kept)."""
+    args = [runtime.compile_expr(a, types) for a in s.args]
+    message, span = s.message, s.span
+
+    def log(env, vars):
+        env.emit({"kind": "log", "message": message,
+                  "values": [_show(a(env, vars)) for a in args],
+                  "at": span.text(), "cite": cite})
+    return log
+
+
+def _statement_closure(runtime: Runtime, s: ast.Stmt, types, cite: str) -> Closure:
+    """The statements the code generator leaves as closures: setting a characteristic,
+    ``stop`` and ``activate``."""
     x = runtime.compile_expr
-    if isinstance(s, ast.Let):
-        value, name = x(s.value, types), s.name
-
-        def let(env, vars):
-            vars[name] = value(env, vars)
-        return let
     if isinstance(s, ast.Assign):
         value = x(s.value, types)
-        if isinstance(s.target, ast.Name):
-            name, op = s.target.name, s.op
-
-            def assign(env, vars):
-                v = value(env, vars)
-                if op == "+=":
-                    v = vars[name] + v
-                elif op == "-=":
-                    v = vars[name] - v
-                vars[name] = v
-            return assign
         target, attr, op = x(s.target.target, types), s.target.name, s.op
 
         def assign_attr(env, vars):
@@ -1254,76 +1057,12 @@ def _compile_stmt(runtime: Runtime, s: ast.Stmt, types, cite: str) -> Closure:
                 v = old + v if op == "+=" else old - v
             thing.profile[attr] = v
         return assign_attr
-    if isinstance(s, ast.CallStmt):
-        call = x(s.call, types)
-        return lambda env, vars: call(env, vars)
-    if isinstance(s, ast.Return):
-        value = x(s.value, types) if s.value is not None else (lambda env, vars: None)
-
-        def ret(env, vars):
-            raise _Return(value(env, vars))
-        return ret
-    if isinstance(s, ast.Log):
-        args = [x(a, types) for a in s.args]
-        message, span = s.message, s.span
-
-        def log(env, vars):
-            if env.events is not None:
-                env.emit({"kind": "log", "message": message,
-                          "values": [_show(a(env, vars)) for a in args],
-                          "at": span.text(), "cite": cite})
-        return log
-    if isinstance(s, ast.Pass):
-        return lambda env, vars: None
     if isinstance(s, ast.Stop):
         message, span = s.message, s.span
 
         def stop(env, vars):
             raise _fail(message, span, "stopped")
         return stop
-    if isinstance(s, ast.If):
-        branches = [(x(c, types), _compile_block(runtime, b, types, cite)) for c, b in s.branches]
-        otherwise = _compile_block(runtime, s.otherwise, types, cite)
-
-        def if_(env, vars):
-            for cond, body in branches:
-                if cond(env, vars):
-                    return body(env, vars)
-            return otherwise(env, vars)
-        return if_
-    if isinstance(s, ast.ForEach):
-        iterable = x(s.iterable, types)
-        where = x(s.where, types) if s.where is not None else None
-        order = x(s.order, types) if s.order is not None else None
-        body = _compile_block(runtime, s.body, types, cite)
-        var = s.var
-
-        def for_each(env, vars):
-            items = list(iterable(env, vars))
-            if where is not None:
-                kept = []
-                for item in items:
-                    vars[var] = item
-                    if where(env, vars):
-                        kept.append(item)
-                items = kept
-            if order is not None:
-                keyed = []
-                for item in items:
-                    vars[var] = item
-                    keyed.append((order(env, vars), len(keyed), item))
-                items = [k[2] for k in sorted(keyed, key=lambda k: (k[0], k[1]))]
-            for item in items:
-                vars[var] = item
-                body(env, vars)
-        return for_each
-    if isinstance(s, ast.While):
-        cond, body = x(s.condition, types), _compile_block(runtime, s.body, types, cite)
-
-        def while_(env, vars):
-            while cond(env, vars):
-                body(env, vars)
-        return while_
     if isinstance(s, ast.Activate):
         units, start = x(s.units, types), x(s.start, types)
         body = _compile_block(runtime, s.body, types, cite)

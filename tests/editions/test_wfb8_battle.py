@@ -220,7 +220,7 @@ def test_the_breaking_point_ends_the_battle_and_decides_it(tmp_path: Path) -> No
                  values={"general": True})]
     options = {"breaking_point_rule": True}
     runtime, state, env, get, call, events = world(tmp_path, units, options=options)
-    ended = lambda: runtime.compile_cached(runtime.battle_decl.end[-1])(env, {})
+    ended = lambda: runtime.compile_expr(runtime.battle_decl.end[-1], {})(env, {})
     assert call("fortitude", side="empire") == 3 and not ended()
     get["general"].models = 0
     assert call("army_broken", side="empire") and ended()

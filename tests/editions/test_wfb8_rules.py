@@ -239,7 +239,7 @@ def test_frenzy_must_pursue_and_charges_unless_held_back(tmp_path: Path) -> None
                 "position": {"x": 36, "y": 22, "facing": 180}})
     decl = w.runtime.decls["pursue"]
     args = {"winner": w.unit("a"), "loser": w.unit("b")}
-    options = w.runtime.compile_cached(decl.options)(w.env(), args)
+    options = w.runtime.compile_expr(decl.options, {})(w.env(), args)
     assert options == ["pursue"]
     # the policy would not charge (order: none); a failed Leadership test charges anyway
     w.state.orders = [{"decision": "charge", "unit": "a", "choose": None}]

@@ -1,0 +1,359 @@
+"""Compile rule expressions and statement blocks to Python source.
+
+Each expression, and each block of statements (an action's body, a trigger's body, a part
+of the battle), becomes one generated Python function ``f(env, vars)`` with the same
+contract as before: ``env`` is the :class:`~interpreter.lang.compiler.Env` of one evaluation,
+``vars`` the dict of local names. Inside a function an expression is inline Python
+(attribute reads, comparisons, ``if``/``for`` statements), so running a rule costs about one
+Python call per rule call instead of one per node of its syntax tree.
+
+What the rules mean is unchanged: ``none`` propagates through arithmetic and makes ordered
+comparisons false; ``and``/``or`` give true or false; ``/`` rounds up; each block counts its
+statements against the runtime's step cap; errors are located diagnostics. A name with no
+value raises the diagnostic of its first use in the function.
+
+The generated source is kept on the function (``__rules_source__``) for debugging.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from interpreter.chance import DiceExpr
+from interpreter.diagnostics import Span
+from interpreter.lang import ast
+from interpreter.lang.builtins import UNIT_PROPERTIES
+
+__all__ = ["CodeGen"]
+
+_SPECIAL_NAMES = {
+    "active_side": "env.state.active_side",
+    "round_number": "env.state.round",
+    "nobody": "None",
+    "phase_name": "(env.state.phase if env.state is not None else None)",
+}
+"""Names the engine gives a value (when no local or declaration has them)."""
+
+class _Function:
+    """One generated function being written: its lines, constants and temporaries."""
+
+    def __init__(self, gen: CodeGen, top: bool) -> None:
+        self.gen = gen
+        self.top = top
+        """Whether ``return`` returns from this function (an action's body)."""
+        self.lines: list[str] = []
+        self.temps = 0
+        self.names: dict[str, Span] = {}
+        """Local names read, with the place of their first read (for "has no value")."""
+
+    def const(self, value: Any) -> str:
+        return self.gen.const(value)
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    def build(self, label: str) -> Any:
+        body = self.lines or ["    pass"]
+        if self.names:
+            names = self.const(dict(self.names))
+            body = (["    try:"] + ["    " + line for line in body]
+                    + ["    except KeyError as _e:", f"        _no_value(_e, {names})",
+                       "        raise"])
+        source = "\n".join(["def _f(env, vars):", *body])
+        namespace = self.gen.namespace
+        exec(compile(source, f"<rules {label}>", "exec"), namespace)
+        fn = namespace.pop("_f")
+        fn.__rules_source__ = source
+        return fn
+
+
+class CodeGen:
+    """Writes the Python functions of one compiled ruleset (a :class:`Runtime`)."""
+
+    def __init__(self, runtime: Any) -> None:
+        from interpreter.lang import compiler as c
+
+        self.rt = runtime
+        self.c = c
+        cap = runtime.STEP_CAP
+
+        def step_cap():
+            return c._fail(f"the battle ran more than {cap} steps; a loop in the rules never "
+                           "ends", None, "step-cap")
+
+        def no_value(err: KeyError, names: Mapping[str, Span]) -> None:
+            name = err.args[0] if err.args else None
+            if isinstance(name, str) and name in names:
+                raise c._fail(f"{name!r} has no value here", names[name]) from None
+
+        def no_state(name: str, span: Span):
+            raise c._fail(f"{name}() needs a battle; it cannot run in an odds calculation",
+                          span)
+
+        self.namespace: dict[str, Any] = {
+            # the globals of every generated function: these helpers, the constants the
+            # functions use (_k0, _k1, ...) and a direct call for each roll, test, sequence
+            # and action (_call_<name>, filled in by link())
+            "_step_cap": step_cap,
+            "_no_value": no_value,
+            "_no_state": no_state,
+            "_Return": c._Return,
+            "_DiceExpr": DiceExpr,
+            "_characteristic": runtime.characteristic,
+            "_order_key": lambda k: (k[0], k[1]),
+        }
+        self._cache: dict[tuple, tuple[ast.Expr, Any]] = {}
+        self._constants = itertools.count()
+
+    def const(self, value: Any) -> str:
+        """The name of a new constant in the generated functions' globals."""
+        name = f"_k{next(self._constants)}"
+        self.namespace[name] = value
+        return name
+
+    def link(self, calls: Mapping[str, Any]) -> None:
+        """Give the generated functions their direct calls: ``name -> f(env, args)``."""
+        for name, call in calls.items():
+            self.namespace[f"_call_{name}"] = call
+
+    # ------------------------------------------------------------ entry points
+    def expression(self, e: ast.Expr, types: Mapping[str, str]) -> Any:
+        """A function ``f(env, vars)`` giving the value of ``e`` (made once per expression
+        and set of local types)."""
+        key = (id(e), tuple(sorted(types.items())))
+        found = self._cache.get(key)
+        if found is None or found[0] is not e:
+            fn = _Function(self, top=False)
+            fn.emit(1, f"return {self.ex(fn, e, types)}")
+            found = self._cache[key] = (e, fn.build(type(e).__name__))
+        return found[1]
+
+    def block(self, body: tuple[ast.Stmt, ...], types: Mapping[str, str], cite: str,
+              top: bool = False) -> Any:
+        """A function ``f(env, vars)`` running the statements. In an action's body
+        (``top``) ``return`` gives the function's value; elsewhere it raises ``_Return``
+        for the enclosing action to catch."""
+        fn = _Function(self, top)
+        self._block(fn, 1, body, types, cite)
+        return fn.build(cite or "block")
+
+    # ------------------------------------------------------------ statements
+    def _block(self, fn: _Function, depth: int, body, types, cite: str) -> None:
+        if not body:
+            fn.emit(depth, "pass")
+            return
+        # statements are counted a block at a time: a runaway loop still meets the cap
+        fn.emit(depth, f"env.steps += {len(body)}")
+        fn.emit(depth, f"if env.steps > {self.rt.STEP_CAP}: raise _step_cap()")
+        for s in body:
+            self._stmt(fn, depth, s, types, cite)
+
+    def _stmt(self, fn: _Function, depth: int, s: ast.Stmt, types, cite: str) -> None:
+        x = self.ex
+        if isinstance(s, ast.Let):
+            fn.emit(depth, f"vars[{s.name!r}] = {x(fn, s.value, types)}")
+        elif isinstance(s, ast.Assign) and isinstance(s.target, ast.Name):
+            name = s.target.name
+            if s.op == "=":
+                fn.emit(depth, f"vars[{name!r}] = {x(fn, s.value, types)}")
+            else:
+                t = fn.temp()
+                fn.names.setdefault(name, s.target.span)
+                fn.emit(depth, f"{t} = {x(fn, s.value, types)}")
+                fn.emit(depth, f"vars[{name!r}] = vars[{name!r}] {s.op[0]} {t}")
+        elif isinstance(s, ast.CallStmt):
+            fn.emit(depth, x(fn, s.call, types))
+        elif isinstance(s, ast.Return):
+            value = x(fn, s.value, types) if s.value is not None else "None"
+            fn.emit(depth, f"return {value}" if fn.top else f"raise _Return({value})")
+        elif isinstance(s, ast.Pass):
+            fn.emit(depth, "pass")
+        elif isinstance(s, ast.Log):
+            closure = fn.const(self.c._log_statement(self.rt, s, types, cite))
+            fn.emit(depth, f"if env.events is not None: {closure}(env, vars)")
+        elif isinstance(s, ast.If):
+            for i, (cond, body) in enumerate(s.branches):
+                fn.emit(depth, f"{'if' if i == 0 else 'elif'} {x(fn, cond, types)}:")
+                self._block(fn, depth + 1, body, types, cite)
+            if s.otherwise:
+                fn.emit(depth, "else:")
+                self._block(fn, depth + 1, s.otherwise, types, cite)
+        elif isinstance(s, ast.ForEach):
+            self._for_each(fn, depth, s, types, cite)
+        elif isinstance(s, ast.While):
+            fn.emit(depth, f"while {x(fn, s.condition, types)}:")
+            self._block(fn, depth + 1, s.body, types, cite)
+        else:
+            # assignments to characteristics, stop and activate keep their closures
+            closure = fn.const(self.c._statement_closure(self.rt, s, types, cite))
+            fn.emit(depth, f"{closure}(env, vars)")
+
+    def _for_each(self, fn: _Function, depth: int, s: ast.ForEach, types, cite: str) -> None:
+        items, item, var = fn.temp(), fn.temp(), repr(s.var)
+        fn.emit(depth, f"{items} = list({self.ex(fn, s.iterable, types)})")
+        if s.where is not None:
+            kept = fn.temp()
+            fn.emit(depth, f"{kept} = []")
+            fn.emit(depth, f"for {item} in {items}:")
+            fn.emit(depth + 1, f"vars[{var}] = {item}")
+            fn.emit(depth + 1, f"if {self.ex(fn, s.where, types)}: {kept}.append({item})")
+            fn.emit(depth, f"{items} = {kept}")
+        if s.order is not None:
+            keyed = fn.temp()
+            fn.emit(depth, f"{keyed} = []")
+            fn.emit(depth, f"for {item} in {items}:")
+            fn.emit(depth + 1, f"vars[{var}] = {item}")
+            fn.emit(depth + 1, f"{keyed}.append(({self.ex(fn, s.order, types)}, "
+                               f"len({keyed}), {item}))")
+            fn.emit(depth, f"{items} = [k[2] for k in sorted({keyed}, key=_order_key)]")
+        fn.emit(depth, f"for {item} in {items}:")
+        fn.emit(depth + 1, f"vars[{var}] = {item}")
+        self._block(fn, depth + 1, s.body, types, cite)
+
+    # ------------------------------------------------------------ expressions
+    def ex(self, fn: _Function, e: ast.Expr, types: Mapping[str, str]) -> str:
+        """Python source for ``e``, inside ``fn``."""
+        return getattr(self, f"_x_{type(e).__name__}")(fn, e, types)
+
+    def _x_Literal(self, fn, e: ast.Literal, types) -> str:
+        v = e.value
+        if v is None or type(v) in (bool, int, str):
+            return repr(v)
+        return fn.const(v)
+
+    def _x_Name(self, fn, e: ast.Name, types) -> str:
+        name = e.name
+        if types.get(name) == "dice":
+            fn.names.setdefault(name, e.span)
+            t = fn.temp()
+            return (f"({t}.roll(env.chance, {name!r}) if isinstance(({t} := vars[{name!r}]), "
+                    f"_DiceExpr) else {t})")
+        decl = self.rt.decls.get(name)
+        if name in types or decl is None:
+            if name in _SPECIAL_NAMES and name not in types:
+                return _SPECIAL_NAMES[name]
+            fn.names.setdefault(name, e.span)
+            return f"vars[{name!r}]"
+        if isinstance(decl, ast.OptionDecl):
+            return f"env.options[{name!r}]"
+        if isinstance(decl, ast.TableDecl):
+            return fn.const(self.rt.tables[name])
+        return repr(name)
+
+    def _x_DiceLit(self, fn, e: ast.DiceLit, types) -> str:
+        dice = fn.const(self.c.dice_of(e, self.rt.dice_decls))
+        return f"{dice}.roll(env.chance, {e.text()!r})"
+
+    def _x_Attribute(self, fn, e: ast.Attribute, types) -> str:
+        target = self.ex(fn, e.target, types)
+        name = e.name
+        t = fn.temp()
+        decl = self.rt.characteristics.get(name)
+        if decl is not None:
+            value = f"_characteristic(env, {t}, {name!r})"
+            if decl.type == "dice":
+                v = fn.temp()
+                value = (f"({v}.roll(env.chance, {name!r}) if isinstance(({v} := {value}), "
+                         f"_DiceExpr) else {v})")
+            return f"(None if ({t} := {target}) is None else {value})"
+        if name in UNIT_PROPERTIES:
+            return f"getattr({target}, {name!r}, None)"
+        return f"({name!r} in getattr({target}, 'marks', ()))"
+
+    def _x_Lookup(self, fn, e: ast.Lookup, types) -> str:
+        lookup = fn.const(self.c._lookup_function(e))
+        keys = "".join(f"{self.ex(fn, k, types)}, " for k in e.keys)
+        return f"{lookup}({self.ex(fn, e.target, types)}, ({keys}))"
+
+    def _x_Call(self, fn, e: ast.Call, types) -> str:
+        name = e.name
+        args = [self.ex(fn, a, types) for a in e.args]
+        decl = self.rt.decls.get(name)
+        if isinstance(decl, (ast.RollDecl, ast.SequenceDecl, ast.ActionDecl, ast.PhaseDecl)):
+            params = [p.name for p in decl.params]
+            items = [f"{p!r}: {a}" for p, a in zip(params, args)]
+            items += [f"{k!r}: {self.ex(fn, a, types)}" for k, a in e.kwargs]
+            bound = set(params[:len(args)]) | {k for k, _ in e.kwargs}
+            items += [f"{p.name!r}: {self.ex(fn, p.default, {})}" for p in decl.params
+                      if p.default is not None and p.name not in bound]
+            return f"_call_{name}(env, {{{', '.join(items)}}})"
+        pure = self.c._PURE_BUILTINS.get(name)
+        if pure is not None:
+            return f"{fn.const(pure)}({', '.join(args)})"
+        local = self.c._LOCAL_BUILTINS.get(name)
+        if local is not None:
+            return f"{fn.const(local)}(env, {', '.join(args)})"
+        span = fn.const(e.span)
+        state = f"(env.state if env.state is not None else _no_state({name!r}, {span}))"
+        call = f"{state}.builtin(env, {name!r}, [{', '.join(args)}], {span}"
+        if e.kwargs:
+            kwargs = ", ".join(f"{k!r}: {self.ex(fn, a, types)}" for k, a in e.kwargs)
+            call += f", {{{kwargs}}}"
+        return call + ")"
+
+    def _x_BinOp(self, fn, e: ast.BinOp, types) -> str:
+        op = fn.const(self.c._binop_function(e))
+        return f"{op}({self.ex(fn, e.left, types)}, {self.ex(fn, e.right, types)})"
+
+    def _x_Compare(self, fn, e: ast.Compare, types) -> str:
+        left, right = self.ex(fn, e.left, types), self.ex(fn, e.right, types)
+        if e.op in ("==", "!="):
+            return f"({left} {e.op} {right})"
+        a, b = fn.temp(), fn.temp()
+        # both sides are evaluated (they may roll dice); none compares false
+        return (f"((({a} := {left}) is not None) & (({b} := {right}) is not None) "
+                f"and {a} {e.op} {b})")
+
+    def _x_BoolOp(self, fn, e: ast.BoolOp, types) -> str:
+        parts = f" {e.op} ".join(f"({self.ex(fn, o, types)})" for o in e.operands)
+        return f"(True if ({parts}) else False)"
+
+    def _x_Not(self, fn, e: ast.Not, types) -> str:
+        return f"(not {self.ex(fn, e.operand, types)})"
+
+    def _x_Neg(self, fn, e: ast.Neg, types) -> str:
+        t = fn.temp()
+        return f"(None if ({t} := {self.ex(fn, e.operand, types)}) is None else -{t})"
+
+    def _x_CondExpr(self, fn, e: ast.CondExpr, types) -> str:
+        c, a, b = (self.ex(fn, x, types) for x in (e.condition, e.then, e.otherwise))
+        return f"({a} if {c} else {b})"
+
+    def _x_Has(self, fn, e: ast.Has, types) -> str:
+        t = fn.temp()
+        return (f"(({t} := {self.ex(fn, e.subject, types)}) is not None "
+                f"and {t}.has_rule({e.rule!r}))")
+
+    def _x_IsStatus(self, fn, e: ast.IsStatus, types) -> str:
+        t = fn.temp()
+        test = (f"(({t} := {self.ex(fn, e.subject, types)}) is not None "
+                f"and {e.status!r} in {t}.statuses)")
+        return f"(not {test})" if e.negated else test
+
+    def _x_Member(self, fn, e: ast.Member, types) -> str:
+        return f"({self.ex(fn, e.item, types)} in {self.ex(fn, e.collection, types)})"
+
+    def _x_Comprehension(self, fn, e: ast.Comprehension, types) -> str:
+        item = fn.const(self.expression(e.item, types))
+        where = fn.const(self.expression(e.where, types)) if e.where is not None else "None"
+        iterable = self.ex(fn, e.iterable, types)
+        return f"{fn.const(_comprehension)}(env, vars, {e.var!r}, {iterable}, {item}, {where})"
+
+    def _x_ListLit(self, fn, e: ast.ListLit, types) -> str:
+        return f"[{''.join(f'{self.ex(fn, i, types)}, ' for i in e.items)}]"
+
+
+def _comprehension(env, vars, var, iterable, item, where) -> list:
+    inner = dict(vars)
+    out = []
+    for x in iterable:
+        inner[var] = x
+        if where is None or where(env, inner):
+            out.append(item(env, inner))
+    return out
