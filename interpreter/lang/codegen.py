@@ -47,6 +47,8 @@ class _Function:
         self.temps = 0
         self.names: dict[str, Span] = {}
         """Local names read, with the place of their first read (for "has no value")."""
+        self.bound: dict[str, str] = {}
+        """Local names held in Python variables (a comprehension's variable)."""
 
     def const(self, value: Any) -> str:
         return self.gen.const(value)
@@ -229,6 +231,8 @@ class CodeGen:
 
     def _x_Name(self, fn, e: ast.Name, types) -> str:
         name = e.name
+        if name in fn.bound:
+            return fn.bound[name]
         if types.get(name) == "dice":
             fn.names.setdefault(name, e.span)
             t = fn.temp()
@@ -340,20 +344,22 @@ class CodeGen:
         return f"({self.ex(fn, e.item, types)} in {self.ex(fn, e.collection, types)})"
 
     def _x_Comprehension(self, fn, e: ast.Comprehension, types) -> str:
-        item = fn.const(self.expression(e.item, types))
-        where = fn.const(self.expression(e.where, types)) if e.where is not None else "None"
         iterable = self.ex(fn, e.iterable, types)
-        return f"{fn.const(_comprehension)}(env, vars, {e.var!r}, {iterable}, {item}, {where})"
+        var = fn.temp()
+        outer = fn.bound.get(e.var)
+        fn.bound[e.var] = var
+        item = self.ex(fn, e.item, types)
+        where = f" if {self.ex(fn, e.where, types)}" if e.where is not None else ""
+        if outer is None:
+            del fn.bound[e.var]
+        else:
+            fn.bound[e.var] = outer
+        if ":=" not in iterable:
+            return f"[{item} for {var} in {iterable}{where}]"
+        # Python allows no assignment expression in a comprehension's iterable
+        items = fn.temp()
+        return f"(({items} := {iterable}), [{item} for {var} in {items}{where}])[1]"
 
     def _x_ListLit(self, fn, e: ast.ListLit, types) -> str:
         return f"[{''.join(f'{self.ex(fn, i, types)}, ' for i in e.items)}]"
 
-
-def _comprehension(env, vars, var, iterable, item, where) -> list:
-    inner = dict(vars)
-    out = []
-    for x in iterable:
-        inner[var] = x
-        if where is None or where(env, inner):
-            out.append(item(env, inner))
-    return out

@@ -88,10 +88,11 @@ action sorted_by_tens(xs: list) @ L1
     for each x in xs ordered by x // 10:
         out = out + [x]
     let x = 99
-    return [out, [y * 2 for each y in xs where y > 20], x]
+    let small = [[y, [z * y for each z in [y, -y]]] for each y in (if x > 50 then xs else []) where y < 10]
+    return [out, [y * 2 for each y in xs where y > 20], x, small]
 ''')
     assert run(rt, "sorted_by_tens", xs=[31, 12, 35, 17, 5]) == [
-        [5, 12, 17, 31, 35], [62, 70], 99]
+        [5, 12, 17, 31, 35], [62, 70], 99, [[5, [25, -25]]]]
 
 
 def test_a_name_without_a_value_is_located(tmp_path) -> None:
