@@ -644,6 +644,14 @@ class CompiledRoll:
         self.rerolls = self.runtime.rerolls.get(self.name, [])
         self.autos = self.runtime.autos.get(self.name, [])
         self.has_effects = bool(self.modifiers or self.rerolls or self.autos)
+        self.by_rule: dict[str, tuple[list, list, list]] = {}
+        """rule name -> its modifiers (with their index), re-rolls and automatic results."""
+        for i, (rname, eff, cond, amount) in enumerate(self.modifiers):
+            self.by_rule.setdefault(rname, ([], [], []))[0].append((i, eff, cond, amount))
+        for rname, eff, cond in self.rerolls:
+            self.by_rule.setdefault(rname, ([], [], []))[1].append((eff, cond))
+        for rname, eff, cond in self.autos:
+            self.by_rule.setdefault(rname, ([], [], []))[2].append((eff, cond))
 
     def _effects(self, env: Env, vars: dict):
         """Modifiers (by part) with their sources, the re-roll asked for, an automatic result."""
@@ -652,22 +660,25 @@ class CompiledRoll:
         reroll_failed = reroll_passed = False
         auto = None
         for bearer, inst in self.runtime.carried(vars):
-            rule_name = inst.rule.name
+            effects = self.by_rule.get(inst.rule.name)
+            if effects is None:
+                continue
+            modifiers, rerolls, autos = effects
             evars = rule_scope(vars, inst, bearer)
-            for i, (rname, eff, cond, amount) in enumerate(self.modifiers):
-                if rname == rule_name and (cond is None or cond(env, evars)):
+            for i, eff, cond, amount in modifiers:
+                if cond is None or cond(env, evars):
                     v = amount(env, evars)
                     if v:
                         mods.setdefault((eff.part, i), []).append(v)
                         sources.append((eff.part, v, inst.text))
-            for rname, eff, cond in self.rerolls:
-                if rname == rule_name and (cond is None or cond(env, evars)):
+            for eff, cond in rerolls:
+                if cond is None or cond(env, evars):
                     if eff.which == "failed":
                         reroll_failed = True
                     else:
                         reroll_passed = True
-            for rname, eff, cond in self.autos:
-                if rname == rule_name and (cond is None or cond(env, evars)):
+            for eff, cond in autos:
+                if cond is None or cond(env, evars):
                     auto = (eff.result == "pass", inst.text)
         totals = {"result": 0, "need": 0}
         for (part, i), amounts in mods.items():
