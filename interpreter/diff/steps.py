@@ -17,7 +17,7 @@ import attrs
 
 from interpreter.data.tables import load_table
 from interpreter.diagnostics import DiagnosticBag, PatchError
-from interpreter.diff.structure import PatchStep, op_cite, patch_rulesets
+from interpreter.diff.structure import PatchStep, patch_rulesets, patch_steps
 from interpreter.editions.loader import apply_patch_op
 from interpreter.editions.ruleset import Ruleset
 from interpreter.lang import ast
@@ -37,13 +37,9 @@ class ResolvedOp:
 
 def resolved_ops(a: Ruleset, b: Ruleset) -> list[ResolvedOp]:
     """Every operation from A to B in patch order ([] unless B is a patch of A)."""
-    out: list[ResolvedOp] = []
-    for patch in patch_rulesets(a, b):
-        for op in patch.patches[-1][1]:
-            step = PatchStep(len(out) + 1, patch.id, op.op, op.kind, op.name,
-                             op_cite(op, patch), op.span.text())
-            out.append(ResolvedOp(step, op, patch))
-    return out
+    held = [(op, patch) for patch in patch_rulesets(a, b) for op in patch.patches[-1][1]]
+    return [ResolvedOp(step, op, patch)
+            for step, (op, patch) in zip(patch_steps(a, b) or (), held, strict=True)]
 
 
 def same_data(a: Ruleset, b: Ruleset) -> bool:
