@@ -1,11 +1,11 @@
 """Rulesets between A and B: A with some of the patch's operations applied, in patch order.
 
 Attribution runs the battle under A, then under A with the first operation applied, the
-first two, ... up to B. Each intermediate ruleset is built the way the loader applies a
-patch (``_Builder.apply``): a new :class:`Ruleset` whose declarations are A's with the
-operations applied in order, never a change to A. An intermediate that does not check
-(an operation that only makes sense with a later one) is reported, and the caller merges
-that operation with the next.
+first two, ... up to B. Each intermediate ruleset is a new :class:`Ruleset` whose
+declarations are A's with the operations applied in order by the loader's own
+:func:`~interpreter.editions.loader.apply_patch_op`, never a change to A. An intermediate
+that does not check (an operation that only makes sense with a later one) is reported, and
+the caller merges that operation with the next.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ import attrs
 
 from interpreter.data.tables import load_table
 from interpreter.diagnostics import DiagnosticBag, PatchError
-from interpreter.diff.structure import PatchStep, op_cite, patch_rulesets
-from interpreter.editions.ruleset import Origin, Ruleset
+from interpreter.diff.structure import PatchStep, patch_rulesets, patch_steps
+from interpreter.editions.loader import apply_patch_op
+from interpreter.editions.ruleset import Ruleset
 from interpreter.lang import ast
 from interpreter.lang.checker import check_declarations
 
@@ -36,13 +37,9 @@ class ResolvedOp:
 
 def resolved_ops(a: Ruleset, b: Ruleset) -> list[ResolvedOp]:
     """Every operation from A to B in patch order ([] unless B is a patch of A)."""
-    out: list[ResolvedOp] = []
-    for patch in patch_rulesets(a, b):
-        for op in patch.patches[-1][1]:
-            step = PatchStep(len(out) + 1, patch.id, op.op, op.kind, op.name,
-                             op_cite(op, patch), op.span.text())
-            out.append(ResolvedOp(step, op, patch))
-    return out
+    held = [(op, patch) for patch in patch_rulesets(a, b) for op in patch.patches[-1][1]]
+    return [ResolvedOp(step, op, patch)
+            for step, (op, patch) in zip(patch_steps(a, b) or (), held, strict=True)]
 
 
 def same_data(a: Ruleset, b: Ruleset) -> bool:
@@ -75,19 +72,11 @@ def apply_ops(a: Ruleset, ops: Sequence[ResolvedOp], label: str) -> Ruleset:
         [s for r in ops for s in r.patch.sources] + list(a.sources)))
     for r in ops:
         op = r.op
-        space = rules if op.kind == "rule" else decls
-        key = f"rule:{op.name}" if op.kind == "rule" else op.name
-        if op.op == "remove":
-            space.pop(op.name, None)
-            if op.kind == "table":
-                tables.pop(op.name, None)
-            origins[key] = Origin(r.patch.id, r.step.cite, "remove")
-            continue
-        assert op.decl is not None
-        space[op.name] = op.decl
-        origins[key] = Origin(r.patch.id, r.step.cite, op.op)
+        apply_patch_op(op, decls, rules, origins, r.patch.id, r.patch.sources)
         if isinstance(op.decl, ast.TableDecl):
             tables[op.name] = load_table(_shown(r.patch.folder / op.decl.file), op.name)
+        elif op.op == "remove" and op.kind == "table":
+            tables.pop(op.name, None)
     bag = DiagnosticBag()
     inherited = {k for k, o in origins.items() if a.origins.get(k) is o}
     check_declarations(decls, rules, sources, bag, inherited=inherited)

@@ -22,7 +22,7 @@ from interpreter.diff.normal import SPANS_AND_CITES, differing_fields, normalise
 
 __all__ = [
     "Side", "CellChange", "DeclChange", "PatchStep", "StructureDiff",
-    "structure_diff", "relation", "SIDES", "patch_steps", "decl_of", "changed_keys", "key_of",
+    "structure_diff", "relation", "SIDES", "patch_steps", "decl_of", "changed_keys",
 ]
 
 SIDES: tuple[str, ...] = tuple("AB")
@@ -209,11 +209,6 @@ def op_cite(op: ast.PatchOp, patch: Ruleset) -> str:
 
 
 # ---------------------------------------------------------------- declarations
-
-
-def key_of(kind: str, name: str) -> str:
-    """The key :attr:`Ruleset.origins` uses: the name, or ``rule:<name>``."""
-    return f"rule:{name}" if kind == "rule" else name
 
 
 def decl_of(rs: Ruleset, key: str) -> ast.Decl | None:

@@ -30,7 +30,7 @@ from interpreter.lang.checker import check_declarations, rule_arguments_problem
 from interpreter.lang.parser import parse_file
 from interpreter.lang.rule_refs import RuleRefError, parse_rule_ref
 
-__all__ = ["load_ruleset", "load_edition", "clear_cache", "resolve_rule"]
+__all__ = ["load_ruleset", "load_edition", "clear_cache", "resolve_rule", "apply_patch_op"]
 
 _CACHE: dict[Path, tuple[tuple[tuple[str, int, int], ...], Ruleset]] = {}
 
@@ -113,6 +113,33 @@ def resolve_rule(text: str, rules: dict[str, ast.RuleDecl] | Any) -> tuple[ast.R
         return rules[text], ()
     ref = parse_rule_ref(text)
     return rules[ref.name], ref.args
+
+
+def _origin_key(kind: str, name: str) -> str:
+    """The key :attr:`Ruleset.origins` uses: the name, or ``rule:<name>`` for a rule."""
+    return f"rule:{name}" if kind == "rule" else name
+
+
+def apply_patch_op(op: ast.PatchOp, decls: dict[str, ast.Decl], rules: dict[str, ast.RuleDecl],
+                   origins: dict[str, Origin], ruleset_id: str, sources: tuple[str, ...]) -> None:
+    """Apply one patch operation in place: ``add``, ``override`` or ``define`` put the
+    operation's declaration under its name, ``remove`` takes the name away; ``origins``
+    records that the patch ``ruleset_id`` did it, with the operation's citation as
+    ``sources`` (the patch's) resolve it.
+
+    It does not check that the operation fits what it applies to (``add`` something new,
+    ``override`` or ``remove`` something there, of the same kind): the loader checks that
+    before it applies each operation of a patch; rules-diff applies operations to the
+    patch's base a few at a time (:mod:`interpreter.diff.steps`).
+    """
+    space = rules if op.kind == "rule" else decls
+    if op.decl is None:
+        space.pop(op.name, None)
+    else:
+        space[op.name] = op.decl
+    origins[_origin_key(op.kind, op.name)] = Origin(
+        ruleset_id, op.cite.text(sources) if op.cite else "", op.op
+    )
 
 
 class _Builder:
@@ -299,10 +326,6 @@ class _Builder:
         return None  # unreachable: _raise raised
 
     # ------------------------------------------------------------ declarations and patches
-    @staticmethod
-    def key(kind: str, name: str) -> str:
-        return f"rule:{name}" if kind == "rule" else name
-
     def declare(self, d, decls, rules, origins, ruleset_id, sources) -> None:
         space = rules if d.kind == "rule" else decls
         existing = space.get(d.name)
@@ -316,7 +339,7 @@ class _Builder:
             )
             return
         space[d.name] = d
-        origins[self.key(d.kind, d.name)] = Origin(
+        origins[_origin_key(d.kind, d.name)] = Origin(
             ruleset_id, d.cite.text(sources) if d.cite else "", "declare"
         )
 
@@ -347,17 +370,9 @@ class _Builder:
                 ("use 'add' for something new" if op.op == "override" else None),
             )
             return
-        key = self.key(op.kind, op.name)
         if op.op == "remove":
-            self.removed[key] = op
-            del space[op.name]
-            origins[key] = Origin(ruleset_id, op.cite.text(sources) if op.cite else "", "remove")
-            return
-        assert op.decl is not None
-        space[op.name] = op.decl
-        origins[key] = Origin(
-            ruleset_id, op.decl.cite.text(sources) if op.decl.cite else "", op.op
-        )
+            self.removed[_origin_key(op.kind, op.name)] = op
+        apply_patch_op(op, decls, rules, origins, ruleset_id, sources)
 
     # ------------------------------------------------------------ data
     def tables(self, decls, origins, ruleset_id, base) -> dict[str, Any]:
