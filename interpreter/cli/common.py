@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from interpreter.diagnostics import InterpreterError, UsageError
+from interpreter.paths import shown
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
@@ -125,16 +126,7 @@ def load_context(edition: str | None, battle_path: str | None,
     if doc is None:
         if ruleset.default_battle is None:
             raise UsageError(f"the edition {ruleset.id!r} bundles no battle; give a battle file")
-        doc = read_battle(_shown(ruleset.default_battle))
+        doc = read_battle(shown(ruleset.default_battle))
     runtime = compile_ruleset(ruleset)
     battle = load_battle(doc, ruleset, runtime, options)
     return ruleset, runtime, battle
-
-
-def _shown(path) -> str:
-    import os
-
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)

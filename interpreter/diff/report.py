@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -29,20 +28,16 @@ from interpreter.diff.behaviour import (
 from interpreter.diff.steps import resolved_ops, same_data
 from interpreter.diff.structure import SIDES, StructureDiff, structure_diff
 from interpreter.editions.ruleset import Ruleset
+from interpreter.paths import shown
 
 __all__ = ["DiffReport", "diff_rulesets", "ruleset_info"]
 
 
-def _shown(path: Any) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
 
 
 def ruleset_info(rs: Ruleset) -> dict[str, Any]:
     """What a report says about one side."""
-    return {"id": rs.id, "title": rs.title, "folder": _shown(rs.folder), "chain": list(rs.chain)}
+    return {"id": rs.id, "title": rs.title, "folder": shown(rs.folder), "chain": list(rs.chain)}
 
 
 @attrs.frozen
@@ -140,7 +135,7 @@ def diff_rulesets(
                                   [k for k, _, _, _ in alone if k is not None]))
         results = run_states(spec, keys, runs, workers,
                              (lambda d, t: progress("battles", d, t)) if progress else None)
-        outcome = battle_diff(_shown(battle), used_seed, sides, results[BASE],
+        outcome = battle_diff(shown(battle), used_seed, sides, results[BASE],
                               results[OTHER])
         if attribute and structure.relation == "patch" and structure.patch:
             att = attribution(chain, alone, results, sides, notes)

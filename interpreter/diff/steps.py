@@ -10,7 +10,6 @@ the caller merges that operation with the next.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 import attrs
@@ -22,6 +21,7 @@ from interpreter.editions.loader import apply_patch_op
 from interpreter.editions.ruleset import Ruleset
 from interpreter.lang import ast
 from interpreter.lang.checker import check_declarations
+from interpreter.paths import shown
 
 __all__ = ["ResolvedOp", "resolved_ops", "apply_ops", "same_data"]
 
@@ -50,11 +50,6 @@ def same_data(a: Ruleset, b: Ruleset) -> bool:
             and dict(a.attack_modes) == dict(b.attack_modes))
 
 
-def _shown(path: os.PathLike | str) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
 
 
 def apply_ops(a: Ruleset, ops: Sequence[ResolvedOp], label: str) -> Ruleset:
@@ -74,7 +69,7 @@ def apply_ops(a: Ruleset, ops: Sequence[ResolvedOp], label: str) -> Ruleset:
         op = r.op
         apply_patch_op(op, decls, rules, origins, r.patch.id, r.patch.sources)
         if isinstance(op.decl, ast.TableDecl):
-            tables[op.name] = load_table(_shown(r.patch.folder / op.decl.file), op.name)
+            tables[op.name] = load_table(shown(r.patch.folder / op.decl.file), op.name)
         elif op.op == "remove" and op.kind == "table":
             tables.pop(op.name, None)
     bag = DiagnosticBag()

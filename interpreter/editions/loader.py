@@ -29,6 +29,7 @@ from interpreter.lang import ast
 from interpreter.lang.checker import check_declarations, rule_arguments_problem
 from interpreter.lang.parser import parse_file
 from interpreter.lang.rule_refs import RuleRefError, parse_rule_ref
+from interpreter.paths import shown
 
 __all__ = ["load_ruleset", "load_edition", "clear_cache", "resolve_rule", "apply_patch_op"]
 
@@ -78,12 +79,6 @@ def _load(folder: Path, stack: tuple[Path, ...]) -> Ruleset:
     return ruleset
 
 
-def _shown(path: Path) -> str:
-    """A path as diagnostics show it: relative to the working directory when inside it."""
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
 
 
 def _raise(bag: DiagnosticBag) -> None:
@@ -152,7 +147,7 @@ class _Builder:
 
     def yaml(self, path: Path, schema: str) -> YamlDocument | None:
         try:
-            doc = load_yaml(_shown(path))
+            doc = load_yaml(shown(path))
         except DataError as err:
             self.bag.extend(err.diagnostics)
             return None
@@ -177,7 +172,7 @@ class _Builder:
                     code="no-file",
                 )
                 continue
-            parsed.append(parse_file(_shown(f), self.bag))
+            parsed.append(parse_file(shown(f), self.bag))
         _raise(self.bag)
         header = parsed[0].header
         for later in parsed[1:]:
@@ -388,10 +383,10 @@ class _Builder:
                 self.bag.add(f"table {name!r} reads {d.file!r}, which does not exist",
                              d.span, code="no-file",
                              hint="the file is named relative to the ruleset folder "
-                             f"{_shown(self.folder)!r}")
+                             f"{shown(self.folder)!r}")
                 continue
             try:
-                table = load_table(_shown(path), name)
+                table = load_table(shown(path), name)
             except DataError as err:
                 self.bag.extend(err.diagnostics)
                 continue
@@ -518,4 +513,3 @@ class _Located(dict):
                 if isinstance(sub, dict):
                     for i, r in enumerate(sub.get("rules", []) or []):
                         yield self.path + (group, key, "rules", i), r
-
