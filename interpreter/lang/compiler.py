@@ -25,6 +25,7 @@ from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import Bearer, RuleInstance, Unit, Weapon
 from interpreter.lang import ast
 from interpreter.lang.codegen import CodeGen
+from interpreter.lang.walk import walk
 
 __all__ = ["Env", "RollResult", "SequenceOutcome", "Runtime", "compile_ruleset", "dice_of"]
 
@@ -535,7 +536,9 @@ class Runtime:
         seq = self.sequences.get(name)
         if seq is not None:
             return seq.run
-        return self.actions[name].call
+        action = self.actions[name]
+        # only a return inside an activation's body needs catching
+        return action.body if action.returns_directly else action.call
 
     def invoke(self, name: str, env: Env, args: dict) -> Any:
         """Run the roll, test, sequence, action or phase ``name`` with bound arguments."""
@@ -974,7 +977,6 @@ def _purity(runtime: Runtime, decl: ast.Decl) -> tuple[bool, frozenset[str]]:
     are pure, and the pure builtins; the rule effects that can reach it (modifiers, re-rolls,
     automatic results, hooks, characteristic changes) must be pure too.
     """
-    from interpreter.lang.walk import walk
 
     seen: set[str] = set()
     reads: set[str] = set()
@@ -1023,6 +1025,9 @@ class CompiledAction:
         types = {p.name: p.type for p in decl.params}
         self.body = runtime.codegen.block(decl.body, types, runtime.ruleset.cite(decl.name),
                                           top=True)
+        self.returns_directly = not any(isinstance(node, ast.Activate)
+                                        for node in walk(decl.body))
+        """Whether every ``return`` is a Python return (none is inside an activation)."""
 
     def run(self, env: Env, vars: dict) -> Any:
         """Run the statements; the value of ``return`` (None without one)."""
