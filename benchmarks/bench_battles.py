@@ -333,7 +333,7 @@ def compare(label: str, a: list[float], b: list[float], percent: bool) -> None:
 
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
-    print(f"{'battle':<44}{'battles/s':>11}{'first (ms)':>12}")
+    print(f"{'battle':<64}{'battles/s':>11}{'first (ms)':>12}")
     for edition_id, folder in bundled_editions().items():
         ruleset = load_ruleset(folder)
         for path in ruleset.battles:
@@ -341,9 +341,9 @@ def main() -> None:
             try:
                 rate, first = battles_per_second(edition_id, rel)
             except Exception as err:  # a ruleset without a turn structure yet
-                print(f"{rel:<44}  not runnable: {str(err).splitlines()[0]}")
+                print(f"{rel:<64}  not runnable: {str(err).splitlines()[0]}")
                 continue
-            print(f"{rel:<44}{rate:>11.0f}{1000 * first:>12.1f}")
+            print(f"{rel:<64}{rate:>11.0f}{1000 * first:>12.1f}")
     duel_rate, engine = rules_run_duels(runs)
     plain_rate, plain = plain_duels(runs)
     print(f"\n{f'the wfb8 duel, {runs} runs each':<32}{'rules-run':>14}{'plain Python':>14}")
