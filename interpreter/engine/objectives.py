@@ -97,9 +97,8 @@ class ObjectivesMixin:
     # ------------------------------------------------------------ places
     def places(self) -> dict[str, Place]:
         """Every place of the battlefield by id: objectives first, then terrain features."""
-        found = getattr(self, "_places", None)
-        if found is not None:
-            return found
+        if self._places is not None:
+            return self._places
         field = self.battle.doc.value.get("battlefield") or {}
         places: dict[str, Place] = {}
         for spec in field.get("objectives") or []:
@@ -117,7 +116,6 @@ class ObjectivesMixin:
                 float(size.get("w", 0.0)), float(size.get("h", 0.0)),
                 tuple(_rule_name(e) for e in spec.get("effects") or ()))
         self._places = places
-        self._controllers: dict[str, str | None] = {}
         return places
 
     def place(self, place_id: Any, span: Span | None) -> Place:

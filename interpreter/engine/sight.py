@@ -140,9 +140,8 @@ class SightMixin:
 
     def _pieces(self) -> list[TerrainPiece]:
         """The battle file's terrain as pieces (built once, effects bound as rules)."""
-        built = getattr(self, "_terrain_pieces", None)
-        if built is not None:
-            return built
+        if self._terrain_pieces is not None:
+            return self._terrain_pieces
         from interpreter.lang.rule_refs import RuleRefError
 
         bag = DiagnosticBag()
@@ -197,7 +196,7 @@ class SightMixin:
 
     def _b_in_range(self, env, span, a, b, inches):
         size_a, size_b = self.footprint(a), self._size_of(b)
-        if b in getattr(a, "engaged", ()):
+        if b in a.engaged:
             return True
         reach = float(inches)
         for x, y in _edge_points(b.pose, size_b):

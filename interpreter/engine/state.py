@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import Unit, Weapon
+from interpreter.engine.entities import DEFAULT_BASE_MM, Unit, Weapon
 from interpreter.engine.objectives import ObjectivesMixin
 from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
@@ -22,10 +22,8 @@ from interpreter.lang.compiler import rule_scope
 from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, edge_distance
 from interpreter.space import heading_to
 
-__all__ = ["BattleState", "DEFAULT_BASE_MM", "DEFAULT_TABLE"]
+__all__ = ["BattleState", "DEFAULT_TABLE"]
 
-DEFAULT_BASE_MM = (20.0, 20.0)
-"""A model's base when neither the unit data nor the battle file gives one."""
 DEFAULT_TABLE = (72.0, 48.0)
 """The battlefield's width and depth in inches when the battle file gives none."""
 
@@ -35,7 +33,11 @@ def _error(message: str, span: Span | None, code: str = "battle") -> BattleError
 
 
 class BattleState(ObjectivesMixin, SightMixin):
-    """Everything that changes during one battle."""
+    """Everything that changes during one battle.
+
+    ``battle.units`` are this battle's own units (new, or :meth:`Unit.fresh` copies): the
+    state places them and changes them in place.
+    """
 
     def __init__(self, runtime: Any, battle: Any, orders: list[dict],
                  policies: dict[str, str]) -> None:
@@ -63,19 +65,16 @@ class BattleState(ObjectivesMixin, SightMixin):
         self.width = float(field.get("width", DEFAULT_TABLE[0]))
         self.depth = float(field.get("depth", DEFAULT_TABLE[1]))
         self.terrain = list(field.get("terrain") or [])
+        # built on first use: the terrain as pieces (sight.py), the places and who controls
+        # them (objectives.py)
+        self._terrain_pieces: list | None = None
+        self._places: dict | None = None
+        self._controllers: dict[str, str | None] = {}
         wounds = runtime.role("wounds")
         self.wounds_name = wounds
-        for u in self.units:
-            u.engaged = []
-            u.on_table = True
-            u.set_aside = False
-            u.leader = None
-            u.followers = []
-            u.destroyed = False
-            u.wounds_each = 1
-            if wounds:
-                w = runtime.characteristic(None, u, wounds)
-                u.wounds_each = max(1, int(w or 1))
+        if wounds:
+            for u in self.units:
+                u.wounds_each = max(1, int(runtime.characteristic(None, u, wounds) or 1))
         self._place(battle)
 
     # ------------------------------------------------------------ set-up
@@ -89,7 +88,6 @@ class BattleState(ObjectivesMixin, SightMixin):
             pos = spec.get("position")
             unit.pose = Pose(pos["x"], pos["y"], pos.get("facing", 0.0)) if pos else None
             unit.home = unit.pose
-            """Where the battle file puts it: where a unit set aside arrives."""
         if "duel" in data:
             a, b = self.units[0], self.units[1]
             gap = float(data["duel"]["distance"])
@@ -325,7 +323,7 @@ class BattleState(ObjectivesMixin, SightMixin):
                       change="loses", quiet=decl.quiet)
         return True
 
-    def _counter_key(self, name, owner, span):
+    def _counter_key(self, env, name, owner, span):
         decl = self.runtime.decls.get(name)
         if not isinstance(decl, ast.CounterDecl):
             raise _error(f"{name!r} is not a counter", span)
@@ -333,17 +331,15 @@ class BattleState(ObjectivesMixin, SightMixin):
         if key not in self.counters:
             initial = 0
             if decl.initial is not None:
-                initial = self.runtime.compile_expr(decl.initial, {})(self._env, {})
+                initial = self.runtime.compile_expr(decl.initial, {})(env, {})
             self.counters[key] = initial
         return key
 
     def _b_counter(self, env, span, name, owner):
-        self._env = env
-        return self.counters[self._counter_key(name, owner, span)]
+        return self.counters[self._counter_key(env, name, owner, span)]
 
     def _b_add_counter(self, env, span, name, owner, amount):
-        self._env = env
-        key = self._counter_key(name, owner, span)
+        key = self._counter_key(env, name, owner, span)
         self.counters[key] += amount
         return self.counters[key]
 
