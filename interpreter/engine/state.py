@@ -166,12 +166,12 @@ class BattleState(ObjectivesMixin, SightMixin):
     def builtin(self, env: Any, name: str, args: list[Any], span: Span,
                 named: dict[str, Any] | None = None) -> Any:
         """Run the builtin ``name`` (see :mod:`interpreter.lang.builtins`)."""
-        method = getattr(self, f"_b_{name}", None)
+        method = _BUILTINS.get(name)
         if method is None:
             raise _error(f"{name}() is not available in battles", span)
         if named:
-            return method(env, span, *args, **named)
-        return method(env, span, *args)
+            return method(self, env, span, *args, **named)
+        return method(self, env, span, *args)
 
     def _b_sides(self, env, span):
         return list(self.sides)
@@ -606,6 +606,12 @@ class BattleState(ObjectivesMixin, SightMixin):
                 body(env, vars)
             if order == "alternately":
                 turn += 1
+
+
+_BUILTINS: dict[str, Callable[..., Any]] = {
+    name[len("_b_"):]: getattr(BattleState, name) for name in dir(BattleState)
+    if name.startswith("_b_")}
+"""Builtin name -> the method that runs it (``_b_<name>``, here or in a mixin)."""
 
 
 def _picker_args(self_, picker: str, mine: list, side: str) -> list:
