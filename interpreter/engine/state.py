@@ -65,6 +65,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         self.width = float(field.get("width", DEFAULT_TABLE[0]))
         self.depth = float(field.get("depth", DEFAULT_TABLE[1]))
         self.terrain = list(field.get("terrain") or [])
+        self._footprints: dict[Unit, tuple] = {}
+        """Unit -> (models, files, base width, base depth, its footprint) (:meth:`footprint`)."""
         # built on first use: the terrain as pieces (sight.py), the places and who controls
         # them (objectives.py)
         self._terrain_pieces: list | None = None
@@ -101,10 +103,19 @@ class BattleState(ObjectivesMixin, SightMixin):
                          + ", ".join(missing), battle.doc.span(("units",)), "no-position")
 
     def footprint(self, unit: Unit) -> Footprint:
-        """The unit's rectangle now: files wide, as many ranks as its models fill."""
+        """The unit's rectangle now: files wide, as many ranks as its models fill.
+
+        Kept per unit until its models, files or bases change: the same object comes back.
+        """
+        kept = self._footprints.get(unit)
+        if (kept is not None and kept[0] == unit.models and kept[1] == unit.files
+                and kept[2] == unit.base_w and kept[3] == unit.base_d):
+            return kept[4]
         files = max(1, min(unit.files, unit.models or 1))
         ranks = max(1, math.ceil((unit.models or 1) / files))
-        return Footprint(files * unit.base_w, ranks * unit.base_d)
+        size = Footprint(files * unit.base_w, ranks * unit.base_d)
+        self._footprints[unit] = (unit.models, unit.files, unit.base_w, unit.base_d, size)
+        return size
 
     # ------------------------------------------------------------ events
     def emit(self, env: Any, kind: str, **fields: Any) -> None:
