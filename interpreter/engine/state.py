@@ -67,6 +67,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         self.terrain = list(field.get("terrain") or [])
         self._footprints: dict[Unit, tuple] = {}
         """Unit -> (models, files, base width, base depth, its footprint) (:meth:`footprint`)."""
+        self._gaps: dict[tuple[Unit, Unit], tuple] = {}
+        """(a, b) -> (a's pose, b's pose, a's footprint, b's footprint, the gap) (:meth:`_gap`)."""
         # built on first use: the terrain as pieces (sight.py), the places and who controls
         # them (objectives.py)
         self._terrain_pieces: list | None = None
@@ -212,7 +214,21 @@ class BattleState(ObjectivesMixin, SightMixin):
     def _b_distance(self, env, span, a, b):
         if b in a.engaged:
             return 0.0
-        return edge_distance(a.pose, self.footprint(a), b.pose, self.footprint(b))
+        return self._gap(a, b)
+
+    def _gap(self, a: Unit, b: Unit) -> float:
+        """The edge-to-edge distance between two units' footprints where they stand.
+
+        Kept for the pair until either moves or changes size (a new pose or footprint).
+        """
+        pa, pb, fa, fb = a.pose, b.pose, self.footprint(a), self.footprint(b)
+        kept = self._gaps.get((a, b))
+        if (kept is not None and kept[0] is pa and kept[1] is pb and kept[2] is fa
+                and kept[3] is fb):
+            return kept[4]
+        gap = edge_distance(pa, fa, pb, fb)
+        self._gaps[(a, b)] = (pa, pb, fa, fb, gap)
+        return gap
 
     def _b_within(self, env, span, a, b, inches):
         return self._b_distance(env, span, a, b) <= inches
@@ -256,7 +272,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             unit.engaged.append(other)
         if unit not in other.engaged:
             other.engaged.append(unit)
-        gap = edge_distance(unit.pose, self.footprint(unit), other.pose, self.footprint(other))
+        gap = self._gap(unit, other)
         heading = heading_to(unit.pose, other.pose.x, other.pose.y)
         unit.pose = advance(unit.pose, heading, gap)
         self._carry(unit)
