@@ -60,15 +60,27 @@ def corners(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
     return out
 
 
-def _segment_distance(p, a, b) -> float:
-    ax, ay = a
-    bx, by = b
-    px, py = p
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-    cx, cy = ax + t * dx, ay + t * dy
-    return math.hypot(px - cx, py - cy)
+def _nearest(points, poly, best: float) -> float:
+    """The least of ``best`` and the distances from the points to the polygon's edges."""
+    for i in range(4):
+        ax, ay = poly[i]
+        bx, by = poly[(i + 1) % 4]
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        for px, py in points:
+            # the nearest point of the edge is a + t (b - a), t clamped to 0..1
+            if length2 == 0:
+                t = 0.0
+            else:
+                t = ((px - ax) * dx + (py - ay) * dy) / length2
+                if not t < 1.0:
+                    t = 1.0
+                if not t > 0.0:
+                    t = 0.0
+            d = math.hypot(px - (ax + t * dx), py - (ay + t * dy))
+            if d < best:
+                best = d
+    return best
 
 
 def _crosses(p1, p2, q1, q2) -> bool:
@@ -119,12 +131,7 @@ def edge_distance(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint) -> flo
                       or any(_crosses(pa[i], pa[(i + 1) % 4], pb[j], pb[(j + 1) % 4])
                              for i in range(4) for j in range(4))):
         return 0.0
-    best = math.inf
-    for poly, other in ((pa, pb), (pb, pa)):
-        for p in poly:
-            for i in range(4):
-                best = min(best, _segment_distance(p, other[i], other[(i + 1) % 4]))
-    return round(best, 9)
+    return round(_nearest(pb, pa, _nearest(pa, pb, math.inf)), 9)
 
 
 def arc_of(target: Pose, size: Footprint, x: float, y: float) -> str:
