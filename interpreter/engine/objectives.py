@@ -21,7 +21,7 @@ import math
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.space import Footprint, Pose, edge_distance, heading_to
+from interpreter.space import Footprint, Pose, at_least, edge_distance, heading_to
 
 __all__ = ["ObjectivesMixin", "Place"]
 
@@ -228,8 +228,8 @@ class ObjectivesMixin:
                 return True
             unit.pose = pose
             size = self.footprint(unit)
-            return all(edge_distance(pose, size, e.pose, self.footprint(e))
-                       >= float(keep_away) - _EPSILON for e in enemies)
+            need = float(keep_away) - _EPSILON
+            return all(at_least(pose, size, e.pose, self.footprint(e), need) for e in enemies)
 
         moved = 0.0
         steps = int(math.ceil(reach / _PATH_STEP)) if reach > 0 else 0

@@ -6,10 +6,11 @@ from interpreter.space.geometry import (
     Pose,
     advance,
     arc_of,
+    at_least,
     corners,
     edge_distance,
     heading_to,
 )
 
-__all__ = ["MM_PER_INCH", "Footprint", "Pose", "advance", "arc_of", "corners", "edge_distance",
-           "heading_to"]
+__all__ = ["MM_PER_INCH", "Footprint", "Pose", "advance", "arc_of", "at_least", "corners",
+           "edge_distance", "heading_to"]
