@@ -17,7 +17,7 @@ from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.entities import Bearer
-from interpreter.space import Footprint, Pose, arc_of, corners, edge_distance
+from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance
 
 __all__ = ["SightMixin", "TerrainPiece", "clip_segment", "grid_points"]
 
@@ -102,9 +102,7 @@ def grid_points(pose: Pose, size: Footprint, across: int, deep: int
     """
     across = max(1, min(_GRID_MAX, across))
     deep = max(1, min(_GRID_MAX, deep))
-    r = math.radians(pose.facing)
-    fx, fy = math.sin(r), math.cos(r)
-    rx, ry = math.cos(r), -math.sin(r)
+    (fx, fy), (rx, ry) = axes(pose.facing)
     out = []
     for j in range(deep):
         along_front = size.depth / 2 - (j + 0.5) * size.depth / deep
@@ -116,8 +114,8 @@ def grid_points(pose: Pose, size: Footprint, across: int, deep: int
 
 
 def _front_centre(pose: Pose, size: Footprint) -> tuple[float, float]:
-    r = math.radians(pose.facing)
-    return (pose.x + math.sin(r) * size.depth / 2, pose.y + math.cos(r) * size.depth / 2)
+    (fx, fy), _ = axes(pose.facing)
+    return (pose.x + fx * size.depth / 2, pose.y + fy * size.depth / 2)
 
 
 def _edge_points(pose: Pose, size: Footprint) -> list[tuple[float, float]]:

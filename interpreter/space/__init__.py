@@ -7,10 +7,11 @@ from interpreter.space.geometry import (
     advance,
     arc_of,
     at_least,
+    axes,
     corners,
     edge_distance,
     heading_to,
 )
 
-__all__ = ["MM_PER_INCH", "Footprint", "Pose", "advance", "arc_of", "at_least", "corners",
-           "edge_distance", "heading_to"]
+__all__ = ["MM_PER_INCH", "Footprint", "Pose", "advance", "arc_of", "at_least", "axes",
+           "corners", "edge_distance", "heading_to"]

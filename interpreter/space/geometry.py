@@ -13,8 +13,8 @@ import math
 
 import attrs
 
-__all__ = ["Footprint", "Pose", "corners", "edge_distance", "at_least", "arc_of", "advance",
-           "heading_to", "MM_PER_INCH"]
+__all__ = ["Footprint", "Pose", "axes", "corners", "edge_distance", "at_least", "arc_of",
+           "advance", "heading_to", "MM_PER_INCH"]
 
 MM_PER_INCH = 25.4
 
@@ -37,8 +37,13 @@ class Pose:
     """Degrees; 0 faces +y, 90 faces +x."""
 
 
-def _axes(facing: float) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Unit vectors of a facing: forward and right."""
+def axes(facing: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Unit vectors of a facing: forward and right.
+
+    Examples:
+        >>> [tuple(round(v, 6) for v in vector) for vector in axes(90)]
+        [(1.0, 0.0), (0.0, -1.0)]
+    """
     r = math.radians(facing)
     forward = (math.sin(r), math.cos(r))
     right = (math.cos(r), -math.sin(r))
@@ -52,7 +57,7 @@ def corners(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
         >>> [tuple(round(v, 6) for v in c) for c in corners(Pose(0, 0, 0), Footprint(2, 1))]
         [(-1.0, 0.5), (1.0, 0.5), (1.0, -0.5), (-1.0, -0.5)]
     """
-    (fx, fy), (rx, ry) = _axes(pose.facing)
+    (fx, fy), (rx, ry) = axes(pose.facing)
     hw, hd = size.width / 2, size.depth / 2
     out = []
     for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1)):
@@ -168,7 +173,7 @@ def arc_of(target: Pose, size: Footprint, x: float, y: float) -> str:
         >>> arc_of(Pose(0, 0, 0), Footprint(4, 2), 0, -5)
         'rear'
     """
-    (fx, fy), (rx, ry) = _axes(target.facing)
+    (fx, fy), (rx, ry) = axes(target.facing)
     dx, dy = x - target.x, y - target.y
     local_y = dx * fx + dy * fy
     local_x = dx * rx + dy * ry
