@@ -69,6 +69,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         """Unit -> (models, files, base width, base depth, its footprint) (:meth:`footprint`)."""
         self._gaps: dict[tuple[Unit, Unit], tuple] = {}
         """(a, b) -> (a's pose, b's pose, a's footprint, b's footprint, the gap) (:meth:`_gap`)."""
+        self._outlines: dict[Any, tuple] = {}
+        """Unit or piece -> (pose, footprint, its outline as half-planes) (sight.py)."""
         # built on first use: the terrain as pieces (sight.py), the places and who controls
         # them (objectives.py)
         self._terrain_pieces: list | None = None
