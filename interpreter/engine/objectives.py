@@ -21,7 +21,7 @@ import math
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.space import Footprint, Pose, advance, at_least, axes, edge_distance, heading_to
+from interpreter.space import Footprint, Pose, advance, axes, edge_distance, far_apart, heading_to
 
 __all__ = ["ObjectivesMixin", "Place"]
 
@@ -218,7 +218,9 @@ class ObjectivesMixin:
             unit.pose = pose
             size = self.footprint(unit)
             need = float(keep_away) - _EPSILON
-            return all(at_least(pose, size, e.pose, self.footprint(e), need) for e in enemies)
+            return all(far_apart(pose, size, e.pose, self.footprint(e), need)
+                       or edge_distance(pose, size, e.pose, self.footprint(e)) >= need
+                       for e in enemies)
 
         moved = 0.0
         steps = int(math.ceil(reach / _PATH_STEP)) if reach > 0 else 0

@@ -17,10 +17,12 @@ from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.entities import Bearer
-from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance
+from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
 
 __all__ = ["SightMixin", "TerrainPiece", "clip_segment", "grid_points"]
 
+_POINT = Footprint(0.0, 0.0)
+"""The size of a point."""
 _GRID_MAX = 5
 """At most this many sample points across (and deep) a footprint."""
 
@@ -224,11 +226,14 @@ class SightMixin:
         for x, y in _edge_points(b.pose, size_b):
             if arc_of(a.pose, size_a, x, y) != "front":
                 continue
-            if edge_distance(a.pose, size_a, Pose(x, y), Footprint(0.0, 0.0)) <= reach:
+            point = Pose(x, y)
+            if (not far_apart(a.pose, size_a, point, _POINT, reach)
+                    and edge_distance(a.pose, size_a, point, _POINT) <= reach):
                 return True
         # the whole of a's front may face part of b without a sample point in the arc
-        return edge_distance(a.pose, size_a, b.pose, size_b) <= reach and self._b_in_arc(
-            env, span, a, b)
+        return (not far_apart(a.pose, size_a, b.pose, size_b, reach)
+                and edge_distance(a.pose, size_a, b.pose, size_b) <= reach
+                and self._b_in_arc(env, span, a, b))
 
     def _sight_lines(self, a, b) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         origin = _front_centre(a.pose, self.footprint(a))

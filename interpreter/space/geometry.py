@@ -13,7 +13,7 @@ import math
 
 import attrs
 
-__all__ = ["Footprint", "Pose", "axes", "corners", "edge_distance", "at_least", "arc_of",
+__all__ = ["Footprint", "Pose", "axes", "corners", "edge_distance", "far_apart", "arc_of",
            "advance", "heading_to", "MM_PER_INCH"]
 
 MM_PER_INCH = 25.4
@@ -139,24 +139,22 @@ def edge_distance(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint) -> flo
     return round(_nearest(pb, pa, _nearest(pa, pb, math.inf)), 9)
 
 
-def at_least(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint, inches: float) -> bool:
-    """``edge_distance(a, a_size, b, b_size) >= inches``, without measuring footprints that
-    are far apart.
+def far_apart(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint, inches: float) -> bool:
+    """Whether the footprints are surely more than ``inches`` apart edge to edge, seen
+    without measuring them; False says nothing.
 
     The distance of the centres less the radii of the circles around the footprints is
-    never more than the distance of their edges; with a margin far above the rounding of
-    either computation, it decides alone.
+    never more than the distance of their edges; when it clears ``inches`` by a margin far
+    above the rounding of either computation, :func:`edge_distance` gives more too.
 
     Examples:
-        >>> at_least(Pose(0, 0), Footprint(2, 2), Pose(0, 30), Footprint(2, 2), 10)
+        >>> far_apart(Pose(0, 0), Footprint(2, 2), Pose(0, 30), Footprint(2, 2), 10)
         True
-        >>> at_least(Pose(0, 0), Footprint(2, 2), Pose(0, 6), Footprint(2, 2), 4.5)
+        >>> far_apart(Pose(0, 0), Footprint(2, 2), Pose(0, 6), Footprint(2, 2), 3.5)
         False
     """
     reach = (math.hypot(a_size.width, a_size.depth) + math.hypot(b_size.width, b_size.depth)) / 2
-    if math.hypot(a.x - b.x, a.y - b.y) - reach > inches + 1e-6:
-        return True
-    return edge_distance(a, a_size, b, b_size) >= inches
+    return math.hypot(a.x - b.x, a.y - b.y) - reach > inches + 1e-6
 
 
 def arc_of(target: Pose, size: Footprint, x: float, y: float) -> str:
