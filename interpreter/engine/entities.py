@@ -17,7 +17,7 @@ import attrs
 from interpreter.lang import ast
 from interpreter.space import MM_PER_INCH, Pose
 
-__all__ = ["RuleInstance", "Bearer", "Weapon", "Unit", "DEFAULT_BASE_MM"]
+__all__ = ["RuleInstance", "Bearer", "Weapon", "Unit", "DEFAULT_BASE_MM", "wounds_per_model"]
 
 DEFAULT_BASE_MM = (20.0, 20.0)
 """A model's base when neither the unit data nor the battle file gives one."""
@@ -138,6 +138,7 @@ class Unit(Bearer):
         self.set_aside = False
         """Waiting off the table (reserves), to arrive later."""
         self.destroyed = False
+        """Out of the battle for good: its last model slain, or destroyed outright."""
         self.engaged: list[Unit] = []
         """The units in base contact with it."""
         self.leader: Unit | None = None
@@ -165,3 +166,11 @@ class Unit(Bearer):
 
     def __repr__(self) -> str:
         return f"Unit({self.id!r})"
+
+
+def wounds_per_model(runtime: Any, unit: Unit) -> int:
+    """Damage points a model of the unit takes before it is slain: its characteristic the
+    ruleset declares ``as wounds`` (at least 1; 1 when the ruleset declares none)."""
+    name = runtime.role("wounds")
+    value = runtime.characteristic(None, unit, name) if name else 1
+    return max(1, int(value or 1))

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import DEFAULT_BASE_MM, Unit, Weapon
+from interpreter.engine.entities import DEFAULT_BASE_MM, Unit, Weapon, wounds_per_model
 from interpreter.engine.objectives import ObjectivesMixin
 from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
@@ -76,11 +76,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         self._terrain_pieces: list | None = None
         self._places: dict | None = None
         self._controllers: dict[str, str | None] = {}
-        wounds = runtime.role("wounds")
-        self.wounds_name = wounds
-        if wounds:
-            for u in self.units:
-                u.wounds_each = max(1, int(runtime.characteristic(None, u, wounds) or 1))
+        for u in self.units:
+            u.wounds_each = wounds_per_model(runtime, u)
         self._place(battle)
 
     # ------------------------------------------------------------ set-up
