@@ -15,8 +15,12 @@ from typing import Any
 import attrs
 
 from interpreter.lang import ast
+from interpreter.space import MM_PER_INCH, Pose
 
-__all__ = ["RuleInstance", "Bearer", "Weapon", "Unit"]
+__all__ = ["RuleInstance", "Bearer", "Weapon", "Unit", "DEFAULT_BASE_MM", "wounds_per_model"]
+
+DEFAULT_BASE_MM = (20.0, 20.0)
+"""A model's base when neither the unit data nor the battle file gives one."""
 
 
 @attrs.frozen
@@ -69,7 +73,13 @@ class Weapon(Bearer):
 
 
 class Unit(Bearer):
-    """A unit in a battle (or in an odds calculation)."""
+    """A unit in a battle (or in an odds calculation).
+
+    Besides what the data gives, a unit carries its battle state: where it stands, what it
+    fights, whom it moves with, whether it is still in the battle. The engine sets and
+    changes that state (:class:`interpreter.engine.state.BattleState`); a unit outside a
+    battle keeps the starting values.
+    """
 
     kind = "unit"
 
@@ -112,9 +122,36 @@ class Unit(Bearer):
         self.damage = 0
         """Damage points on the current (next to die) model."""
         self.counters: dict[str, int] = {}
+        # battle state
+        self.wounds_each = 1
+        """Damage points a model takes before it is slain (the ruleset's ``as wounds``)."""
+        self.base_w = DEFAULT_BASE_MM[0] / MM_PER_INCH
+        """A model's base across the front, in inches."""
+        self.base_d = DEFAULT_BASE_MM[1] / MM_PER_INCH
+        """A model's base front to back, in inches."""
+        self.pose: Pose | None = None
+        """Where it stands now and which way it faces (None: not placed)."""
+        self.home: Pose | None = None
+        """Where the battle file puts it: where a unit set aside arrives."""
+        self.on_table = True
+        """Still on the battlefield (False once it leaves it or is set aside)."""
+        self.set_aside = False
+        """Waiting off the table (reserves), to arrive later."""
+        self.destroyed = False
+        """Out of the battle for good: its last model slain, or destroyed outright."""
+        self.engaged: list[Unit] = []
+        """The units in base contact with it."""
+        self.leader: Unit | None = None
+        """The unit it is attached to (moves and fights with), or None."""
+        self.followers: list[Unit] = []
+        """The units attached to it."""
 
     def fresh(self) -> Unit:
-        """A copy for a new battle: shared rules and data, its own changing state."""
+        """A copy for a new battle: shared rules and data, its own changing state.
+
+        The copy is in no combat and attached to nothing: those links name units of
+        another battle.
+        """
         twin = copy.copy(self)
         twin.profile = dict(self.profile)
         twin.keywords = set(self.keywords)
@@ -122,7 +159,18 @@ class Unit(Bearer):
         twin.counters = dict(self.counters)
         twin.values = dict(self.values)
         twin.rules = list(self.rules)
+        twin.engaged = []
+        twin.leader = None
+        twin.followers = []
         return twin
 
     def __repr__(self) -> str:
         return f"Unit({self.id!r})"
+
+
+def wounds_per_model(runtime: Any, unit: Unit) -> int:
+    """Damage points a model of the unit takes before it is slain: its characteristic the
+    ruleset declares ``as wounds`` (at least 1; 1 when the ruleset declares none)."""
+    name = runtime.role("wounds")
+    value = runtime.characteristic(None, unit, name) if name else 1
+    return max(1, int(value or 1))

@@ -21,7 +21,7 @@ import math
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.space import Footprint, Pose, edge_distance, heading_to
+from interpreter.space import Footprint, Pose, advance, axes, edge_distance, far_apart, heading_to
 
 __all__ = ["ObjectivesMixin", "Place"]
 
@@ -70,20 +70,9 @@ def _rule_name(reference: str) -> str:
     return str(reference).split("(")[0].strip()
 
 
-def _axes(facing: float) -> tuple[tuple[float, float], tuple[float, float]]:
-    r = math.radians(facing)
-    return (math.sin(r), math.cos(r)), (math.cos(r), -math.sin(r))
-
-
-def _step(pose: Pose, heading: float, inches: float) -> Pose:
-    """The pose moved ``inches`` along ``heading``, facing that way."""
-    r = math.radians(heading)
-    return Pose(pose.x + inches * math.sin(r), pose.y + inches * math.cos(r), heading % 360)
-
-
 def _rect_point_distance(pose: Pose, size: Footprint, px: float, py: float) -> float:
     """From a point to a (turned) rectangle: 0 inside it."""
-    (fx, fy), (rx, ry) = _axes(pose.facing)
+    (fx, fy), (rx, ry) = axes(pose.facing)
     dx, dy = px - pose.x, py - pose.y
     across = dx * rx + dy * ry
     along = dx * fx + dy * fy
@@ -97,9 +86,8 @@ class ObjectivesMixin:
     # ------------------------------------------------------------ places
     def places(self) -> dict[str, Place]:
         """Every place of the battlefield by id: objectives first, then terrain features."""
-        found = getattr(self, "_places", None)
-        if found is not None:
-            return found
+        if self._places is not None:
+            return self._places
         field = self.battle.doc.value.get("battlefield") or {}
         places: dict[str, Place] = {}
         for spec in field.get("objectives") or []:
@@ -117,7 +105,6 @@ class ObjectivesMixin:
                 float(size.get("w", 0.0)), float(size.get("h", 0.0)),
                 tuple(_rule_name(e) for e in spec.get("effects") or ()))
         self._places = places
-        self._controllers: dict[str, str | None] = {}
         return places
 
     def place(self, place_id: Any, span: Span | None) -> Place:
@@ -138,7 +125,7 @@ class ObjectivesMixin:
         ranks = math.ceil(models / files)
         base = Footprint(unit.base_w, unit.base_d)
         width, depth = files * unit.base_w, ranks * unit.base_d
-        (fx, fy), (rx, ry) = _axes(unit.pose.facing)
+        (fx, fy), (rx, ry) = axes(unit.pose.facing)
         bases = []
         for k in range(models):
             rank, col = divmod(k, files)
@@ -182,7 +169,7 @@ class ObjectivesMixin:
         where = self.place(place_id, span)
         count = 0
         for pose, size in self.model_bases(unit):
-            (fx, fy), (rx, ry) = _axes(pose.facing)
+            (fx, fy), (rx, ry) = axes(pose.facing)
             corners = [(pose.x + sx * size.width / 2 * rx + sy * size.depth / 2 * fx,
                         pose.y + sx * size.width / 2 * ry + sy * size.depth / 2 * fy)
                        for sx in (-1, 1) for sy in (-1, 1)]
@@ -230,17 +217,19 @@ class ObjectivesMixin:
                 return True
             unit.pose = pose
             size = self.footprint(unit)
-            return all(edge_distance(pose, size, e.pose, self.footprint(e))
-                       >= float(keep_away) - _EPSILON for e in enemies)
+            need = float(keep_away) - _EPSILON
+            return all(far_apart(pose, size, e.pose, self.footprint(e), need)
+                       or edge_distance(pose, size, e.pose, self.footprint(e)) >= need
+                       for e in enemies)
 
         moved = 0.0
         steps = int(math.ceil(reach / _PATH_STEP)) if reach > 0 else 0
         for i in range(1, steps + 1):
             step = min(reach, i * _PATH_STEP)
-            if not allowed(_step(start, heading, step)):
+            if not allowed(advance(start, heading, step)):
                 break
             moved = step
-        unit.pose = _step(start, heading, moved) if moved > 0 else start
+        unit.pose = advance(start, heading, moved) if moved > 0 else start
         self._carry(unit)
         moved = round(moved, 3)
         self.emit(env, "move", unit=unit.id, toward=where.id, inches=moved)

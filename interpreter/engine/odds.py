@@ -15,7 +15,7 @@ import attrs
 
 from interpreter.chance import Dist, RandomChance
 from interpreter.diagnostics import UsageError
-from interpreter.engine.entities import Unit, Weapon
+from interpreter.engine.entities import Unit, Weapon, wounds_per_model
 from interpreter.lang.compiler import Runtime
 
 __all__ = ["AttackPlan", "AttackOdds", "plan_attacks", "attack_odds", "sample_attacks"]
@@ -119,16 +119,10 @@ def attack_odds(runtime: Runtime, plan: AttackPlan, target: Unit,
     past = tuple(per_attack.map(lambda o, i=i: o.past[i]).repeat_sum(n)
                  for i in range(len(seq.step_names)))
     damage = per_attack.map(lambda o: o.damage).repeat_sum(n)
-    wounds_per_model = _wounds(runtime, target)
+    wounds = wounds_per_model(runtime, target)
     carried = target.damage
-    removed = damage.map(lambda d: min(target.models, (carried + d) // wounds_per_model))
+    removed = damage.map(lambda d: min(target.models, (carried + d) // wounds))
     return AttackOdds(plan, tuple(seq.step_names), per_attack, past, damage, removed)
-
-
-def _wounds(runtime: Runtime, target: Unit) -> int:
-    name = runtime.role("wounds")
-    value = runtime.characteristic(None, target, name) if name else 1
-    return max(1, int(value or 1))
 
 
 def sample_attacks(runtime: Runtime, plan: AttackPlan, samples: int, seed: int,

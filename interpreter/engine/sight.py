@@ -17,10 +17,12 @@ from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.entities import Bearer
-from interpreter.space import Footprint, Pose, arc_of, corners, edge_distance
+from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
 
 __all__ = ["SightMixin", "TerrainPiece", "clip_segment", "grid_points"]
 
+_POINT = Footprint(0.0, 0.0)
+"""The size of a point."""
 _GRID_MAX = 5
 """At most this many sample points across (and deep) a footprint."""
 
@@ -64,19 +66,34 @@ def clip_segment(p: tuple[float, float], q: tuple[float, float],
         >>> clip_segment((-1, 3), (3, 3), square) is None
         True
     """
+    return _clip(p, q, _half_planes(poly))
+
+
+def _half_planes(poly: list[tuple[float, float]]) -> list[tuple[float, float, float, float]]:
+    """A convex polygon as the half-planes of its edges: (a corner, the outward normal)."""
     n = len(poly)
     cx = sum(x for x, _ in poly) / n
     cy = sum(y for _, y in poly) / n
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    t_in, t_out = 0.0, 1.0
+    planes = []
     for i in range(n):
         (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
         # the edge's normal, pointing out of the polygon
         nx, ny = by - ay, ax - bx
         if nx * (cx - ax) + ny * (cy - ay) > 0:
             nx, ny = -nx, -ny
+        planes.append((ax, ay, nx, ny))
+    return planes
+
+
+def _clip(p: tuple[float, float], q: tuple[float, float],
+          planes: list[tuple[float, float, float, float]]) -> tuple[float, float] | None:
+    """:func:`clip_segment` against a polygon given as its half-planes."""
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    t_in, t_out = 0.0, 1.0
+    for ax, ay, nx, ny in planes:
         denominator = nx * dx + ny * dy
-        numerator = nx * (p[0] - ax) + ny * (p[1] - ay)
+        numerator = nx * (px - ax) + ny * (py - ay)
         if abs(denominator) < 1e-12:
             if numerator > 1e-12:
                 return None
@@ -102,9 +119,7 @@ def grid_points(pose: Pose, size: Footprint, across: int, deep: int
     """
     across = max(1, min(_GRID_MAX, across))
     deep = max(1, min(_GRID_MAX, deep))
-    r = math.radians(pose.facing)
-    fx, fy = math.sin(r), math.cos(r)
-    rx, ry = math.cos(r), -math.sin(r)
+    (fx, fy), (rx, ry) = axes(pose.facing)
     out = []
     for j in range(deep):
         along_front = size.depth / 2 - (j + 0.5) * size.depth / deep
@@ -116,8 +131,8 @@ def grid_points(pose: Pose, size: Footprint, across: int, deep: int
 
 
 def _front_centre(pose: Pose, size: Footprint) -> tuple[float, float]:
-    r = math.radians(pose.facing)
-    return (pose.x + math.sin(r) * size.depth / 2, pose.y + math.cos(r) * size.depth / 2)
+    (fx, fy), _ = axes(pose.facing)
+    return (pose.x + fx * size.depth / 2, pose.y + fy * size.depth / 2)
 
 
 def _edge_points(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
@@ -128,8 +143,9 @@ def _edge_points(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
     return c + mids + [(pose.x, pose.y)]
 
 
-def _inside(point: tuple[float, float], poly: list[tuple[float, float]]) -> bool:
-    return clip_segment(point, point, poly) is not None
+def _inside(point: tuple[float, float], planes: list[tuple[float, float, float, float]]
+            ) -> bool:
+    return _clip(point, point, planes) is not None
 
 
 # ---------------------------------------------------------------- the builtins
@@ -140,9 +156,8 @@ class SightMixin:
 
     def _pieces(self) -> list[TerrainPiece]:
         """The battle file's terrain as pieces (built once, effects bound as rules)."""
-        built = getattr(self, "_terrain_pieces", None)
-        if built is not None:
-            return built
+        if self._terrain_pieces is not None:
+            return self._terrain_pieces
         from interpreter.lang.rule_refs import RuleRefError
 
         bag = DiagnosticBag()
@@ -166,23 +181,31 @@ class SightMixin:
         self._terrain_pieces = pieces
         return pieces
 
-    def _polygon(self, thing: Any) -> list[tuple[float, float]]:
-        if isinstance(thing, TerrainPiece):
-            return corners(thing.pose, thing.size)
-        return corners(thing.pose, self.footprint(thing))
+    def _outline(self, thing: Any) -> list[tuple[float, float, float, float]]:
+        """A unit's or piece's rectangle as half-planes, kept until it moves or changes size."""
+        pose, size = thing.pose, self._size_of(thing)
+        kept = self._outlines.get(thing)
+        if kept is not None and kept[0] is pose and kept[1] is size:
+            return kept[2]
+        planes = _half_planes(corners(pose, size))
+        self._outlines[thing] = (pose, size, planes)
+        return planes
 
     def _b_terrain(self, env, span):
         return list(self._pieces())
 
     def _b_terrain_at(self, env, span, unit):
+        pieces = self._pieces()
+        if not pieces:
+            return []
         size = self.footprint(unit)
         files = max(1, min(unit.files, unit.models or 1))
         ranks = max(1, math.ceil((unit.models or 1) / files))
         points = grid_points(unit.pose, size, files, ranks)
         out = []
-        for piece in self._pieces():
-            poly = self._polygon(piece)
-            inside = sum(1 for p in points if _inside(p, poly))
+        for piece in pieces:
+            planes = self._outline(piece)
+            inside = sum(1 for p in points if _inside(p, planes))
             if inside * 2 > len(points):
                 out.append(piece)
         return out
@@ -197,17 +220,20 @@ class SightMixin:
 
     def _b_in_range(self, env, span, a, b, inches):
         size_a, size_b = self.footprint(a), self._size_of(b)
-        if b in getattr(a, "engaged", ()):
+        if b in a.engaged:
             return True
         reach = float(inches)
         for x, y in _edge_points(b.pose, size_b):
             if arc_of(a.pose, size_a, x, y) != "front":
                 continue
-            if edge_distance(a.pose, size_a, Pose(x, y), Footprint(0.0, 0.0)) <= reach:
+            point = Pose(x, y)
+            if (not far_apart(a.pose, size_a, point, _POINT, reach)
+                    and edge_distance(a.pose, size_a, point, _POINT) <= reach):
                 return True
         # the whole of a's front may face part of b without a sample point in the arc
-        return edge_distance(a.pose, size_a, b.pose, size_b) <= reach and self._b_in_arc(
-            env, span, a, b)
+        return (not far_apart(a.pose, size_a, b.pose, size_b, reach)
+                and edge_distance(a.pose, size_a, b.pose, size_b) <= reach
+                and self._b_in_arc(env, span, a, b))
 
     def _sight_lines(self, a, b) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         origin = _front_centre(a.pose, self.footprint(a))
@@ -227,10 +253,10 @@ class SightMixin:
         things.extend(self._pieces())
         out = []
         for thing in things:
-            poly = self._polygon(thing)
+            planes = self._outline(thing)
             crossed = 0
             for p, q in lines:
-                cut = clip_segment(p, q, poly)
+                cut = _clip(p, q, planes)
                 if cut is not None and cut[1] - cut[0] > 1e-9:
                     crossed += 1
             if crossed * 2 > len(lines):
@@ -240,7 +266,7 @@ class SightMixin:
     def _b_line_through(self, env, span, a, b, piece):
         p = _front_centre(a.pose, self.footprint(a))
         q = (b.pose.x, b.pose.y)
-        cut = clip_segment(p, q, self._polygon(piece))
+        cut = _clip(p, q, self._outline(piece))
         if cut is None:
             return 0.0
         return round((cut[1] - cut[0]) * math.hypot(q[0] - p[0], q[1] - p[1]), 6)

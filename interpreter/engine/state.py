@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import Unit, Weapon
+from interpreter.engine.entities import DEFAULT_BASE_MM, Unit, Weapon, wounds_per_model
 from interpreter.engine.objectives import ObjectivesMixin
 from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
@@ -22,10 +22,8 @@ from interpreter.lang.compiler import rule_scope
 from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, edge_distance
 from interpreter.space import heading_to
 
-__all__ = ["BattleState", "DEFAULT_BASE_MM", "DEFAULT_TABLE"]
+__all__ = ["BattleState", "DEFAULT_TABLE"]
 
-DEFAULT_BASE_MM = (20.0, 20.0)
-"""A model's base when neither the unit data nor the battle file gives one."""
 DEFAULT_TABLE = (72.0, 48.0)
 """The battlefield's width and depth in inches when the battle file gives none."""
 
@@ -35,7 +33,11 @@ def _error(message: str, span: Span | None, code: str = "battle") -> BattleError
 
 
 class BattleState(ObjectivesMixin, SightMixin):
-    """Everything that changes during one battle."""
+    """Everything that changes during one battle.
+
+    ``battle.units`` are this battle's own units (new, or :meth:`Unit.fresh` copies): the
+    state places them and changes them in place.
+    """
 
     def __init__(self, runtime: Any, battle: Any, orders: list[dict],
                  policies: dict[str, str]) -> None:
@@ -63,19 +65,19 @@ class BattleState(ObjectivesMixin, SightMixin):
         self.width = float(field.get("width", DEFAULT_TABLE[0]))
         self.depth = float(field.get("depth", DEFAULT_TABLE[1]))
         self.terrain = list(field.get("terrain") or [])
-        wounds = runtime.role("wounds")
-        self.wounds_name = wounds
+        self._footprints: dict[Unit, tuple] = {}
+        """Unit -> (models, files, base width, base depth, its footprint) (:meth:`footprint`)."""
+        self._gaps: dict[tuple[Unit, Unit], tuple] = {}
+        """(a, b) -> (a's pose, b's pose, a's footprint, b's footprint, the gap) (:meth:`_gap`)."""
+        self._outlines: dict[Any, tuple] = {}
+        """Unit or piece -> (pose, footprint, its outline as half-planes) (sight.py)."""
+        # built on first use: the terrain as pieces (sight.py), the places and who controls
+        # them (objectives.py)
+        self._terrain_pieces: list | None = None
+        self._places: dict | None = None
+        self._controllers: dict[str, str | None] = {}
         for u in self.units:
-            u.engaged = []
-            u.on_table = True
-            u.set_aside = False
-            u.leader = None
-            u.followers = []
-            u.destroyed = False
-            u.wounds_each = 1
-            if wounds:
-                w = runtime.characteristic(None, u, wounds)
-                u.wounds_each = max(1, int(w or 1))
+            u.wounds_each = wounds_per_model(runtime, u)
         self._place(battle)
 
     # ------------------------------------------------------------ set-up
@@ -89,7 +91,6 @@ class BattleState(ObjectivesMixin, SightMixin):
             pos = spec.get("position")
             unit.pose = Pose(pos["x"], pos["y"], pos.get("facing", 0.0)) if pos else None
             unit.home = unit.pose
-            """Where the battle file puts it: where a unit set aside arrives."""
         if "duel" in data:
             a, b = self.units[0], self.units[1]
             gap = float(data["duel"]["distance"])
@@ -103,10 +104,19 @@ class BattleState(ObjectivesMixin, SightMixin):
                          + ", ".join(missing), battle.doc.span(("units",)), "no-position")
 
     def footprint(self, unit: Unit) -> Footprint:
-        """The unit's rectangle now: files wide, as many ranks as its models fill."""
+        """The unit's rectangle now: files wide, as many ranks as its models fill.
+
+        Kept per unit until its models, files or bases change: the same object comes back.
+        """
+        kept = self._footprints.get(unit)
+        if (kept is not None and kept[0] == unit.models and kept[1] == unit.files
+                and kept[2] == unit.base_w and kept[3] == unit.base_d):
+            return kept[4]
         files = max(1, min(unit.files, unit.models or 1))
         ranks = max(1, math.ceil((unit.models or 1) / files))
-        return Footprint(files * unit.base_w, ranks * unit.base_d)
+        size = Footprint(files * unit.base_w, ranks * unit.base_d)
+        self._footprints[unit] = (unit.models, unit.files, unit.base_w, unit.base_d, size)
+        return size
 
     # ------------------------------------------------------------ events
     def emit(self, env: Any, kind: str, **fields: Any) -> None:
@@ -168,12 +178,12 @@ class BattleState(ObjectivesMixin, SightMixin):
     def builtin(self, env: Any, name: str, args: list[Any], span: Span,
                 named: dict[str, Any] | None = None) -> Any:
         """Run the builtin ``name`` (see :mod:`interpreter.lang.builtins`)."""
-        method = getattr(self, f"_b_{name}", None)
+        method = _BUILTINS.get(name)
         if method is None:
             raise _error(f"{name}() is not available in battles", span)
         if named:
-            return method(env, span, *args, **named)
-        return method(env, span, *args)
+            return method(self, env, span, *args, **named)
+        return method(self, env, span, *args)
 
     def _b_sides(self, env, span):
         return list(self.sides)
@@ -203,7 +213,21 @@ class BattleState(ObjectivesMixin, SightMixin):
     def _b_distance(self, env, span, a, b):
         if b in a.engaged:
             return 0.0
-        return edge_distance(a.pose, self.footprint(a), b.pose, self.footprint(b))
+        return self._gap(a, b)
+
+    def _gap(self, a: Unit, b: Unit) -> float:
+        """The edge-to-edge distance between two units' footprints where they stand.
+
+        Kept for the pair until either moves or changes size (a new pose or footprint).
+        """
+        pa, pb, fa, fb = a.pose, b.pose, self.footprint(a), self.footprint(b)
+        kept = self._gaps.get((a, b))
+        if (kept is not None and kept[0] is pa and kept[1] is pb and kept[2] is fa
+                and kept[3] is fb):
+            return kept[4]
+        gap = edge_distance(pa, fa, pb, fb)
+        self._gaps[(a, b)] = (pa, pb, fa, fb, gap)
+        return gap
 
     def _b_within(self, env, span, a, b, inches):
         return self._b_distance(env, span, a, b) <= inches
@@ -247,7 +271,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             unit.engaged.append(other)
         if unit not in other.engaged:
             other.engaged.append(unit)
-        gap = edge_distance(unit.pose, self.footprint(unit), other.pose, self.footprint(other))
+        gap = self._gap(unit, other)
         heading = heading_to(unit.pose, other.pose.x, other.pose.y)
         unit.pose = advance(unit.pose, heading, gap)
         self._carry(unit)
@@ -325,7 +349,7 @@ class BattleState(ObjectivesMixin, SightMixin):
                       change="loses", quiet=decl.quiet)
         return True
 
-    def _counter_key(self, name, owner, span):
+    def _counter_key(self, env, name, owner, span):
         decl = self.runtime.decls.get(name)
         if not isinstance(decl, ast.CounterDecl):
             raise _error(f"{name!r} is not a counter", span)
@@ -333,17 +357,15 @@ class BattleState(ObjectivesMixin, SightMixin):
         if key not in self.counters:
             initial = 0
             if decl.initial is not None:
-                initial = self.runtime.compile_expr(decl.initial, {})(self._env, {})
+                initial = self.runtime.compile_expr(decl.initial, {})(env, {})
             self.counters[key] = initial
         return key
 
     def _b_counter(self, env, span, name, owner):
-        self._env = env
-        return self.counters[self._counter_key(name, owner, span)]
+        return self.counters[self._counter_key(env, name, owner, span)]
 
     def _b_add_counter(self, env, span, name, owner, amount):
-        self._env = env
-        key = self._counter_key(name, owner, span)
+        key = self._counter_key(env, name, owner, span)
         self.counters[key] += amount
         return self.counters[key]
 
@@ -610,6 +632,12 @@ class BattleState(ObjectivesMixin, SightMixin):
                 body(env, vars)
             if order == "alternately":
                 turn += 1
+
+
+_BUILTINS: dict[str, Callable[..., Any]] = {
+    name[len("_b_"):]: getattr(BattleState, name) for name in dir(BattleState)
+    if name.startswith("_b_")}
+"""Builtin name -> the method that runs it (``_b_<name>``, here or in a mixin)."""
 
 
 def _picker_args(self_, picker: str, mine: list, side: str) -> list:

@@ -6,10 +6,12 @@ from interpreter.space.geometry import (
     Pose,
     advance,
     arc_of,
+    axes,
     corners,
     edge_distance,
+    far_apart,
     heading_to,
 )
 
-__all__ = ["MM_PER_INCH", "Footprint", "Pose", "advance", "arc_of", "corners", "edge_distance",
-           "heading_to"]
+__all__ = ["MM_PER_INCH", "Footprint", "Pose", "advance", "arc_of", "axes", "corners",
+           "edge_distance", "far_apart", "heading_to"]

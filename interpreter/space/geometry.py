@@ -13,8 +13,8 @@ import math
 
 import attrs
 
-__all__ = ["Footprint", "Pose", "corners", "edge_distance", "arc_of", "advance", "heading_to",
-           "MM_PER_INCH"]
+__all__ = ["Footprint", "Pose", "axes", "corners", "edge_distance", "far_apart", "arc_of",
+           "advance", "heading_to", "MM_PER_INCH"]
 
 MM_PER_INCH = 25.4
 
@@ -37,8 +37,13 @@ class Pose:
     """Degrees; 0 faces +y, 90 faces +x."""
 
 
-def _axes(facing: float) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Unit vectors of a facing: forward and right."""
+def axes(facing: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Unit vectors of a facing: forward and right.
+
+    Examples:
+        >>> [tuple(round(v, 6) for v in vector) for vector in axes(90)]
+        [(1.0, 0.0), (0.0, -1.0)]
+    """
     r = math.radians(facing)
     forward = (math.sin(r), math.cos(r))
     right = (math.cos(r), -math.sin(r))
@@ -52,7 +57,7 @@ def corners(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
         >>> [tuple(round(v, 6) for v in c) for c in corners(Pose(0, 0, 0), Footprint(2, 1))]
         [(-1.0, 0.5), (1.0, 0.5), (1.0, -0.5), (-1.0, -0.5)]
     """
-    (fx, fy), (rx, ry) = _axes(pose.facing)
+    (fx, fy), (rx, ry) = axes(pose.facing)
     hw, hd = size.width / 2, size.depth / 2
     out = []
     for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1)):
@@ -60,15 +65,27 @@ def corners(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
     return out
 
 
-def _segment_distance(p, a, b) -> float:
-    ax, ay = a
-    bx, by = b
-    px, py = p
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-    cx, cy = ax + t * dx, ay + t * dy
-    return math.hypot(px - cx, py - cy)
+def _nearest(points, poly, best: float) -> float:
+    """The least of ``best`` and the distances from the points to the polygon's edges."""
+    for i in range(4):
+        ax, ay = poly[i]
+        bx, by = poly[(i + 1) % 4]
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        for px, py in points:
+            # the nearest point of the edge is a + t (b - a), t clamped to 0..1
+            if length2 == 0:
+                t = 0.0
+            else:
+                t = ((px - ax) * dx + (py - ay) * dy) / length2
+                if not t < 1.0:
+                    t = 1.0
+                if not t > 0.0:
+                    t = 0.0
+            d = math.hypot(px - (ax + t * dx), py - (ay + t * dy))
+            if d < best:
+                best = d
+    return best
 
 
 def _crosses(p1, p2, q1, q2) -> bool:
@@ -119,12 +136,25 @@ def edge_distance(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint) -> flo
                       or any(_crosses(pa[i], pa[(i + 1) % 4], pb[j], pb[(j + 1) % 4])
                              for i in range(4) for j in range(4))):
         return 0.0
-    best = math.inf
-    for poly, other in ((pa, pb), (pb, pa)):
-        for p in poly:
-            for i in range(4):
-                best = min(best, _segment_distance(p, other[i], other[(i + 1) % 4]))
-    return round(best, 9)
+    return round(_nearest(pb, pa, _nearest(pa, pb, math.inf)), 9)
+
+
+def far_apart(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint, inches: float) -> bool:
+    """Whether the footprints are surely more than ``inches`` apart edge to edge, seen
+    without measuring them; False says nothing.
+
+    The distance of the centres less the radii of the circles around the footprints is
+    never more than the distance of their edges; when it clears ``inches`` by a margin far
+    above the rounding of either computation, :func:`edge_distance` gives more too.
+
+    Examples:
+        >>> far_apart(Pose(0, 0), Footprint(2, 2), Pose(0, 30), Footprint(2, 2), 10)
+        True
+        >>> far_apart(Pose(0, 0), Footprint(2, 2), Pose(0, 6), Footprint(2, 2), 3.5)
+        False
+    """
+    reach = (math.hypot(a_size.width, a_size.depth) + math.hypot(b_size.width, b_size.depth)) / 2
+    return math.hypot(a.x - b.x, a.y - b.y) - reach > inches + 1e-6
 
 
 def arc_of(target: Pose, size: Footprint, x: float, y: float) -> str:
@@ -141,7 +171,7 @@ def arc_of(target: Pose, size: Footprint, x: float, y: float) -> str:
         >>> arc_of(Pose(0, 0, 0), Footprint(4, 2), 0, -5)
         'rear'
     """
-    (fx, fy), (rx, ry) = _axes(target.facing)
+    (fx, fy), (rx, ry) = axes(target.facing)
     dx, dy = x - target.x, y - target.y
     local_y = dx * fx + dy * fy
     local_x = dx * rx + dy * ry

@@ -44,11 +44,33 @@ def test_the_same_seed_gives_the_same_events_and_another_seed_does_not(duel) -> 
     assert a != c
 
 
+def _state(unit) -> tuple:
+    return (unit.id, unit.models, dict(unit.statuses), unit.pose, list(unit.engaged),
+            unit.on_table, unit.destroyed)
+
+
 def test_a_battle_leaves_its_units_untouched(duel) -> None:
     _, runtime, battle = duel
-    before = [(u.id, u.models, dict(u.statuses)) for u in battle.units]
-    run_battle(runtime, battle, seed=5)
-    assert [(u.id, u.models, dict(u.statuses)) for u in battle.units] == before
+    before = [_state(u) for u in battle.units]
+    result = run_battle(runtime, battle, seed=5)
+    assert any(u.models < u.starting_models for u in result.units)   # the copies did fight
+    assert [_state(u) for u in battle.units] == before
+
+
+def test_a_fresh_copy_keeps_its_place_but_is_in_no_combat_and_attached_to_nothing(duel
+                                                                               ) -> None:
+    _, _, battle = duel
+    a, b = (u.fresh() for u in battle.units)
+    a.engaged.append(b)
+    a.leader = b
+    b.followers.append(a)
+    a.statuses["steady"] = None
+    twin = a.fresh()
+    assert (twin.engaged, twin.leader, twin.followers) == ([], None, [])
+    assert a.engaged == [b] and a.leader is b
+    twin.statuses["shaken"] = None
+    assert a.statuses == {"steady": None}
+    assert twin.pose == a.pose and twin.models == a.models
 
 
 def _log(tmp_path: Path, name: str) -> bytes:

@@ -7,7 +7,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter.space import Footprint, Pose, advance, arc_of, edge_distance
+from interpreter.space import Footprint, Pose, advance, arc_of, edge_distance, far_apart
 from interpreter.space.geometry import corners
 
 
@@ -59,8 +59,15 @@ def _slow_distance(a, a_size, b, b_size) -> float:
             or any(g._crosses(pa[i], pa[(i + 1) % 4], pb[j], pb[(j + 1) % 4])
                    for i in range(4) for j in range(4))):
         return 0.0
-    return min(g._segment_distance(p, poly[i], poly[(i + 1) % 4])
-               for p_poly, poly in ((pa, pb), (pb, pa)) for p in p_poly for i in range(4))
+    return min(math.hypot(p[0] - x, p[1] - y)
+               for p_poly, poly in ((pa, pb), (pb, pa)) for p in p_poly for i in range(4)
+               for x, y in [_nearest_on_segment(p, poly[i], poly[(i + 1) % 4])])
+
+
+def _nearest_on_segment(p, a, b) -> tuple[float, float]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return a[0] + t * dx, a[1] + t * dy
 
 
 coordinate = st.floats(-30, 30, allow_nan=False)
@@ -74,3 +81,22 @@ def test_the_aligned_shortcut_agrees_with_the_polygons(ax, ay, af, aw, ad, bx, b
     fa, fb = Footprint(aw, ad), Footprint(bw, bd)
     assert math.isclose(edge_distance(a, fa, b, fb), _slow_distance(a, fa, b, fb),
                         abs_tol=1e-6)
+
+
+@given(coordinate, coordinate, st.floats(0, 360), side, side, coordinate, coordinate,
+       st.floats(0, 360), side, side)
+def test_turned_footprints_agree_with_the_polygons(ax, ay, af, aw, ad, bx, by, bf, bw, bd):
+    a, b = Pose(ax, ay, af), Pose(bx, by, bf)
+    fa, fb = Footprint(aw, ad), Footprint(bw, bd)
+    assert math.isclose(edge_distance(a, fa, b, fb), _slow_distance(a, fa, b, fb),
+                        abs_tol=1e-6)
+
+
+@given(coordinate, coordinate, st.floats(0, 360), side, side, coordinate, coordinate,
+       st.floats(0, 360), side, side, st.floats(0, 40))
+def test_far_apart_footprints_are_farther_than_that(ax, ay, af, aw, ad, bx, by, bf, bw, bd,
+                                                    inches):
+    a, b = Pose(ax, ay, af), Pose(bx, by, bf)
+    fa, fb = Footprint(aw, ad), Footprint(bw, bd)
+    if far_apart(a, fa, b, fb, inches):
+        assert edge_distance(a, fa, b, fb) > inches
