@@ -507,7 +507,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             return 0
         extra = tuple(sorted((k, _key_of(v)) for k, v in args.items()
                              if v is not attacker and v is not target))
-        key = (seq.name, _snapshot(attacker, seq.reads), _snapshot(target, seq.reads), extra,
+        key = (seq.name, _snapshot(attacker, seq), _snapshot(target, seq), extra,
                tuple(sorted(env.options.items())))
         cache = self.runtime.fight_cache
         dist = cache.get(key)
@@ -650,16 +650,16 @@ def _picker_args(self_, picker: str, mine: list, side: str) -> list:
     return args or [mine]
 
 
-def _snapshot(unit: Unit, reads: frozenset[str]) -> tuple:
+def _snapshot(unit: Unit, seq: Any) -> tuple:
     """Everything about a unit an attack's chances can depend on, as a hashable key.
 
-    Its characteristics, statuses, rules and values always count; a generic property
-    (``models``, ``files``, ...) counts only when the attack reads it.
+    Its characteristics, rules and values always count; a generic property (``models``,
+    ``files``, ...) or a status counts only when the attack reads it.
     """
     return (unit.id, tuple(sorted(unit.profile.items(), key=lambda kv: kv[0])),
-            tuple(sorted(unit.statuses.items())), tuple(r.text for r in unit.rules),
-            tuple(sorted(unit.values.items())),
-            tuple(getattr(unit, name, None) for name in sorted(reads & _PROPERTIES)))
+            tuple(sorted(s for s in unit.statuses if s in seq.statuses)),
+            tuple(r.text for r in unit.rules), tuple(sorted(unit.values.items())),
+            tuple(getattr(unit, name, None) for name in sorted(seq.reads & _PROPERTIES)))
 
 
 def _key_of(value: Any) -> Any:

@@ -836,9 +836,9 @@ class CompiledSequence:
 
     def finish(self) -> None:
         """Pick up hooks that rules add to this sequence's steps; decide whether it is pure."""
-        self.pure, self.reads = _purity(self.runtime, self.decl)
+        self.pure, self.reads, self.statuses = _purity(self.runtime, self.decl)
         """Safe to enumerate inside a battle (no battle state read or changed), and the
-        properties it reads (a cached distribution depends on those only)."""
+        properties and statuses it reads (a cached distribution depends on those only)."""
         self.rule_hooks = {
             name: self.runtime.rule_hooks.get((self.name, name), []) for name in self.step_names
         }
@@ -969,9 +969,11 @@ class CompiledSequence:
         return tuple(past), points or 0, tuple(spawned)
 
 
-def _purity(runtime: Runtime, decl: ast.Decl) -> tuple[bool, frozenset[str]]:
-    """Whether a declaration can run without a battle and change nothing in it, and which
-    properties of things (``x.models``, ...) it reads.
+def _purity(runtime: Runtime, decl: ast.Decl
+            ) -> tuple[bool, frozenset[str], frozenset[str]]:
+    """Whether a declaration can run without a battle and change nothing in it, which
+    properties of things (``x.models``, ...) it reads, and which statuses it asks about
+    (``x is charging``).
 
     It may call rolls and tests (that have no ``when`` triggers), actions whose statements
     are pure, and the pure builtins; the rule effects that can reach it (modifiers, re-rolls,
@@ -980,28 +982,34 @@ def _purity(runtime: Runtime, decl: ast.Decl) -> tuple[bool, frozenset[str]]:
 
     seen: set[str] = set()
     reads: set[str] = set()
+    statuses: set[str] = set()
     todo: list[object] = [decl]
     for rule in runtime.ruleset.rules.values():
         todo.extend(e for e in rule.effects if not isinstance(e, (ast.Trigger, ast.Grant)))
-    while todo:
+    pure = True
+    while todo and pure:
         current = todo.pop()
         for node in walk(current):
             if isinstance(node, ast.Attribute):
                 reads.add(node.name)
+            elif isinstance(node, ast.IsStatus):
+                statuses.add(node.status)
             elif isinstance(node, ast.Assign) and not isinstance(node.target, ast.Name):
-                return False, frozenset(reads)
+                pure = False
             elif isinstance(node, ast.Call):
                 target = runtime.decls.get(node.name)
                 if isinstance(target, (ast.RollDecl, ast.ActionDecl)) and not isinstance(
                         target, ast.PhaseDecl):
                     if node.name in runtime.triggers:
-                        return False, frozenset(reads)
-                    if node.name not in seen:
+                        pure = False
+                    elif node.name not in seen:
                         seen.add(node.name)
                         todo.append(target)
                 elif target is not None or node.name not in _PURE_NAMES:
-                    return False, frozenset(reads)
-    return True, frozenset(reads)
+                    pure = False
+            if not pure:
+                break
+    return pure, frozenset(reads), frozenset(statuses)
 
 
 _PURE_NAMES = frozenset(_PURE_BUILTINS) | frozenset(_LOCAL_BUILTINS)
