@@ -178,7 +178,7 @@ class BattleState(ObjectivesMixin, SightMixin):
     def builtin(self, env: Any, name: str, args: list[Any], span: Span,
                 named: dict[str, Any] | None = None) -> Any:
         """Run the builtin ``name`` (see :mod:`interpreter.lang.builtins`)."""
-        method = _BUILTINS.get(name)
+        method = BUILTINS.get(name)
         if method is None:
             raise _error(f"{name}() is not available in battles", span)
         if named:
@@ -634,10 +634,11 @@ class BattleState(ObjectivesMixin, SightMixin):
                 turn += 1
 
 
-_BUILTINS: dict[str, Callable[..., Any]] = {
+BUILTINS: dict[str, Callable[..., Any]] = {
     name[len("_b_"):]: getattr(BattleState, name) for name in dir(BattleState)
     if name.startswith("_b_")}
-"""Builtin name -> the method that runs it (``_b_<name>``, here or in a mixin)."""
+"""Builtin name -> the method that runs it (``_b_<name>``, here or in a mixin), called as
+``method(state, env, span, *args, **named)``; generated rule code calls these directly."""
 
 
 def _picker_args(self_, picker: str, mine: list, side: str) -> list:

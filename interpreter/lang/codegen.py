@@ -79,6 +79,7 @@ class CodeGen:
     """Writes the Python functions of one compiled ruleset (a :class:`Runtime`)."""
 
     def __init__(self, runtime: Any) -> None:
+        from interpreter.engine.state import BUILTINS
         from interpreter.lang import compiler as c
 
         self.rt = runtime
@@ -111,6 +112,8 @@ class CodeGen:
             "_order_key": lambda k: (k[0], k[1]),
         }
         self._cache: dict[tuple, tuple[ast.Expr, Any]] = {}
+        self.battle_builtins = BUILTINS
+        """The battle's builtins, called straight from the generated code."""
         self._constants = itertools.count()
 
     def const(self, value: Any) -> str:
@@ -295,11 +298,11 @@ class CodeGen:
             return f"{fn.const(local)}(env, {', '.join(args)})"
         span = fn.const(e.span)
         state = f"(env.state if env.state is not None else _no_state({name!r}, {span}))"
-        call = f"{state}.builtin(env, {name!r}, [{', '.join(args)}], {span}"
-        if e.kwargs:
-            kwargs = ", ".join(f"{k!r}: {self.ex(fn, a, types)}" for k, a in e.kwargs)
-            call += f", {{{kwargs}}}"
-        return call + ")"
+        method = self.battle_builtins.get(name)
+        if method is None:   # the state reports it as not available in battles
+            return f"{state}.builtin(env, {name!r}, [{', '.join(args)}], {span})"
+        args += [f"{k}={self.ex(fn, a, types)}" for k, a in e.kwargs]
+        return f"{fn.const(method)}({', '.join([state, 'env', span, *args])})"
 
     def _x_BinOp(self, fn, e: ast.BinOp, types) -> str:
         op = fn.const(self.c._binop_function(e))
