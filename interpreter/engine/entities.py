@@ -146,6 +146,12 @@ class Unit(Bearer):
         self.followers: list[Unit] = []
         """The units attached to it."""
 
+    @property
+    def wounds(self) -> int:
+        """Wounds (health) left on the unit: each model's, less the damage on the wounded
+        one."""
+        return max(0, self.models * self.wounds_each - self.damage)
+
     def fresh(self) -> Unit:
         """A copy for a new battle: shared rules and data, its own changing state.
 
