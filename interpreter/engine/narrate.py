@@ -99,15 +99,63 @@ def _line(e: dict) -> str | None:
     return f"    {kind}: {e}"
 
 
+def _plain_roll(e: dict) -> tuple | None:
+    """What makes a roll one of a run of like rolls (the same roll for the same units, with
+    no modifiers, need or result: dice thrown for their score), or None."""
+    if (e["kind"] != "roll" or e.get("in_attack") or not e.get("dice") or e.get("modifiers")
+            or e.get("need") is not None or e.get("result") or e.get("rerolled")
+            or e.get("value") != e.get("natural")):
+        return None
+    return (e["rule"], tuple(e.get("units") or ()), e.get("cite"))
+
+
+def _roll_run(run: list[dict]) -> str:
+    who = "/".join(run[0].get("units") or [])
+    who = f"{who} " if who else ""
+    scores = ", ".join("+".join(str(d) for d in e["dice"]) for e in run)
+    return f"    {who}{run[0]['rule']} ×{len(run)}: rolled {scores}"
+
+
 def narrate(events: Iterable[dict], explain: bool = False) -> Iterator[str]:
-    """The readable lines of a battle's events."""
-    for e in events:
+    """The readable lines of a battle's events. A run of like rolls (power dice, say) takes
+    one line; a phase heading shows only when something is told in the phase."""
+    run: list[dict] = []
+    headings: list[tuple[str, str]] = []
+    """Phase headings not shown yet: (phase, line), outermost first."""
+
+    def cited(line: str, e: dict) -> str:
+        return f"{line}   [{e['cite']}]" if explain and e.get("cite") else line
+
+    def told(line: str) -> Iterator[str]:
+        yield from (heading for _, heading in headings)
+        headings.clear()
+        yield line
+
+    for e in [*events, None]:
+        key = _plain_roll(e) if e is not None else None
+        if run and (key is None or key != _plain_roll(run[0])):
+            yield from told(cited(_roll_run(run) if len(run) > 1 else _line(run[0]) or "",
+                                  run[0]))
+            run = []
+        if e is None:
+            break
+        if key is not None:
+            run.append(e)
+            continue
         line = _line(e)
         if line is None:
             continue
-        if explain and e.get("cite"):
-            line = f"{line}   [{e['cite']}]"
-        yield line
+        if e["kind"] == "phase":
+            # a phase begins: the phases pending inside its parent were empty
+            names = [name for name, _ in headings]
+            within = e.get("within")
+            del headings[names.index(within) + 1 if within in names else 0:]
+            headings.append((e["phase"], cited(line, e)))
+        elif e["kind"] in ("round", "turn"):
+            headings.clear()
+            yield cited(line, e)
+        else:
+            yield from told(cited(line, e))
 
 
 def summary_table(result: BattleResult) -> list[str]:

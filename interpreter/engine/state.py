@@ -131,7 +131,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         """Run a phase: announce it, run it, let statuses lasting to its end expire."""
         outer = self.phase
         self.phase = name
-        self.emit(env, "phase", phase=name, cite=self.runtime.ruleset.cite(name))
+        self.emit(env, "phase", phase=name, within=outer, cite=self.runtime.ruleset.cite(name))
         self.fire(env, "start_of_phase")
         try:
             return body()

@@ -179,3 +179,40 @@ def test_quiet_statuses_stay_in_the_event_log_but_not_in_the_narration(duel) -> 
     assert {e["status"] for e in loud} >= {"charged"}
     text = "\n".join(narrate(events))
     assert "gains fought" not in text and "gains charged" in text
+
+
+def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
+    from interpreter.engine.narrate import narrate
+
+    def roll(die, units=("u",), **extra):
+        return {"kind": "roll", "rule": "power_die", "units": list(units), "dice": [die],
+                "natural": die, "value": die, "modifiers": [], "need": None, "result": None,
+                "rerolled": False, "cite": "L1", **extra}
+
+    events = [
+        {"kind": "turn", "side": "red"},
+        {"kind": "phase", "phase": "movement", "within": None},
+        {"kind": "phase", "phase": "charges", "within": "movement"},     # empty: hidden
+        {"kind": "phase", "phase": "moves", "within": "movement"},
+        {"kind": "move", "unit": "u", "inches": 4, "toward": "v"},
+        {"kind": "phase", "phase": "magic", "within": None},
+        roll(3), roll(5), roll(1),
+        roll(6, units=("w",)),                                             # another unit's
+        roll(2, need=4, result="fail"),                                    # a test-like roll
+        {"kind": "phase", "phase": "shooting", "within": None},           # empty: hidden
+        {"kind": "turn", "side": "blue"},
+        {"kind": "phase", "phase": "movement", "within": None},           # empty: hidden
+    ]
+    assert list(narrate(events)) == [
+        "-- turn: red --",
+        "  [movement]",
+        "  [moves]",
+        '    u moves 4" toward v',
+        "  [magic]",
+        "    u power_die ×3: rolled 3, 5, 1",
+        "    w power_die: rolled 6 = 6",
+        "    u power_die: rolled 2 = 2 vs 4 → fail",
+        "-- turn: blue --",
+    ]
+    assert list(narrate(events[5:6] + [roll(4), roll(4)], explain=True)) == [
+        "  [magic]", "    u power_die ×2: rolled 4, 4   [L1]"]
