@@ -5,7 +5,8 @@ names to declarations) and reports every problem it finds into a :class:`Diagnos
 It never stops at the first.
 
 While it checks, it infers the type of every expression (:mod:`interpreter.lang.types`) and
-reports what is certainly wrong: an ``any`` type never is.
+notes which declarations each declaration uses (:class:`Usage`), from which
+:func:`report_unused` warns of declarations nothing that runs can reach.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import re
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
-from interpreter.diagnostics import DiagnosticBag, Span, did_you_mean
+import attrs
+
+from interpreter.diagnostics import DiagnosticBag, Severity, Span, did_you_mean
 from interpreter.lang import ast
 from interpreter.lang import types as ty
 from interpreter.lang.ast import find_source
@@ -26,7 +29,8 @@ from interpreter.lang.builtins import (
 )
 from interpreter.lang.rule_refs import RuleArg, RuleRefError, parse_rule_ref
 
-__all__ = ["check_declarations", "rule_arguments_problem", "CALLABLE_KINDS", "NOT_IN_SEED"]
+__all__ = ["check_declarations", "report_unused", "Usage", "rule_arguments_problem",
+           "CALLABLE_KINDS", "NOT_IN_SEED"]
 
 CALLABLE_KINDS = ("roll", "test", "sequence", "action", "decision", "phase")
 NOT_IN_SEED = "not in seed"
@@ -80,6 +84,43 @@ def _reassigned(body: tuple[ast.Stmt, ...]) -> set[str]:
     return out
 
 
+WARNED_KINDS = ("roll", "test", "sequence", "action", "phase", "status", "counter", "table",
+                "decision", "option")
+"""Declarations that do nothing unless something uses them: unused ones are warned of."""
+
+
+@attrs.frozen
+class Usage:
+    """Which declarations each part of a ruleset uses, and where running starts.
+
+    ``uses`` maps a key (a declaration's name, ``rule:<name>`` for a rule) to the names of
+    the declarations it names: calls, names read, statuses asked about, decisions picked by.
+    What a rule does to a roll, a sequence or an event (``modify``, ``on ... of``, ``when``)
+    is counted under the roll, the sequence or the event's declaration: it runs only when
+    they run. A policy's choice for a decision is counted under the decision.
+    """
+
+    uses: Mapping[str, frozenset[str]]
+    roots: frozenset[str]
+    """Where running starts: the battle, every rule (units carry them from data), and the
+    declarations index.yaml's attack modes name."""
+
+    def reachable(self) -> set[str]:
+        """The keys running can reach from the roots."""
+        seen = set(self.roots)
+        todo = list(seen)
+        while todo:
+            for used in self.uses.get(todo.pop(), ()):
+                if used not in seen:
+                    seen.add(used)
+                    todo.append(used)
+        return seen
+
+    def users(self, name: str) -> list[str]:
+        """The keys that use ``name`` (itself left out), sorted."""
+        return sorted(k for k, v in self.uses.items() if name in v and k != name)
+
+
 def check_declarations(
     decls: Mapping[str, ast.Decl],
     rules: Mapping[str, ast.RuleDecl],
@@ -87,8 +128,9 @@ def check_declarations(
     bag: DiagnosticBag,
     *,
     inherited: Collection[str] = (),
-) -> None:
-    """Check every declaration; report problems into ``bag``.
+    entry_points: Collection[str] = (),
+) -> Usage:
+    """Check every declaration; report problems into ``bag``; return what uses what.
 
     Args:
         decls: declarations by name (everything but rules), after patches.
@@ -99,8 +141,66 @@ def check_declarations(
             unchanged from its base. Their citations were checked against the base's
             sources when the base loaded, so they are not checked again; their bodies are,
             since a patch can remove or change what they use.
+        entry_points: names of declarations the engine runs from outside the rules (the
+            sequences and counting actions of index.yaml's attack modes).
     """
-    _Checker(decls, rules, sources, bag, inherited).run()
+    checker = _Checker(decls, rules, sources, bag, inherited)
+    checker.run()
+    roots = {f"rule:{name}" for name in rules} | set(entry_points)
+    if isinstance(decls.get("battle"), ast.BattleDecl):
+        roots.add("battle")
+    return Usage({k: frozenset(v) for k, v in checker.uses.items()}, frozenset(roots))
+
+
+def report_unused(
+    decls: Mapping[str, ast.Decl],
+    usage: Usage,
+    bag: DiagnosticBag,
+    *,
+    inherited: Collection[str] = (),
+    base: Usage | None = None,
+    ops: Iterable[ast.PatchOp] = (),
+) -> None:
+    """Warn of each declaration nothing that runs uses (kinds :data:`WARNED_KINDS`).
+
+    A patch is warned of its own declarations only (``inherited`` are its base's), and of
+    each declaration of its base that the base used and the patch leaves unused: at the
+    first of its operations (``ops``) that overrides or removes a declaration whose base
+    version used it. What was unused in the base already is the base's warning.
+    """
+    reachable = usage.reachable()
+    base_reachable = base.reachable() if base is not None else set()
+    for name, decl in decls.items():
+        if decl.kind not in WARNED_KINDS or name in reachable:
+            continue
+        if name not in inherited:
+            users = [_key_text(k, decls) for k in usage.users(name)]
+            hint = ("remove it, or use it where the battle, a rule or an attack mode reaches it"
+                    if not users else
+                    f"only {' and '.join(users)} use{'s' if len(users) == 1 else ''} it, "
+                    f"and nothing that runs uses {'that' if len(users) == 1 else 'those'}")
+            bag.add(f"{decl.kind} {name!r} is declared but never used",
+                    Span(decl.span.path, decl.span.line, decl.span.column),
+                    code="unused", severity=Severity.WARNING, hint=hint)
+        elif base is not None and name in base_reachable:
+            users = [op for op in ops if op.op != "add" and name in base.uses.get(
+                f"rule:{op.name}" if op.kind == "rule" else op.name, ())]
+            if users:
+                where = f"{Path(decl.span.path).name}:{decl.span.line}"
+                bag.add(f"after this {users[0].op}, {decl.kind} {name!r} is no longer used",
+                        Span(users[0].span.path, users[0].span.line, users[0].span.column),
+                        code="unused", severity=Severity.WARNING,
+                        hint=" and ".join(f"{op.kind} {op.name!r}" for op in users)
+                        + f" used it before this patch (it is declared at {where}); remove it "
+                        "too, or use it again")
+
+
+def _key_text(key: str, decls: Mapping[str, ast.Decl]) -> str:
+    """A :class:`Usage` key as messages name it: ``action 'nearest'``, ``rule 'Brave'``."""
+    if key.startswith("rule:"):
+        return f"rule {key[5:]!r}"
+    decl = decls.get(key)
+    return f"{decl.kind} {key!r}" if decl is not None else repr(key)
 
 
 _ARGUMENT_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -187,6 +287,10 @@ class _Checker:
             {n: _value_type(d) for n, d in decls.items()
              if not isinstance(d, ast.CharacteristicDecl)} | NAME_TYPES
         )
+        self.uses: dict[str, set[str]] = {}
+        """What each declaration uses (see :class:`Usage`)."""
+        self.user = ""
+        """The key the names being checked are used by."""
         self.reassigned: set[str] = set()
         """Names given a new value in the body being checked (see :func:`_reassigned`)."""
 
@@ -197,6 +301,11 @@ class _Checker:
     def kind_of(self, name: str) -> str | None:
         d = self.decls.get(name)
         return d.kind if d is not None else None
+
+    def use(self, name: str, user: str | None = None) -> None:
+        """Note that the declaration ``name`` is used (by ``user``, else the current one)."""
+        if name in self.decls:
+            self.uses.setdefault(self.user if user is None else user, set()).add(name)
 
     def expect(self, e: ast.Expr | None, scope: _Scope, wanted: str, what: str) -> None:
         """Check ``e``, which must fit the type ``wanted`` (:func:`types.fits`)."""
@@ -216,11 +325,13 @@ class _Checker:
                 self.check_cite(decl.cite, decl.span, f"{decl.kind} {decl.name!r}")
             method = getattr(self, f"check_{type(decl).__name__}", None)
             if method is not None:
+                self.user = decl.name
                 self.reassigned = set()
                 method(decl)
         for rule in self.rules.values():
             if f"rule:{rule.name}" not in self.inherited:
                 self.check_cite(rule.cite, rule.span, f"rule {rule.name!r}")
+            self.user = f"rule:{rule.name}"
             self.reassigned = set()
             self.check_RuleDecl(rule)
 
@@ -432,6 +543,8 @@ class _Checker:
                            expr.span, "unknown-decision",
                            hint=did_you_mean(decision, self.names_of("decision")))
                 continue
+            # a choice runs only when its decision is made
+            self.user = decision
             scope = self.param_scope(target.params).child({"options": "list"})
             self.expr(expr, scope)
 
@@ -450,13 +563,17 @@ class _Checker:
                                "(nobody carries a global rule, so nothing gives it one)",
                                p.span, "global-param")
         base = self.param_scope(d.params).child({"bearer": ty.ANY})
+        rule = f"rule:{d.name}"
         for effect in d.effects:
+            self.user = rule
             self.effect(effect, base, d)
 
     # ------------------------------------------------------------ rules
     def target_scope(self, name: str, kinds: tuple[str, ...], span: Span, base: _Scope,
                      what: str) -> _Scope | None:
-        """The scope inside the roll or test an effect names; None (reported) if it is not one."""
+        """The scope inside the roll or test an effect names; None (reported) if it is not one.
+
+        What the effect reads is used when the roll is: it counts as used by the roll."""
         target = self.decls.get(name)
         if target is None or target.kind not in kinds:
             actual = f"; it is {_a(target.kind)}" if target is not None else ""
@@ -466,6 +583,7 @@ class _Checker:
                 hint=did_you_mean(name, [n for k in kinds for n in self.names_of(k)]),
             )
             return None
+        self.user = name
         # effects are worked out before the dice are rolled: they see the arguments only
         return base.child(_param_types(getattr(target, "params", ())))
 
@@ -498,6 +616,7 @@ class _Checker:
                 else:
                     later = steps[steps.index(e.step) + 1:]
                     earlier = steps[: steps.index(e.step) + 1]
+                self.user = e.sequence
                 scope = base.child(_param_types(seq.params))
                 self.hook(e.mark, None, e.effect, e.span, scope, later, e.sequence, earlier)
         elif isinstance(e, ast.Grant):
@@ -510,8 +629,12 @@ class _Checker:
                            f"{e.event!r}", e.span, "unknown-event",
                            hint=did_you_mean(e.event, list(EVENTS) + list(self.decls)))
             names = _param_types(getattr(target, "params", ()) if target is not None else ())
-            if target is not None and target.kind in ("roll", "test"):
-                names["result"] = "result"  # after a roll or test, its result
+            if target is not None:
+                # it runs when its declaration does; after a roll or test, `result` is its
+                # result
+                self.user = e.event
+                if target.kind in ("roll", "test"):
+                    names["result"] = "result"
             scope = base.child(names)
             self.body(e.body, scope)
         elif isinstance(e, ast.CharacteristicEffect):
@@ -631,10 +754,12 @@ class _Checker:
         elif isinstance(s, ast.Activate):
             self.items(s.units, scope, "'activate'")
             self.expect(s.start, scope, "side", "'starting with'")
-            if s.picker is not None and self.kind_of(s.picker) != "decision":
-                self.error(f"'picking by {s.picker}': {s.picker!r} is not a decision", s.span,
-                           "unknown-decision",
-                           hint=did_you_mean(s.picker, self.names_of("decision")))
+            if s.picker is not None:
+                if self.kind_of(s.picker) != "decision":
+                    self.error(f"'picking by {s.picker}': {s.picker!r} is not a decision",
+                               s.span, "unknown-decision",
+                               hint=did_you_mean(s.picker, self.names_of("decision")))
+                self.use(s.picker)
             self.block(s.body, scope.child({s.var: "unit"}))
 
     def items(self, e: ast.Expr, scope: _Scope, what: str) -> str:
@@ -658,6 +783,7 @@ class _Checker:
         kwargs = {key: self.expr(a, scope) for key, a in c.kwargs}
         target = self.decls.get(c.name)
         if target is not None and target.kind in CALLABLE_KINDS:
+            self.use(c.name)
             if want and target.kind not in want:
                 self.error(f"{c.name!r} is {_a(target.kind)}; {_a(' or '.join(want))} is needed "
                            "here",
@@ -791,6 +917,8 @@ class _Checker:
         if e is None:
             return ty.ANY
         if isinstance(e, ast.Literal):
+            if e.kind == "text" and e.value in self.decls:
+                self.use(str(e.value))  # a declaration named by text works as its name does
             return _LITERAL_TYPES.get(e.kind, ty.ANY)
         if isinstance(e, ast.Name):
             found = scope.find(e.name)
@@ -803,9 +931,13 @@ class _Checker:
                     self.error(f"undefined name {e.name!r}", e.span, "undefined-name",
                                hint=did_you_mean(e.name, scope.all()))
                 return ty.ANY
+            if found is self.globals:
+                self.use(e.name)
             return found.names[e.name]
         if isinstance(e, ast.DiceLit):
             self.dice(e)
+            if e.die_name is not None:
+                self.use(e.die_name)
             return "int"
         if isinstance(e, ast.Attribute):
             return self.attribute(e, scope)
@@ -851,6 +983,7 @@ class _Checker:
             if self.kind_of(e.status) != "status":
                 self.error(f"unknown status {e.status!r}", e.span, "unknown-status",
                            hint=did_you_mean(e.status, self.names_of("status")))
+            self.use(e.status)
             return "bool"
         if isinstance(e, ast.Member):
             self.expr(e.item, scope)
@@ -908,6 +1041,7 @@ class _Checker:
             self.expr(e.target, scope)
             return ty.ANY
         if isinstance(e.target, ast.Name) and scope.find(e.target.name) is self.globals:
+            self.use(e.target.name)
             table = self.decls.get(e.target.name)
             if isinstance(table, ast.TableDecl):
                 if len(e.keys) != len(table.keys):

@@ -12,7 +12,7 @@ import pytest
 
 from interpreter.diagnostics import DiagnosticBag
 from interpreter.lang import ast
-from interpreter.lang.checker import check_declarations, rule_arguments_problem
+from interpreter.lang.checker import check_declarations, report_unused, rule_arguments_problem
 from interpreter.lang.parser import parse_rules
 from interpreter.lang.rule_refs import parse_rule_ref
 
@@ -422,6 +422,105 @@ action a(x, u: unit) @ L1
     let y = b(u)
     return x.models + x * "a" + y.WS + (y has "X") + [e for each e in x] + x[1, 2]
 """) == []
+
+
+# ---------------------------------------------------------------- unused declarations
+
+
+def unused(text: str, *, entry_points: tuple[str, ...] = ()) -> list[str]:
+    """The names of the declarations ``report_unused`` warns of, for the prelude and ``text``
+    (which checks clean)."""
+    decls, rules = declarations(PRELUDE + text)
+    bag = DiagnosticBag()
+    usage = check_declarations(decls, rules, SOURCES, bag, entry_points=entry_points)
+    assert bag.items == []
+    report_unused(decls, usage, bag)
+    assert all(d.code == "unused" and d.severity.value == "warning" for d in bag.items)
+    return [d.message.split("'")[1] for d in bag.items]
+
+
+BATTLE = """battle @ L1
+    rounds 6
+    turn:
+        turn_order()
+action turn_order() @ L1
+    pass
+"""
+
+
+def test_without_a_battle_or_a_rule_nothing_is_used() -> None:
+    assert unused("") == ["fleeing", "leadership"]
+
+
+def test_the_battle_rules_and_attack_modes_are_where_running_starts() -> None:
+    assert unused(BATTLE) == ["fleeing", "leadership"]
+    assert unused('rule "Brave" @ L1\n    pass leadership if unit is fleeing\n') == [
+        "fleeing", "leadership"]
+    assert unused("action count(u: unit) @ L1\n    return leadership(u)\n",
+                  entry_points=("count",)) == ["fleeing"]
+
+
+def test_what_a_rule_does_to_a_declaration_runs_only_when_it_runs() -> None:
+    # 'fleeing' is read only by a change to 'leadership' (so: unused while it is), and by a
+    # trigger on the action 'a' (unused too)
+    text = BATTLE + """rule "Brave" @ L1
+    modify leadership by 1 if unit is fleeing
+    when a: apply(fleeing, u)
+action a(u: unit) @ L1
+    pass
+"""
+    assert unused(text) == ["fleeing", "leadership", "a"]
+    assert unused(text.replace("    pass\n", "    a(none)\n", 1)) == ["leadership"]
+    assert unused(text.replace("    pass\n", "    leadership(none)\n", 1)) == ["a"]
+
+
+def test_a_policy_s_choice_runs_only_when_its_decision_is_made() -> None:
+    text = BATTLE + """decision d(u: unit) options [1, 2] @ L1
+policy p is default @ L1
+    for d: choose if leadership(u) then 1 else 2
+"""
+    assert unused(text) == ["fleeing", "leadership", "d"]
+    assert unused(text.replace("        turn_order()", "        decide(d, none)")) == [
+        "fleeing", "turn_order"]
+
+
+def test_every_way_of_naming_a_declaration_is_a_use() -> None:
+    assert unused(BATTLE.replace("    pass\n", """    activate u in units() alternately starting with active_side picking by pick:
+        apply("fleeing", u)
+        add_counter(tokens, u, chart[1] + turns + special())
+    return fight(attack, none, none)
+""") + """decision pick(us: list) options us @ L1
+counter tokens of unit = 0 @ L1
+table chart(a) from "chart.yaml" @ L1
+option turns: int = 6 @ L1
+roll special() @ L1
+    dice D6
+sequence attack(a: unit, t: unit) @ L1
+    step one: leadership(a) stops on fail
+""") == []
+
+
+def test_a_local_named_like_a_declaration_does_not_use_it() -> None:
+    assert unused(BATTLE.replace("turn_order() @ L1\n    pass",
+                                 "turn_order(leadership: int = 1) @ L1\n    return leadership")
+                  ) == ["fleeing", "leadership"]
+
+
+def test_a_patch_is_warned_of_what_its_override_leaves_unused() -> None:
+    text = BATTLE.replace("    pass\n", "    return leadership(none)\n")
+    decls, rules = declarations(PRELUDE + text)
+    base = check_declarations(decls, rules, SOURCES, DiagnosticBag())
+    patched, _ = declarations("action turn_order() @ L9\n    pass\n")
+    decls["turn_order"] = patched["turn_order"]
+    op = ast.PatchOp(patched["turn_order"].span, "override", "action", "turn_order",
+                     patched["turn_order"])
+    bag = DiagnosticBag()
+    usage = check_declarations(decls, rules, SOURCES, bag)
+    report_unused(decls, usage, bag, inherited=set(decls) - {"turn_order"}, base=base,
+                  ops=[op])
+    # 'fleeing' was unused in the base already: the base's warning, not the patch's
+    assert [(d.span.line, d.message) for d in bag.items] == [
+        (1, "after this override, test 'leadership' is no longer used")]
 
 
 # ---------------------------------------------------------------- citations
