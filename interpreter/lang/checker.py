@@ -12,8 +12,9 @@ notes which declarations each declaration uses (:class:`Usage`), from which
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -23,6 +24,7 @@ from interpreter.lang import types as ty
 from interpreter.lang.ast import find_source
 from interpreter.lang.builtins import (
     BUILTIN_FUNCTIONS,
+    Builtin,
     EVENTS,
     NAME_TYPES,
     PROPERTY_TYPES,
@@ -814,12 +816,9 @@ class _Checker:
                 self.error(f"{c.name}() takes {builtin.arity_text()} argument(s), got {n}",
                            c.span, "wrong-arity")
             else:
-                takes = (f"{c.name}() takes ("
-                         + ", ".join(ty.shown_type(p) for p in builtin.params)
-                         + ("..." if builtin.variadic else "") + ")")
                 for i, (a, t) in enumerate(zip(c.args, args)):
                     self.argument_type(a, t, builtin.param_type(i), f"argument {i + 1}", c.name,
-                                       takes)
+                                       builtin)
             if c.name == "decide":
                 self.decision_arguments(c, args)
             if builtin.returns == "item":
@@ -858,7 +857,7 @@ class _Checker:
         for key, value in c.kwargs:
             if key in by_name:
                 self.argument_type(value, kwargs[key], by_name[key].type, f"{key!r}", seq.name,
-                                   _takes(seq.name, seq.params))
+                                   seq.params)
 
     def decision_arguments(self, c: ast.Call, args: list[str]) -> None:
         """``decide(charge, u)``: the arguments after the decision are its parameters."""
@@ -869,7 +868,7 @@ class _Checker:
             return
         for i, (p, a, t) in enumerate(zip(decision.params, c.args[1:], args[1:])):
             self.argument_type(a, t, p.type, f"argument {i + 1}", decision.name,
-                               _takes(decision.name, decision.params))
+                               decision.params)
 
     def arguments(self, c: ast.Call, params: tuple[ast.Param, ...], what: str) -> bool:
         """Check the number and names of a call's arguments; whether they fit."""
@@ -899,111 +898,118 @@ class _Checker:
 
     def argument_types(self, c: ast.Call, args: list[str], kwargs: dict[str, str],
                        params: tuple[ast.Param, ...], name: str) -> None:
-        takes = _takes(name, params)
         for i, (p, a, t) in enumerate(zip(params, c.args, args)):
-            self.argument_type(a, t, p.type, f"argument {i + 1}", name, takes)
+            self.argument_type(a, t, p.type, f"argument {i + 1}", name, params)
         by_name = {p.name: p for p in params}
         for key, value in c.kwargs:
-            self.argument_type(value, kwargs[key], by_name[key].type, f"{key!r}", name, takes)
+            self.argument_type(value, kwargs[key], by_name[key].type, f"{key!r}", name, params)
 
     def argument_type(self, e: ast.Expr, t: str, wanted: str, which: str, callee: str,
-                      takes: str) -> None:
+                      signature: Builtin | tuple[ast.Param, ...]) -> None:
         if not ty.fits(t, wanted):
             self.error(f"{which} of {callee} must be {ty.shown_wanted(wanted)}, got {ty.show(t)}",
-                       e.span, "wrong-type", hint=takes)
+                       e.span, "wrong-type", hint=_takes(callee, signature))
 
     def expr(self, e: ast.Expr | None, scope: _Scope) -> str:
         """Check ``e``; its type (:mod:`interpreter.lang.types`)."""
         if e is None:
             return ty.ANY
-        if isinstance(e, ast.Literal):
-            if e.kind == "text" and e.value in self.decls:
-                self.use(str(e.value))  # a declaration named by text works as its name does
-            return _LITERAL_TYPES.get(e.kind, ty.ANY)
-        if isinstance(e, ast.Name):
-            found = scope.find(e.name)
-            if found is None:
-                if e.name in self.characteristics:
-                    self.error(f"undefined name {e.name!r}: {e.name!r} is a characteristic, "
-                               "which belongs to a unit or a model", e.span, "undefined-name",
-                               hint=f"write <unit>.{e.name}")
-                else:
-                    self.error(f"undefined name {e.name!r}", e.span, "undefined-name",
-                               hint=did_you_mean(e.name, scope.all()))
-                return ty.ANY
-            if found is self.globals:
-                self.use(e.name)
-            return found.names[e.name]
-        if isinstance(e, ast.DiceLit):
-            self.dice(e)
-            if e.die_name is not None:
-                self.use(e.die_name)
-            return "int"
-        if isinstance(e, ast.Attribute):
-            return self.attribute(e, scope)
-        if isinstance(e, ast.Lookup):
-            return self.lookup(e, scope)
-        if isinstance(e, ast.Call):
-            return self.call(e, scope)
-        if isinstance(e, ast.BinOp):
-            left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-            t, problem = ty.binop(e.op, left, right)
-            if problem is not None:
-                self.error(problem, e.span, "bad-operands", hint=_operand_hint(left, right))
-            return t
-        if isinstance(e, ast.Compare):
-            left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-            if e.op not in ("==", "!=") and not ty.comparable(left, right):
-                self.error(f"cannot compare {ty.show(left)} with {ty.show(right)}", e.span,
-                           "bad-operands", hint=_operand_hint(left, right))
-            return "bool"
-        if isinstance(e, ast.BoolOp):
-            for o in e.operands:
-                self.expr(o, scope)
-            return "bool"
-        if isinstance(e, ast.Not):
-            self.expr(e.operand, scope)
-            return "bool"
-        if isinstance(e, ast.Neg):
-            t = self.expr(e.operand, scope)
-            if ty.is_known(t) and t not in ty.NUMBERS:
-                self.error(f"cannot negate {ty.show(t)}", e.span, "bad-operands")
-                return ty.ANY
-            return "int" if t == "bool" else t
-        if isinstance(e, ast.CondExpr):
-            self.expr(e.condition, scope)
-            return ty.join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
-        if isinstance(e, ast.Has):
-            self.bearer(e.subject, scope, f'\'has "{e.rule}"\'')
-            if e.rule not in self.rules and self.kind_of(e.rule) != "keyword":
-                self.rule_ref(e.rule, e.span)
-            return "bool"
-        if isinstance(e, ast.IsStatus):
-            self.bearer(e.subject, scope, f"'is {'not ' if e.negated else ''}{e.status}'")
-            if self.kind_of(e.status) != "status":
-                self.error(f"unknown status {e.status!r}", e.span, "unknown-status",
-                           hint=did_you_mean(e.status, self.names_of("status")))
-            self.use(e.status)
-            return "bool"
-        if isinstance(e, ast.Member):
-            self.expr(e.item, scope)
-            t = self.expr(e.collection, scope)
-            if ty.is_known(t) and not (t.startswith("list") or t in ty.TEXTS):
-                self.error(f"'in' looks in a list, got {ty.show(t)}", e.collection.span,
-                           "wrong-type")
-            return "bool"
-        if isinstance(e, ast.ListLit):
-            item = ty.NONE
-            for i in e.items:
-                item = ty.join(item, self.expr(i, scope))
-            return ty.list_of(item)
-        if isinstance(e, ast.Comprehension):
-            inner = scope.child({e.var: self.items(e.iterable, scope, "'for each'")})
-            item = self.expr(e.item, inner)
-            if e.where is not None:
-                self.expr(e.where, inner)
-            return ty.list_of(item)
-        raise AssertionError(f"no check for {type(e).__name__}")  # pragma: no cover
+        return _EXPRESSIONS[type(e)](self, e, scope)
+
+    def _literal(self, e: ast.Literal, scope: _Scope) -> str:
+        if e.kind == "text" and e.value in self.decls:
+            self.use(str(e.value))  # a declaration named by text works as its name does
+        return _LITERAL_TYPES.get(e.kind, ty.ANY)
+
+    def _name(self, e: ast.Name, scope: _Scope) -> str:
+        found = scope.find(e.name)
+        if found is None:
+            if e.name in self.characteristics:
+                self.error(f"undefined name {e.name!r}: {e.name!r} is a characteristic, "
+                           "which belongs to a unit or a model", e.span, "undefined-name",
+                           hint=f"write <unit>.{e.name}")
+            else:
+                self.error(f"undefined name {e.name!r}", e.span, "undefined-name",
+                           hint=did_you_mean(e.name, scope.all()))
+            return ty.ANY
+        if found is self.globals:
+            self.use(e.name)
+        return found.names[e.name]
+
+    def _dicelit(self, e: ast.DiceLit, scope: _Scope) -> str:
+        self.dice(e)
+        if e.die_name is not None:
+            self.use(e.die_name)
+        return "int"
+
+    def _binop(self, e: ast.BinOp, scope: _Scope) -> str:
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        t, problem = ty.binop(e.op, left, right)
+        if problem is not None:
+            self.error(problem, e.span, "bad-operands", hint=_operand_hint(left, right))
+        return t
+
+    def _compare(self, e: ast.Compare, scope: _Scope) -> str:
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op not in ("==", "!=") and not ty.comparable(left, right):
+            self.error(f"cannot compare {ty.show(left)} with {ty.show(right)}", e.span,
+                       "bad-operands", hint=_operand_hint(left, right))
+        return "bool"
+
+    def _boolop(self, e: ast.BoolOp, scope: _Scope) -> str:
+        for o in e.operands:
+            self.expr(o, scope)
+        return "bool"
+
+    def _not(self, e: ast.Not, scope: _Scope) -> str:
+        self.expr(e.operand, scope)
+        return "bool"
+
+    def _neg(self, e: ast.Neg, scope: _Scope) -> str:
+        t = self.expr(e.operand, scope)
+        if ty.is_known(t) and t not in ty.NUMBERS:
+            self.error(f"cannot negate {ty.show(t)}", e.span, "bad-operands")
+            return ty.ANY
+        return "int" if t == "bool" else t
+
+    def _condexpr(self, e: ast.CondExpr, scope: _Scope) -> str:
+        self.expr(e.condition, scope)
+        return ty.join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
+
+    def _has(self, e: ast.Has, scope: _Scope) -> str:
+        self.bearer(e.subject, scope, f'\'has "{e.rule}"\'')
+        if e.rule not in self.rules and self.kind_of(e.rule) != "keyword":
+            self.rule_ref(e.rule, e.span)
+        return "bool"
+
+    def _isstatus(self, e: ast.IsStatus, scope: _Scope) -> str:
+        self.bearer(e.subject, scope, f"'is {'not ' if e.negated else ''}{e.status}'")
+        if self.kind_of(e.status) != "status":
+            self.error(f"unknown status {e.status!r}", e.span, "unknown-status",
+                       hint=did_you_mean(e.status, self.names_of("status")))
+        self.use(e.status)
+        return "bool"
+
+    def _member(self, e: ast.Member, scope: _Scope) -> str:
+        self.expr(e.item, scope)
+        t = self.expr(e.collection, scope)
+        if ty.is_known(t) and not (t.startswith("list") or t in ty.TEXTS):
+            self.error(f"'in' looks in a list, got {ty.show(t)}", e.collection.span,
+                       "wrong-type")
+        return "bool"
+
+    def _listlit(self, e: ast.ListLit, scope: _Scope) -> str:
+        item = ty.NONE
+        for i in e.items:
+            item = ty.join(item, self.expr(i, scope))
+        return ty.list_of(item)
+
+    def _comprehension(self, e: ast.Comprehension, scope: _Scope) -> str:
+        inner = scope.child({e.var: self.items(e.iterable, scope, "'for each'")})
+        item = self.expr(e.item, inner)
+        if e.where is not None:
+            self.expr(e.where, inner)
+        return ty.list_of(item)
 
     def bearer(self, e: ast.Expr, scope: _Scope, what: str) -> None:
         """Check ``e``, which must carry rules and statuses (a unit or a weapon)."""
@@ -1011,7 +1017,7 @@ class _Checker:
         if not ty.fits(t, "unit|weapon"):
             self.error(f"{what} asks a unit or a weapon, got {ty.show(t)}", e.span, "wrong-type")
 
-    def attribute(self, e: ast.Attribute, scope: _Scope) -> str:
+    def _attribute(self, e: ast.Attribute, scope: _Scope) -> str:
         t = self.expr(e.target, scope)
         char = self.characteristics.get(e.name)
         if char is not None:
@@ -1035,7 +1041,7 @@ class _Checker:
                        if t.startswith("list") else None)
         return value
 
-    def lookup(self, e: ast.Lookup, scope: _Scope) -> str:
+    def _lookup(self, e: ast.Lookup, scope: _Scope) -> str:
         keys = [self.expr(k, scope) for k in e.keys]
         if isinstance(e.target, ast.Name) and not scope.has(e.target.name):
             self.expr(e.target, scope)
@@ -1070,6 +1076,27 @@ class _Checker:
         return ty.ANY
 
 
+_EXPRESSIONS: dict[type, Callable[[_Checker, Any, _Scope], str]] = {
+    ast.Literal: _Checker._literal,
+    ast.Name: _Checker._name,
+    ast.DiceLit: _Checker._dicelit,
+    ast.Attribute: _Checker._attribute,
+    ast.Lookup: _Checker._lookup,
+    ast.Call: _Checker.call,
+    ast.BinOp: _Checker._binop,
+    ast.Compare: _Checker._compare,
+    ast.BoolOp: _Checker._boolop,
+    ast.Not: _Checker._not,
+    ast.Neg: _Checker._neg,
+    ast.CondExpr: _Checker._condexpr,
+    ast.Has: _Checker._has,
+    ast.IsStatus: _Checker._isstatus,
+    ast.Member: _Checker._member,
+    ast.ListLit: _Checker._listlit,
+    ast.Comprehension: _Checker._comprehension,
+}
+"""The check of each kind of expression node."""
+
 _LITERAL_TYPES = {"int": "int", "number": "number", "text": "text", "need": "int",
                   "bool": "bool", "none": ty.NONE}
 
@@ -1081,9 +1108,13 @@ def _operand_hint(*operands: str) -> str | None:
     return None
 
 
-def _takes(name: str, params: Iterable[ast.Param]) -> str:
-    """``strike_order takes (u: unit, n: int)``."""
-    return f"{name} takes ({', '.join(f'{p.name}: {p.type}' for p in params)})"
+def _takes(name: str, signature: Builtin | tuple[ast.Param, ...]) -> str:
+    """``strike_order takes (u: unit, n: int)``, ``apply() takes (status, unit or weapon,
+    text)``."""
+    if isinstance(signature, Builtin):
+        return (f"{name}() takes (" + ", ".join(ty.shown_type(p) for p in signature.params)
+                + ("..." if signature.variadic else "") + ")")
+    return f"{name} takes ({', '.join(f'{p.name}: {p.type}' for p in signature)})"
 
 
 def _param_types(params: Iterable[ast.Param]) -> dict[str, str]:

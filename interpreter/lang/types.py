@@ -118,7 +118,7 @@ def fits(actual: str, wanted: str) -> bool:
         >>> fits("status", "counter"), fits("counter", "text"), fits("weapon", "unit|weapon")
         (False, True, True)
     """
-    if not is_known(actual) or wanted == ANY:
+    if actual == wanted or not is_known(actual) or wanted == ANY:
         return True
     for w in wanted.split("|"):
         w = declared(w)
