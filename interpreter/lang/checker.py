@@ -714,7 +714,7 @@ class _Checker:
                 self.error(f"'let {s.name}' hides the {shadowed.kind} {s.name!r} "
                            f"(declared at {where})", s.span, "shadowed-name",
                            hint="give the local another name")
-            scope.names[s.name] = ty.ANY if s.name in self.reassigned else t
+            scope.names[s.name] = self.local(s.name, t)
         elif isinstance(s, ast.Assign):
             t = self.expr(s.value, scope)
             if isinstance(s.target, ast.Name):
@@ -745,7 +745,8 @@ class _Checker:
                 self.block(body, scope)
             self.block(s.otherwise, scope)
         elif isinstance(s, ast.ForEach):
-            inner = scope.child({s.var: self.items(s.iterable, scope, "'for each'")})
+            inner = scope.child({s.var: self.local(s.var, self.items(s.iterable, scope,
+                                                                       "'for each'"))})
             for e in (s.where, s.order):
                 if e is not None:
                     self.expr(e, inner)
@@ -762,7 +763,12 @@ class _Checker:
                                s.span, "unknown-decision",
                                hint=did_you_mean(s.picker, self.names_of("decision")))
                 self.use(s.picker)
-            self.block(s.body, scope.child({s.var: "unit"}))
+            self.block(s.body, scope.child({s.var: self.local(s.var, "unit")}))
+
+    def local(self, name: str, t: str) -> str:
+        """The type of a local that starts as a ``t``: no known type if it is given another
+        value later (:func:`_reassigned`)."""
+        return ty.ANY if name in self.reassigned else t
 
     def items(self, e: ast.Expr, scope: _Scope, what: str) -> str:
         """Check ``e``, which a loop goes over; the type of its items."""

@@ -296,6 +296,7 @@ def types_check(body: str) -> list[tuple[int, str, str]]:
     "for each e in us:\n    pass\nfor each e in all_units() ordered by e.Ld:\n    pass",
     "activate x in units(s) alternately starting with active_side:\n    return x.models",
     "let x = 0\nx = u\nreturn x.models",
+    "for each x in [1]:\n    x = u\n    return x.models",
     "n = us\nreturn n[0]",
     "let total = 0\ntotal += u.models\nlet names = []\nnames += [u.name]",
     "return value_of(u, \"x\").models + param(u, \"X\") + max(us).models",
