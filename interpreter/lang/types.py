@@ -19,8 +19,9 @@ from a number). ``true + 1`` runs, so ``bool`` counts as a number in arithmetic.
 from __future__ import annotations
 
 __all__ = [
-    "ANY", "NONE", "NUMBERS", "TEXTS", "BEARERS", "declared", "list_of", "item_of", "join",
-    "fits", "show", "shown_type", "shown_wanted", "article", "binop", "comparable", "iterable", "is_known",
+    "ANY", "NONE", "NUMBERS", "NAMES", "TEXTS", "declared", "list_of", "item_of", "join",
+    "fits", "show", "shown_type", "shown_wanted", "article", "binop", "comparable", "iterable",
+    "is_known",
 ]
 
 ANY = "any"
@@ -32,8 +33,6 @@ NAMES = frozenset({"status", "counter", "decision", "sequence", "roll", "test", 
 """A declaration's name used as a value (``apply(fleeing, u)``)."""
 TEXTS = frozenset({"text", "side", "keyword", "rule"}) | NAMES
 """Types that are text at run time."""
-BEARERS = frozenset({"unit", "weapon"})
-"""Things that carry rules, keywords and statuses."""
 
 _DECLARED = {"model": "unit", "need": "int", "dice": "int"}
 
