@@ -31,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rules-check",
         description="Check ruleset folders, rule files and battle files. Prints every "
-        "problem as path:line:col: error: ...; exits 0 when all is clean, 1 otherwise.",
+        "problem as path:line:col: error: ... and every declaration nothing uses as "
+        "path:line:col: warning: ...; exits 0 when there is no error, 1 otherwise.",
         epilog=EXAMPLES + editions_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -80,6 +81,7 @@ def check_paths(paths: list[str], edition: str | None, as_json: bool, coverage: 
 
     results: list[dict] = []
     problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     for raw in paths:
         for kind, target in _targets(Path(raw)):
             try:
@@ -88,9 +90,13 @@ def check_paths(paths: list[str], edition: str | None, as_json: bool, coverage: 
                     summary = (f"ruleset {ruleset.id}: {len(ruleset.decls)} declarations, "
                                f"{len(ruleset.rules)} rules, {len(ruleset.tables)} tables")
                     results.append({"path": raw, "kind": kind, "ok": True, "id": ruleset.id,
-                                    "summary": summary})
+                                    "summary": summary,
+                                    "warnings": [d.to_json() for d in ruleset.warnings]})
+                    warnings.extend(ruleset.warnings)
                     if not as_json:
                         print(f"ok: {_rel(target)} ({summary})")
+                        for warning in ruleset.warnings:
+                            print(warning.render(), file=sys.stderr)
                     if coverage:
                         _print_coverage(ruleset, as_json, results[-1])
                     for battle in ruleset.battles:
@@ -108,9 +114,12 @@ def check_paths(paths: list[str], edition: str | None, as_json: bool, coverage: 
                     print(err.render(), file=sys.stderr)
     if as_json:
         print_json({"ok": not problems, "results": results})
-    elif problems:
+    elif problems or warnings:
         errors = [d for d in problems if d.severity.value == "error"]
-        print(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", file=sys.stderr)
+        counts = [f"{len(errors)} error{'s' if len(errors) != 1 else ''}"] if problems else []
+        if warnings:
+            counts.append(f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}")
+        print(", ".join(counts), file=sys.stderr)
     return 1 if problems else 0
 
 

@@ -26,7 +26,7 @@ from interpreter.diagnostics import (
 from interpreter.editions.registry import MANIFEST, find_edition
 from interpreter.editions.ruleset import Origin, Ruleset
 from interpreter.lang import ast
-from interpreter.lang.checker import check_declarations, rule_arguments_problem
+from interpreter.lang.checker import check_declarations, report_unused, rule_arguments_problem
 from interpreter.lang.parser import parse_file
 from interpreter.lang.rule_refs import RuleRefError, parse_rule_ref
 from interpreter.paths import shown
@@ -230,7 +230,11 @@ class _Builder:
                 else:
                     self.declare(item, decls, rules, origins, header.id, sources)
         inherited = {key for key, origin in origins.items() if origin.ruleset != header.id}
-        check_declarations(decls, rules, sources, self.bag, inherited=inherited)
+        attack_modes = self.attack_modes(manifest, decls, base)
+        usage = check_declarations(
+            decls, rules, sources, self.bag, inherited=inherited,
+            entry_points={spec[key] for spec in attack_modes.values()
+                          for key in ("sequence", "count") if spec.get(key)})
         tables = self.tables(decls, origins, header.id, base)
         units = dict(base.units) if base else {}
         equipment = dict(base.equipment) if base else {}
@@ -249,6 +253,8 @@ class _Builder:
             self.bag.add(f"default battle {default_battle!r} does not exist",
                          manifest.span(("default_battle",)), code="no-file")
         _raise(self.bag)
+        report_unused(decls, usage, self.bag, inherited=inherited,
+                      base=base.usage if base else None, ops=own_ops)
         patches = (base.patches if base else ()) + (
             ((header.id, tuple(own_ops)),) if base is not None else ()
         )
@@ -267,8 +273,10 @@ class _Builder:
             equipment=equipment,
             battles=battles,
             default_battle=default_path,
-            attack_modes=self.attack_modes(manifest, decls, base),
+            attack_modes=attack_modes,
             base=base,
+            usage=usage,
+            warnings=tuple(self.bag.items),
         )
 
     def attack_modes(self, manifest: YamlDocument, decls, base) -> dict:

@@ -8,7 +8,9 @@ from typing import Any
 
 import attrs
 
+from interpreter.diagnostics import Diagnostic
 from interpreter.lang import ast
+from interpreter.lang.checker import Usage
 
 __all__ = ["Ruleset", "Origin"]
 
@@ -63,6 +65,12 @@ class Ruleset:
     and the ``count`` action giving the number of attacks (``attacks:`` in index.yaml)."""
     base: Ruleset | None = attrs.field(default=None, repr=False)
     """The ruleset this one extends, if any."""
+    usage: Usage | None = attrs.field(default=None, repr=False)
+    """What uses what, as checking found it (a patch's report of what it leaves unused
+    needs its base's)."""
+    warnings: tuple[Diagnostic, ...] = ()
+    """What checking found that runs but is probably not what the author meant (a
+    declaration nothing uses). A patch has its own only."""
 
     def decl(self, name: str) -> ast.Decl | None:
         """The declaration called ``name``, or None."""

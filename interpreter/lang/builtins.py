@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import attrs
 
-__all__ = ["Builtin", "BUILTIN_FUNCTIONS", "BUILTIN_NAMES", "UNIT_PROPERTIES", "EVENTS"]
+__all__ = [
+    "Builtin", "BUILTIN_FUNCTIONS", "BUILTIN_NAMES", "NAME_TYPES", "UNIT_PROPERTIES",
+    "PROPERTY_TYPES", "EVENTS",
+]
 
 
 @attrs.frozen
@@ -23,6 +26,14 @@ class Builtin:
     doc: str
     keywords: bool = False
     """Takes ``name = value`` arguments too (``fight`` passes them to the sequence)."""
+    params: tuple[str, ...] = ()
+    """The type each argument must have (:mod:`interpreter.lang.types`): ``any`` takes
+    anything, ``unit|weapon`` either."""
+    variadic: bool = False
+    """Written ``type...``: the last parameter's type applies to every further argument
+    (without it, further arguments take anything)."""
+    returns: str = "any"
+    """The type of the result; ``item``: an item of the list given as the first argument."""
 
     def arity_text(self) -> str:
         """How many arguments it takes, for messages."""
@@ -32,108 +43,154 @@ class Builtin:
             return str(self.min_args)
         return f"{self.min_args} to {self.max_args}"
 
+    def param_type(self, index: int) -> str:
+        """The type the argument at ``index`` (from 0) must have."""
+        if index < len(self.params):
+            return self.params[index]
+        return self.params[-1] if self.variadic and self.params else "any"
 
-def _b(name: str, lo: int, hi: int | None, doc: str, keywords: bool = False
+
+def _b(name: str, lo: int, hi: int | None, signature: str, doc: str, keywords: bool = False
        ) -> tuple[str, Builtin]:
-    return name, Builtin(name, lo, hi, doc, keywords)
+    """A builtin from its ``signature``: ``"unit, number -> int"``."""
+    params, _, returns = signature.partition("->")
+    types = tuple(t.strip() for t in params.split(",") if t.strip())
+    variadic = bool(types) and types[-1].endswith("...")
+    if variadic:
+        types = types[:-1] + (types[-1][:-3],)
+    return name, Builtin(name, lo, hi, doc, keywords, types, variadic, returns.strip())
 
 
 BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
     [
         # numbers
-        _b("min", 1, None, "the smallest argument (or of one list)"),
-        _b("max", 1, None, "the largest argument (or of one list)"),
-        _b("clamp", 3, 3, "clamp(x, low, high)"),
-        _b("abs", 1, 1, "absolute value"),
-        _b("half_up", 1, 1, "half, rounding up (7 → 4)"),
-        _b("half_down", 1, 1, "half, rounding down (7 → 3)"),
-        _b("count", 1, 1, "the number of items in a list"),
-        _b("sum", 1, 1, "the sum of a list of numbers"),
-        _b("any", 1, 1, "true when any item of the list is true"),
-        _b("all", 1, 1, "true when every item of the list is true"),
+        _b("min", 1, None, "any... -> any", "the smallest argument (or of one list)"),
+        _b("max", 1, None, "any... -> any", "the largest argument (or of one list)"),
+        _b("clamp", 3, 3, "number, number, number -> number", "clamp(x, low, high)"),
+        _b("abs", 1, 1, "number -> number", "absolute value"),
+        _b("half_up", 1, 1, "number -> int", "half, rounding up (7 → 4)"),
+        _b("half_down", 1, 1, "number -> int", "half, rounding down (7 → 3)"),
+        _b("count", 1, 1, "list -> int", "the number of items in a list"),
+        _b("sum", 1, 1, "list -> number", "the sum of a list of numbers"),
+        _b("any", 1, 1, "list -> bool", "true when any item of the list is true"),
+        _b("all", 1, 1, "list -> bool", "true when every item of the list is true"),
         # chance
-        _b("roll_off", 2, 4, "roll_off(a, b[, bonus_a, bonus_b]): the winner; ties are re-rolled"),
-        _b("random_pick", 1, 1, "one item of a list, chosen at random"),
+        _b("roll_off", 2, 4, "any, any, number, number -> any",
+           "roll_off(a, b[, bonus_a, bonus_b]): the winner; ties are re-rolled"),
+        _b("random_pick", 1, 1, "list -> item", "one item of a list, chosen at random"),
         # data
-        _b("value_of", 2, 2, 'value_of(x, "name"): a named value from its data (none if absent)'),
-        _b("command_value", 3, 3, 'command_value(unit, "champion", "A"): a command model\'s characteristic'),
-        _b("item_values", 2, 2, 'item_values(x, "name"): the values its equipment gives under that name'),
+        _b("value_of", 2, 2, "any, text -> any",
+           'value_of(x, "name"): a named value from its data (none if absent)'),
+        _b("command_value", 3, 3, "unit, text, text -> any",
+           'command_value(unit, "champion", "A"): a command model\'s characteristic'),
+        _b("item_values", 2, 2, "any, text -> list",
+           'item_values(x, "name"): the values its equipment gives under that name'),
         # rule parameters
-        _b("param", 2, 3, 'param(x, "Rule"[, index]): a parameter of the first such rule x carries'),
-        _b("params", 2, 3, 'params(x, "Rule"[, index]): that parameter of every such rule x carries'),
+        _b("param", 2, 3, "any, text, int -> any",
+           'param(x, "Rule"[, index]): a parameter of the first such rule x carries'),
+        _b("params", 2, 3, "any, text, int -> list",
+           'params(x, "Rule"[, index]): that parameter of every such rule x carries'),
         # battle state (the engine implements these)
-        _b("sides", 0, 0, "every side, in battle-file order"),
-        _b("opponent", 1, 1, "the other side"),
-        _b("units", 0, 1, "units on the table (of one side)"),
-        _b("all_units", 0, 0, "every unit of the battle, destroyed or fled ones too"),
-        _b("enemies", 1, 1, "units of the other side(s) still on the table"),
-        _b("friends", 1, 1, "other units of the same side still on the table"),
-        _b("models", 1, 1, "the models of a unit still alive"),
-        _b("best", 2, 2, "best(unit, characteristic): the highest value among its models"),
-        _b("distance", 2, 2, "edge-to-edge distance in inches"),
-        _b("within", 3, 3, "within(a, b, inches): edge-to-edge distance is at most inches"),
-        _b("in_contact", 2, 2, "the two units are in base contact"),
-        _b("arc", 2, 2, 'arc(a, b): the arc of b that a is in ("front", "flank", "rear")'),
-        _b("move_toward", 3, 3, "move_toward(unit, other, inches): move straight at it"),
-        _b("move_away", 3, 3, "move_away(unit, other, inches): move straight away"),
-        _b("engage", 2, 3, "engage(unit, other[, arc]): put the units in base contact"),
-        _b("disengage", 1, 1, "take the unit out of every combat"),
-        _b("engaged_with", 1, 1, "the units in base contact with this one"),
-        _b("apply", 2, 3, "apply(status, thing[, until]): give it a status"),
-        _b("clear", 2, 2, "clear(status, thing): remove a status"),
-        _b("counter", 2, 2, "counter(name, owner): the counter's current value"),
-        _b("add_counter", 3, 3, "add_counter(name, owner, amount)"),
-        _b("inflict", 2, 3, "inflict(unit, damage[, saves]): remove models for that damage"),
-        _b("destroy", 1, 1, "remove the unit from the battle"),
-        _b("attach", 2, 2, "attach(a, b): a moves with b (a character joined to a unit): it "
-           "stands in b's place, goes where b goes and is in b's fights"),
-        _b("detach", 1, 1, "detach(a): a moves on its own again"),
-        _b("unit_named", 1, 1, "unit_named(id): the unit with that id in the battle file"),
-        _b("set_aside", 1, 1, "take the unit off the table without destroying it (reserves)"),
-        _b("arrive", 1, 1, "put a unit set aside back on the table, where the battle file "
-           "places it"),
-        _b("play_turn", 1, 1, "play_turn(side): one player turn of that side (the battle's turn block)"),
-        _b("decide", 1, None, "decide(decision, args...): the option a side chooses"),
-        _b("fight", 3, 4, "fight(sequence, attacker, target[, attacks], name = value...): resolve "
-           "attacks; named arguments go to the sequence's parameters of those names",
-           keywords=True),
-        _b("heal", 2, 2, "heal(unit, points): remove damage points from its wounded model"),
-        _b("return_models", 2, 2, "return_models(unit, n): slain models come back, up to its "
-           "starting number"),
-        _b("score_points", 2, 2, "score_points(side, points): add victory points"),
-        _b("points_of", 1, 1, "the points value of a unit"),
-        _b("wounds_lost", 1, 1, "damage the unit has taken, in wounds"),
-        _b("starting_models", 1, 1, "the models the unit began the battle with"),
-        _b("weapons", 1, 2, "the weapons of a unit (of one kind)"),
-        _b("ranks", 1, 1, "complete ranks of the unit"),
+        _b("sides", 0, 0, "-> list:side", "every side, in battle-file order"),
+        _b("opponent", 1, 1, "side -> side", "the other side"),
+        _b("units", 0, 1, "side -> list:unit", "units on the table (of one side)"),
+        _b("all_units", 0, 0, "-> list:unit",
+           "every unit of the battle, destroyed or fled ones too"),
+        _b("enemies", 1, 1, "unit -> list:unit", "units of the other side(s) still on the table"),
+        _b("friends", 1, 1, "unit -> list:unit",
+           "other units of the same side still on the table"),
+        _b("models", 1, 1, "unit -> int", "the models of a unit still alive"),
+        _b("best", 2, 2, "unit, text -> any",
+           "best(unit, characteristic): the highest value among its models"),
+        _b("distance", 2, 2, "unit, unit -> number", "edge-to-edge distance in inches"),
+        _b("within", 3, 3, "unit, unit, number -> bool",
+           "within(a, b, inches): edge-to-edge distance is at most inches"),
+        _b("in_contact", 2, 2, "unit, unit -> bool", "the two units are in base contact"),
+        _b("arc", 2, 2, "unit, unit -> text",
+           'arc(a, b): the arc of b that a is in ("front", "flank", "rear")'),
+        _b("move_toward", 3, 3, "unit, unit, number -> number",
+           "move_toward(unit, other, inches): move straight at it"),
+        _b("move_away", 3, 3, "unit, unit, number -> number",
+           "move_away(unit, other, inches): move straight away"),
+        _b("engage", 2, 3, "unit, unit, text -> bool",
+           "engage(unit, other[, arc]): put the units in base contact"),
+        _b("disengage", 1, 1, "unit -> bool", "take the unit out of every combat"),
+        _b("engaged_with", 1, 1, "unit -> list:unit", "the units in base contact with this one"),
+        _b("apply", 2, 3, "status, unit|weapon, text -> bool",
+           "apply(status, thing[, until]): give it a status"),
+        _b("clear", 2, 2, "status, unit|weapon -> bool", "clear(status, thing): remove a status"),
+        _b("counter", 2, 2, "counter, any -> any",
+           "counter(name, owner): the counter's current value"),
+        _b("add_counter", 3, 3, "counter, any, number -> any", "add_counter(name, owner, amount)"),
+        _b("inflict", 2, 3, "unit, number, any -> int",
+           "inflict(unit, damage[, saves]): remove models for that damage"),
+        _b("destroy", 1, 1, "unit -> bool", "remove the unit from the battle"),
+        _b("attach", 2, 2, "unit, unit -> bool",
+           "attach(a, b): a moves with b (a character joined to a unit): it stands in b's place, "
+           "goes where b goes and is in b's fights"),
+        _b("detach", 1, 1, "unit -> bool", "detach(a): a moves on its own again"),
+        _b("unit_named", 1, 1, "text -> unit",
+           "unit_named(id): the unit with that id in the battle file"),
+        _b("set_aside", 1, 1, "unit -> bool",
+           "take the unit off the table without destroying it (reserves)"),
+        _b("arrive", 1, 1, "unit -> bool",
+           "put a unit set aside back on the table, where the battle file places it"),
+        _b("play_turn", 1, 1, "side -> any",
+           "play_turn(side): one player turn of that side (the battle's turn block)"),
+        _b("decide", 1, None, "decision, any... -> any",
+           "decide(decision, args...): the option a side chooses"),
+        _b("fight", 3, 4, "sequence, unit, unit, number -> int",
+           "fight(sequence, attacker, target[, attacks], name = value...): resolve attacks; named"
+           " arguments go to the sequence's parameters of those names", keywords=True),
+        _b("heal", 2, 2, "unit, number -> int",
+           "heal(unit, points): remove damage points from its wounded model"),
+        _b("return_models", 2, 2, "unit, number -> int",
+           "return_models(unit, n): slain models come back, up to its starting number"),
+        _b("score_points", 2, 2, "side, number -> int",
+           "score_points(side, points): add victory points"),
+        _b("points_of", 1, 1, "unit -> int", "the points value of a unit"),
+        _b("wounds_lost", 1, 1, "unit -> int", "damage the unit has taken, in wounds"),
+        _b("starting_models", 1, 1, "unit -> int", "the models the unit began the battle with"),
+        _b("weapons", 1, 2, "unit, text -> list:weapon", "the weapons of a unit (of one kind)"),
+        _b("ranks", 1, 1, "unit -> int", "complete ranks of the unit"),
         # objectives and control (interpreter/engine/objectives.py)
-        _b("objectives", 0, 0, "the objective markers' ids, in battle-file order"),
-        _b("features", 0, 1,
+        _b("objectives", 0, 0, "-> list:text", "the objective markers' ids, in battle-file order"),
+        _b("features", 0, 1, "text -> list:text",
            "features([effect]): the terrain features' ids (those with that rule in effects)"),
-        _b("place_distance", 2, 2,
+        _b("place_distance", 2, 2, "unit, text -> number",
            "place_distance(unit, place): inches from the unit's edge to an objective or feature"),
-        _b("models_within", 3, 3,
+        _b("models_within", 3, 3, "unit, text, number -> int",
            "models_within(unit, place, inches): its models with a base within that of the place"),
-        _b("models_wholly_on", 2, 2,
+        _b("models_wholly_on", 2, 2, "unit, text -> int",
            "models_wholly_on(unit, place): its models whose whole base is on the feature"),
-        _b("control_score", 4, 4,
-           "control_score(place, side, characteristic, inches): the side's models within that "
-           "of the place, each counting its characteristic"),
-        _b("controller", 1, 1, "controller(place): the side that controls the place, or none"),
-        _b("set_controller", 2, 2,
+        _b("control_score", 4, 4, "text, side, text, number -> int",
+           "control_score(place, side, characteristic, inches): the side's models within that of "
+           "the place, each counting its characteristic"),
+        _b("controller", 1, 1, "text -> side",
+           "controller(place): the side that controls the place, or none"),
+        _b("set_controller", 2, 2, "text, side -> bool",
            "set_controller(place, side): record who controls it (none: nobody); true if new"),
-        _b("move_to", 3, 4,
-           "move_to(unit, place, inches[, keep_away]): move straight at the place, never "
-           "nearer an enemy unit than keep_away"),
-        _b("victory_points", 1, 1, "victory_points(side): the side's victory points so far"),
+        _b("move_to", 3, 4, "unit, text, number, number -> number",
+           "move_to(unit, place, inches[, keep_away]): move straight at the place, never nearer "
+           "an enemy unit than keep_away"),
+        _b("victory_points", 1, 1, "side -> int",
+           "victory_points(side): the side's victory points so far"),
         # range, sight and cover (interpreter/engine/sight.py)
-        _b("in_arc", 2, 2, "in_arc(a, b): b is at least partly inside a's forward arc"),
-        _b("in_range", 3, 3, "in_range(a, b, inches): the part of b inside a's forward arc comes within inches of a"),
-        _b("terrain", 0, 0, "every terrain piece of the battlefield (its effects are rules it carries)"),
-        _b("terrain_at", 1, 1, "terrain_at(u): the terrain pieces under the majority of the unit"),
-        _b("between", 2, 2, "between(a, b): the units and terrain pieces across the sight lines from a to the majority of b"),
-        _b("line_through", 3, 3, "line_through(a, b, piece): inches of the line from a's front to b's centre inside the piece"),
-        _b("files", 1, 1, "models in the unit's front rank"),
+        _b("in_arc", 2, 2, "unit, any -> bool",
+           "in_arc(a, b): b is at least partly inside a's forward arc"),
+        _b("in_range", 3, 3, "unit, any, number -> bool",
+           "in_range(a, b, inches): the part of b inside a's forward arc comes within inches of a"),
+        _b("terrain", 0, 0, "-> list",
+           "every terrain piece of the battlefield (its effects are rules it carries)"),
+        _b("terrain_at", 1, 1, "unit -> list",
+           "terrain_at(u): the terrain pieces under the majority of the unit"),
+        _b("between", 2, 2, "unit, unit -> list",
+           "between(a, b): the units and terrain pieces across the sight lines from a to the "
+           "majority of b"),
+        _b("line_through", 3, 3, "unit, unit, any -> number",
+           "line_through(a, b, piece): inches of the line from a's front to b's centre inside the"
+           " piece"),
+        _b("files", 1, 1, "unit -> int", "models in the unit's front rank"),
     ]
 )
 
@@ -143,6 +200,11 @@ BUILTIN_NAMES: dict[str, str] = {
     "phase_name": "the name of the current phase",
     "nobody": "no side (a draw)",
 }
+
+NAME_TYPES: dict[str, str] = {
+    "active_side": "side", "round_number": "int", "phase_name": "text", "nobody": "none",
+}
+"""The type of each builtin name's value."""
 
 # Generic properties of a unit (``u.models``), besides the declared characteristics.
 UNIT_PROPERTIES: dict[str, str] = {
@@ -164,6 +226,28 @@ UNIT_PROPERTIES: dict[str, str] = {
     "value": "(a roll or test result) the final value",
     "natural": "(a roll or test result) the unmodified total",
 }
+
+PROPERTY_TYPES: dict[str, tuple[str, str]] = {
+    "id": ("unit", "text"),
+    "name": ("unit|weapon", "text"),
+    "side": ("unit", "side"),
+    "models": ("unit", "int"),
+    "wounds": ("unit", "int"),
+    "keywords": ("unit|weapon", "any"),
+    "type": ("unit", "text"),
+    "on_table": ("unit", "bool"),
+    "set_aside": ("unit", "bool"),
+    "leader": ("unit", "unit"),
+    "followers": ("unit", "list:unit"),
+    "command": ("unit", "any"),
+    "files": ("unit", "int"),
+    "starting_models": ("unit", "int"),
+    "passed": ("result", "bool"),
+    "value": ("result", "any"),
+    "natural": ("result", "int"),
+}
+"""Each property's owner (what it is read from: a unit, a weapon, a test's result) and the
+type of its value."""
 
 # Engine events a trigger (``when <event>``) can listen to, besides declared names.
 EVENTS: dict[str, str] = {

@@ -1,23 +1,38 @@
-"""Check a ruleset's declarations: names, arity, characteristics, tables, citations.
+"""Check a ruleset's declarations: names, arity, types, characteristics, tables, citations.
 
 The checker sees the ruleset after ``extends`` and patches are resolved (one mapping of
 names to declarations) and reports every problem it finds into a :class:`DiagnosticBag`.
 It never stops at the first.
+
+While it checks, it infers the type of every expression (:mod:`interpreter.lang.types`) and
+notes which declarations each declaration uses (:class:`Usage`), from which
+:func:`report_unused` warns of declarations nothing that runs can reach.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
-from collections.abc import Collection, Iterable, Mapping
+from typing import Any
 
-from interpreter.diagnostics import DiagnosticBag, Span, did_you_mean
+import attrs
+
+from interpreter.diagnostics import DiagnosticBag, Severity, Span, did_you_mean
 from interpreter.lang import ast
+from interpreter.lang import types as ty
 from interpreter.lang.ast import find_source
-from interpreter.lang.builtins import BUILTIN_FUNCTIONS, BUILTIN_NAMES, EVENTS, UNIT_PROPERTIES
+from interpreter.lang.builtins import (
+    BUILTIN_FUNCTIONS,
+    Builtin,
+    EVENTS,
+    NAME_TYPES,
+    PROPERTY_TYPES,
+)
 from interpreter.lang.rule_refs import RuleArg, RuleRefError, parse_rule_ref
 
-__all__ = ["check_declarations", "rule_arguments_problem", "CALLABLE_KINDS", "NOT_IN_SEED"]
+__all__ = ["check_declarations", "report_unused", "Usage", "rule_arguments_problem",
+           "CALLABLE_KINDS", "NOT_IN_SEED"]
 
 CALLABLE_KINDS = ("roll", "test", "sequence", "action", "decision", "phase")
 NOT_IN_SEED = "not in seed"
@@ -25,30 +40,87 @@ _LINE_RE = re.compile(r"L(\d+)(?:-L?(\d+))?$")
 
 
 class _Scope:
-    """Names visible in one body: parameters, locals and context names."""
+    """Names visible in one body, with their types: parameters, locals and context names."""
 
-    def __init__(self, names: Iterable[str] = (), parent: _Scope | None = None) -> None:
-        self.names = set(names)
+    def __init__(self, names: Mapping[str, str], parent: _Scope | None = None) -> None:
+        self.names: dict[str, str] = dict(names)
         self.parent = parent
 
-    def child(self, names: Iterable[str] = ()) -> _Scope:
-        return _Scope(names, self)
+    def child(self, names: Mapping[str, str] | None = None) -> _Scope:
+        return _Scope(names or {}, self)
 
-    def has(self, name: str) -> bool:
+    def find(self, name: str) -> _Scope | None:
+        """The innermost scope that has ``name``."""
         scope: _Scope | None = self
         while scope is not None:
             if name in scope.names:
-                return True
+                return scope
             scope = scope.parent
-        return False
+        return None
+
+    def has(self, name: str) -> bool:
+        return self.find(name) is not None
 
     def all(self) -> set[str]:
         out: set[str] = set()
         scope: _Scope | None = self
         while scope is not None:
-            out |= scope.names
+            out |= scope.names.keys()
             scope = scope.parent
         return out
+
+
+def _reassigned(body: tuple[ast.Stmt, ...]) -> set[str]:
+    """Names given a new value (``x = ...``) anywhere in the statements: their type is
+    whatever they last got, so the checker does not assume it."""
+    out: set[str] = set()
+    for s in body:
+        if isinstance(s, ast.Assign) and isinstance(s.target, ast.Name) and s.op == "=":
+            out.add(s.target.name)
+        elif isinstance(s, ast.If):
+            for _, branch in s.branches:
+                out |= _reassigned(branch)
+            out |= _reassigned(s.otherwise)
+        elif isinstance(s, (ast.ForEach, ast.While, ast.Activate)):
+            out |= _reassigned(s.body)
+    return out
+
+
+WARNED_KINDS = ("roll", "test", "sequence", "action", "phase", "status", "counter", "table",
+                "decision", "option")
+"""Declarations that do nothing unless something uses them: unused ones are warned of."""
+
+
+@attrs.frozen
+class Usage:
+    """Which declarations each part of a ruleset uses, and where running starts.
+
+    ``uses`` maps a key (a declaration's name, ``rule:<name>`` for a rule) to the names of
+    the declarations it names: calls, names read, statuses asked about, decisions picked by.
+    What a rule does to a roll, a sequence or an event (``modify``, ``on ... of``, ``when``)
+    is counted under the roll, the sequence or the event's declaration: it runs only when
+    they run. A policy's choice for a decision is counted under the decision.
+    """
+
+    uses: Mapping[str, frozenset[str]]
+    roots: frozenset[str]
+    """Where running starts: the battle, every rule (units carry them from data), and the
+    declarations index.yaml's attack modes name."""
+
+    def reachable(self) -> set[str]:
+        """The keys running can reach from the roots."""
+        seen = set(self.roots)
+        todo = list(seen)
+        while todo:
+            for used in self.uses.get(todo.pop(), ()):
+                if used not in seen:
+                    seen.add(used)
+                    todo.append(used)
+        return seen
+
+    def users(self, name: str) -> list[str]:
+        """The keys that use ``name`` (itself left out), sorted."""
+        return sorted(k for k, v in self.uses.items() if name in v and k != name)
 
 
 def check_declarations(
@@ -58,8 +130,9 @@ def check_declarations(
     bag: DiagnosticBag,
     *,
     inherited: Collection[str] = (),
-) -> None:
-    """Check every declaration; report problems into ``bag``.
+    entry_points: Collection[str] = (),
+) -> Usage:
+    """Check every declaration; report problems into ``bag``; return what uses what.
 
     Args:
         decls: declarations by name (everything but rules), after patches.
@@ -70,8 +143,66 @@ def check_declarations(
             unchanged from its base. Their citations were checked against the base's
             sources when the base loaded, so they are not checked again; their bodies are,
             since a patch can remove or change what they use.
+        entry_points: names of declarations the engine runs from outside the rules (the
+            sequences and counting actions of index.yaml's attack modes).
     """
-    _Checker(decls, rules, sources, bag, inherited).run()
+    checker = _Checker(decls, rules, sources, bag, inherited)
+    checker.run()
+    roots = {f"rule:{name}" for name in rules} | set(entry_points)
+    if isinstance(decls.get("battle"), ast.BattleDecl):
+        roots.add("battle")
+    return Usage({k: frozenset(v) for k, v in checker.uses.items()}, frozenset(roots))
+
+
+def report_unused(
+    decls: Mapping[str, ast.Decl],
+    usage: Usage,
+    bag: DiagnosticBag,
+    *,
+    inherited: Collection[str] = (),
+    base: Usage | None = None,
+    ops: Iterable[ast.PatchOp] = (),
+) -> None:
+    """Warn of each declaration nothing that runs uses (kinds :data:`WARNED_KINDS`).
+
+    A patch is warned of its own declarations only (``inherited`` are its base's), and of
+    each declaration of its base that the base used and the patch leaves unused: at the
+    first of its operations (``ops``) that overrides or removes a declaration whose base
+    version used it. What was unused in the base already is the base's warning.
+    """
+    reachable = usage.reachable()
+    base_reachable = base.reachable() if base is not None else set()
+    for name, decl in decls.items():
+        if decl.kind not in WARNED_KINDS or name in reachable:
+            continue
+        if name not in inherited:
+            users = [_key_text(k, decls) for k in usage.users(name)]
+            hint = ("remove it, or use it where the battle, a rule or an attack mode reaches it"
+                    if not users else
+                    f"only {' and '.join(users)} use{'s' if len(users) == 1 else ''} it, "
+                    f"and nothing that runs uses {'that' if len(users) == 1 else 'those'}")
+            bag.add(f"{decl.kind} {name!r} is declared but never used",
+                    Span(decl.span.path, decl.span.line, decl.span.column),
+                    code="unused", severity=Severity.WARNING, hint=hint)
+        elif base is not None and name in base_reachable:
+            users = [op for op in ops if op.op != "add" and name in base.uses.get(
+                f"rule:{op.name}" if op.kind == "rule" else op.name, ())]
+            if users:
+                where = f"{Path(decl.span.path).name}:{decl.span.line}"
+                bag.add(f"after this {users[0].op}, {decl.kind} {name!r} is no longer used",
+                        Span(users[0].span.path, users[0].span.line, users[0].span.column),
+                        code="unused", severity=Severity.WARNING,
+                        hint=" and ".join(f"{op.kind} {op.name!r}" for op in users)
+                        + f" used it before this patch (it is declared at {where}); remove it "
+                        "too, or use it again")
+
+
+def _key_text(key: str, decls: Mapping[str, ast.Decl]) -> str:
+    """A :class:`Usage` key as messages name it: ``action 'nearest'``, ``rule 'Brave'``."""
+    if key.startswith("rule:"):
+        return f"rule {key[5:]!r}"
+    decl = decls.get(key)
+    return f"{decl.kind} {key!r}" if decl is not None else repr(key)
 
 
 _ARGUMENT_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -143,7 +274,7 @@ class _Checker:
         """Citations checked already (a line of characteristics shares one), and the
         lines whose missing citation or empty range has been reported."""
         self.characteristics = {
-            n for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)
+            n: d for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)
         }
         self.marks = {
             n.mark
@@ -155,9 +286,15 @@ class _Checker:
             mark for d in decls.values() if isinstance(d, ast.RollDecl) for mark, _ in d.marks
         }
         self.globals = _Scope(
-            [n for n, d in decls.items() if not isinstance(d, ast.CharacteristicDecl)]
-            + list(BUILTIN_NAMES)
+            {n: _value_type(d) for n, d in decls.items()
+             if not isinstance(d, ast.CharacteristicDecl)} | NAME_TYPES
         )
+        self.uses: dict[str, set[str]] = {}
+        """What each declaration uses (see :class:`Usage`)."""
+        self.user = ""
+        """The key the names being checked are used by."""
+        self.reassigned: set[str] = set()
+        """Names given a new value in the body being checked (see :func:`_reassigned`)."""
 
     # ------------------------------------------------------------ helpers
     def error(self, message: str, span: Span, code: str, hint: str | None = None) -> None:
@@ -166,6 +303,20 @@ class _Checker:
     def kind_of(self, name: str) -> str | None:
         d = self.decls.get(name)
         return d.kind if d is not None else None
+
+    def use(self, name: str, user: str | None = None) -> None:
+        """Note that the declaration ``name`` is used (by ``user``, else the current one)."""
+        if name in self.decls:
+            self.uses.setdefault(self.user if user is None else user, set()).add(name)
+
+    def expect(self, e: ast.Expr | None, scope: _Scope, wanted: str, what: str) -> None:
+        """Check ``e``, which must fit the type ``wanted`` (:func:`types.fits`)."""
+        if e is None:
+            return
+        t = self.expr(e, scope)
+        if not ty.fits(t, wanted):
+            self.error(f"{what} must be {ty.shown_wanted(wanted)}, got {ty.show(t)}", e.span,
+                       "wrong-type")
 
     # ------------------------------------------------------------ entry
     def run(self) -> None:
@@ -176,10 +327,14 @@ class _Checker:
                 self.check_cite(decl.cite, decl.span, f"{decl.kind} {decl.name!r}")
             method = getattr(self, f"check_{type(decl).__name__}", None)
             if method is not None:
+                self.user = decl.name
+                self.reassigned = set()
                 method(decl)
         for rule in self.rules.values():
             if f"rule:{rule.name}" not in self.inherited:
                 self.check_cite(rule.cite, rule.span, f"rule {rule.name!r}")
+            self.user = f"rule:{rule.name}"
+            self.reassigned = set()
             self.check_RuleDecl(rule)
 
     def check_cite(self, cite: ast.Cite | None, span: Span, what: str) -> None:
@@ -276,7 +431,8 @@ class _Checker:
 
     def check_RollDecl(self, d: ast.RollDecl) -> None:
         params = self.param_scope(d.params)
-        scope = params.child(["result", "natural"])
+        # while the roll is worked out, `result` and `natural` are its totals
+        scope = params.child({"result": "int", "natural": "int"})
         what = f"{d.kind} {d.name!r}"
         if d.dice is None:
             self.error(f"{what} says no dice", d.span, "missing-dice",
@@ -293,17 +449,15 @@ class _Checker:
             self.error(f"{what} gives both 'need' and 'pass if'", d.span, "need-and-pass")
         # the score needed and the roll's own modifier are known before the dice are rolled,
         # so they cannot read them
-        if d.need is not None:
-            self.expr(d.need, params)
-        if d.modifier is not None:
-            self.expr(d.modifier, params)
+        self.expect(d.need, params, "number", "'need'")
+        self.expect(d.modifier, params, "number", "'modifier'")
         for _, condition in d.marks:
-            self.expr(condition, scope.child(["dice"]))
+            self.expr(condition, scope.child({"dice": ty.list_of("int")}))
         for e in (d.pass_if, d.value):
             if e is not None:
                 self.expr(e, scope)
         if d.beyond is not None:
-            self.expr(d.beyond[1], params.child(["need"]))
+            self.expect(d.beyond[1], params.child({"need": "int"}), "number", "'beyond'")
             if d.need is None:
                 self.error(f"{what} has 'beyond' but no 'need'", d.span, "beyond-without-need")
         lo, hi = d.cap
@@ -327,8 +481,7 @@ class _Checker:
                           names[i + 1:], d.name, names[: i + 1])
         if not d.steps:
             self.error(f"sequence {d.name!r} has no steps", d.span, "empty-sequence")
-        if d.damage is not None:
-            self.expr(d.damage, scope)
+        self.expect(d.damage, scope, "number", "'damage'")
         if d.per_point is not None:
             self.call(d.per_point.call, scope, want=("test",))
 
@@ -357,21 +510,25 @@ class _Checker:
                 hint=did_you_mean(str(effect.arg), later_steps),
             )
         elif isinstance(effect.arg, ast.Expr):
-            self.expr(effect.arg, scope)
+            words = "chains" if effect.kind == "chains" else "end with damage"
+            self.expect(effect.arg, scope, "number", f"'{words}'")
 
     def check_ActionDecl(self, d: ast.ActionDecl) -> None:
-        self.block(d.body, self.param_scope(d.params))
+        self.body(d.body, self.param_scope(d.params))
 
     def check_PhaseDecl(self, d: ast.PhaseDecl) -> None:
         if d.parent is not None and self.kind_of(d.parent) != "phase":
             self.error(f"phase {d.name!r} is in {d.parent!r}, which is not a phase", d.span,
                        "unknown-phase", hint=did_you_mean(d.parent, self.names_of("phase")))
-        self.block(d.body, self.param_scope(d.params))
+        self.body(d.body, self.param_scope(d.params))
 
     def check_DecisionDecl(self, d: ast.DecisionDecl) -> None:
         scope = self.param_scope(d.params)
         if d.options is not None:
-            self.expr(d.options, scope)
+            t = self.expr(d.options, scope)
+            if not ty.iterable(t):
+                self.error(f"the options of decision {d.name!r} must be a list, got "
+                           f"{ty.show(t)}", d.options.span, "wrong-type")
 
     def check_default_policy(self) -> None:
         defaults = [d for d in self.decls.values()
@@ -388,14 +545,15 @@ class _Checker:
                            expr.span, "unknown-decision",
                            hint=did_you_mean(decision, self.names_of("decision")))
                 continue
-            scope = self.param_scope(target.params).child(["options"])
+            # a choice runs only when its decision is made
+            self.user = decision
+            scope = self.param_scope(target.params).child({"options": "list"})
             self.expr(expr, scope)
 
     def check_BattleDecl(self, d: ast.BattleDecl) -> None:
         for body in (d.setup, d.round, d.turn, d.score):
-            self.block(body, self.globals)
-        if d.rounds is not None:
-            self.expr(d.rounds, self.globals)
+            self.body(body, self.globals)
+        self.expect(d.rounds, self.globals, "number", "'rounds'")
         for e in d.end:
             self.expr(e, self.globals)
 
@@ -406,14 +564,18 @@ class _Checker:
                     self.error(f"global rule {d.name!r}: parameter {p.name!r} needs a default "
                                "(nobody carries a global rule, so nothing gives it one)",
                                p.span, "global-param")
-        base = self.param_scope(d.params).child(["bearer"])
+        base = self.param_scope(d.params).child({"bearer": ty.ANY})
+        rule = f"rule:{d.name}"
         for effect in d.effects:
+            self.user = rule
             self.effect(effect, base, d)
 
     # ------------------------------------------------------------ rules
     def target_scope(self, name: str, kinds: tuple[str, ...], span: Span, base: _Scope,
                      what: str) -> _Scope | None:
-        """The scope inside the roll or test an effect names; None (reported) if it is not one."""
+        """The scope inside the roll or test an effect names; None (reported) if it is not one.
+
+        What the effect reads is used when the roll is: it counts as used by the roll."""
         target = self.decls.get(name)
         if target is None or target.kind not in kinds:
             actual = f"; it is {_a(target.kind)}" if target is not None else ""
@@ -423,9 +585,9 @@ class _Checker:
                 hint=did_you_mean(name, [n for k in kinds for n in self.names_of(k)]),
             )
             return None
-        params = getattr(target, "params", ())
+        self.user = name
         # effects are worked out before the dice are rolled: they see the arguments only
-        return base.child([p.name for p in params])
+        return base.child(_param_types(getattr(target, "params", ())))
 
     def effect(self, e: ast.Effect, base: _Scope, rule: ast.RuleDecl) -> None:
         if e.cite is not None:
@@ -434,7 +596,7 @@ class _Checker:
         if isinstance(e, ast.Modify):
             scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "modify")
             if scope is not None:
-                self.expr(e.amount, scope)
+                self.expect(e.amount, scope, "number", f"the amount of 'modify {e.roll}'")
         elif isinstance(e, ast.RerollEffect):
             scope = self.target_scope(e.roll, ("test",), e.span, base,
                                       f"reroll {e.which}")
@@ -456,7 +618,8 @@ class _Checker:
                 else:
                     later = steps[steps.index(e.step) + 1:]
                     earlier = steps[: steps.index(e.step) + 1]
-                scope = base.child(p.name for p in seq.params)
+                self.user = e.sequence
+                scope = base.child(_param_types(seq.params))
                 self.hook(e.mark, None, e.effect, e.span, scope, later, e.sequence, earlier)
         elif isinstance(e, ast.Grant):
             self.rule_ref(e.rule, e.span)
@@ -467,17 +630,26 @@ class _Checker:
                 self.error(f"'when {e.event}': no event, action, phase, test or status is named "
                            f"{e.event!r}", e.span, "unknown-event",
                            hint=did_you_mean(e.event, list(EVENTS) + list(self.decls)))
-            params = getattr(target, "params", ()) if target is not None else ()
-            # after a roll or test, its result is known as `result`
-            extra = ["result"] if target is not None and target.kind in ("roll", "test") else []
-            scope = base.child([p.name for p in params] + extra)
-            self.block(e.body, scope)
+            names = _param_types(getattr(target, "params", ()) if target is not None else ())
+            if target is not None:
+                # it runs when its declaration does; after a roll or test, `result` is its
+                # result
+                self.user = e.event
+                if target.kind in ("roll", "test"):
+                    names["result"] = "result"
+            scope = base.child(names)
+            self.body(e.body, scope)
         elif isinstance(e, ast.CharacteristicEffect):
-            if e.characteristic not in self.characteristics:
+            decl = self.characteristics.get(e.characteristic)
+            if decl is None:
                 self.error(f"unknown characteristic {e.characteristic!r}", e.span,
                            "unknown-characteristic",
                            hint=did_you_mean(e.characteristic, self.characteristics))
-            self.expr(e.amount, scope)
+                self.expr(e.amount, scope)
+            elif e.op == "add":
+                self.expect(e.amount, scope, "number", f"the amount added to {e.characteristic}")
+            else:
+                self.expect(e.amount, scope, decl.type, f"the value {e.characteristic} is set to")
         # An unknown target is reported once: its parameters, which the amount and the
         # condition may use, are unknown too.
         if e.condition is not None and scope is not None:
@@ -513,12 +685,20 @@ class _Checker:
             if p.name in seen:
                 self.error(f"parameter {p.name!r} is declared twice", p.span, "duplicate-param")
             seen.add(p.name)
-            if p.default is not None:
-                self.expr(p.default, self.globals)
-        return self.globals.child(seen)
+            self.expect(p.default, self.globals, p.type, f"the default of {p.name!r}")
+        return self.globals.child(_param_types(params))
 
     def names_of(self, kind: str) -> list[str]:
         return [n for n, d in self.decls.items() if d.kind == kind]
+
+    def body(self, body: tuple[ast.Stmt, ...], scope: _Scope) -> None:
+        """A whole body (an action's, a trigger's, a part of the battle): a name it gives a
+        new value is of no known type, parameters included."""
+        outer = self.reassigned
+        self.reassigned = _reassigned(body)
+        scope = scope.child({n: ty.ANY for n in self.reassigned if scope.has(n)})
+        self.block(body, scope)
+        self.reassigned = outer
 
     def block(self, body: tuple[ast.Stmt, ...], scope: _Scope) -> None:
         scope = scope.child()
@@ -527,24 +707,30 @@ class _Checker:
 
     def stmt(self, s: ast.Stmt, scope: _Scope) -> None:
         if isinstance(s, ast.Let):
-            self.expr(s.value, scope)
+            t = self.expr(s.value, scope)
             shadowed = self.decls.get(s.name)
             if shadowed is not None and not isinstance(shadowed, ast.CharacteristicDecl):
                 where = f"{Path(shadowed.span.path).name}:{shadowed.span.line}"
                 self.error(f"'let {s.name}' hides the {shadowed.kind} {s.name!r} "
                            f"(declared at {where})", s.span, "shadowed-name",
                            hint="give the local another name")
-            scope.names.add(s.name)
+            scope.names[s.name] = self.local(s.name, t)
         elif isinstance(s, ast.Assign):
-            self.expr(s.value, scope)
+            t = self.expr(s.value, scope)
             if isinstance(s.target, ast.Name):
                 if not scope.has(s.target.name):
                     self.error(f"assignment to {s.target.name!r}, which is not defined; use "
                                f"'let {s.target.name} = ...' first", s.target.span,
                                "undefined-name",
                                hint=did_you_mean(s.target.name, scope.all()))
-            else:
-                self.expr(s.target, scope)
+                    return
+                if s.op == "=":
+                    return
+            old = self.expr(s.target, scope)
+            if s.op != "=":
+                _, problem = ty.binop(s.op[0], old, t)
+                if problem is not None:
+                    self.error(problem, s.span, "bad-operands", hint=_operand_hint(old, t))
         elif isinstance(s, ast.CallStmt):
             self.call(s.call, scope)
         elif isinstance(s, ast.Return):
@@ -559,8 +745,8 @@ class _Checker:
                 self.block(body, scope)
             self.block(s.otherwise, scope)
         elif isinstance(s, ast.ForEach):
-            self.expr(s.iterable, scope)
-            inner = scope.child([s.var])
+            inner = scope.child({s.var: self.local(s.var, self.items(s.iterable, scope,
+                                                                       "'for each'"))})
             for e in (s.where, s.order):
                 if e is not None:
                     self.expr(e, inner)
@@ -569,13 +755,27 @@ class _Checker:
             self.expr(s.condition, scope)
             self.block(s.body, scope)
         elif isinstance(s, ast.Activate):
-            self.expr(s.units, scope)
-            self.expr(s.start, scope)
-            if s.picker is not None and self.kind_of(s.picker) != "decision":
-                self.error(f"'picking by {s.picker}': {s.picker!r} is not a decision", s.span,
-                           "unknown-decision",
-                           hint=did_you_mean(s.picker, self.names_of("decision")))
-            self.block(s.body, scope.child([s.var]))
+            self.items(s.units, scope, "'activate'")
+            self.expect(s.start, scope, "side", "'starting with'")
+            if s.picker is not None:
+                if self.kind_of(s.picker) != "decision":
+                    self.error(f"'picking by {s.picker}': {s.picker!r} is not a decision",
+                               s.span, "unknown-decision",
+                               hint=did_you_mean(s.picker, self.names_of("decision")))
+                self.use(s.picker)
+            self.block(s.body, scope.child({s.var: self.local(s.var, "unit")}))
+
+    def local(self, name: str, t: str) -> str:
+        """The type of a local that starts as a ``t``: no known type if it is given another
+        value later (:func:`_reassigned`)."""
+        return ty.ANY if name in self.reassigned else t
+
+    def items(self, e: ast.Expr, scope: _Scope, what: str) -> str:
+        """Check ``e``, which a loop goes over; the type of its items."""
+        t = self.expr(e, scope)
+        if not ty.iterable(t):
+            self.error(f"{what} goes over a list, got {ty.show(t)}", e.span, "wrong-type")
+        return ty.item_of(t)
 
     # ------------------------------------------------------------ expressions
     def dice(self, d: ast.DiceLit) -> None:
@@ -585,29 +785,33 @@ class _Checker:
                            hint=did_you_mean(d.die_name, self.names_of("die"))
                            or "declare special dice with: die <name> faces ...")
 
-    def call(self, c: ast.Call, scope: _Scope, want: tuple[str, ...] = ()) -> None:
-        for a in c.args:
-            self.expr(a, scope)
-        for _, a in c.kwargs:
-            self.expr(a, scope)
+    def call(self, c: ast.Call, scope: _Scope, want: tuple[str, ...] = ()) -> str:
+        """Check a call; the type of its result."""
+        args = [self.expr(a, scope) for a in c.args]
+        kwargs = {key: self.expr(a, scope) for key, a in c.kwargs}
         target = self.decls.get(c.name)
         if target is not None and target.kind in CALLABLE_KINDS:
+            self.use(c.name)
             if want and target.kind not in want:
                 self.error(f"{c.name!r} is {_a(target.kind)}; {_a(' or '.join(want))} is needed "
                            "here",
                            c.span, "wrong-kind",
                            hint=did_you_mean(c.name, [n for k in want for n in self.names_of(k)]))
             params = getattr(target, "params", ())
-            self.arguments(c, params, f"{target.kind} {c.name!r}")
-            return
+            if self.arguments(c, params, f"{target.kind} {c.name!r}"):
+                self.argument_types(c, args, kwargs, params, c.name)
+            if isinstance(target, ast.RollDecl):
+                return "result" if target.is_test else ("int" if target.value is None
+                                                        else ty.ANY)
+            return "outcome" if isinstance(target, ast.SequenceDecl) else ty.ANY
         if want:
             self.error(f"unknown {' or '.join(want)} {c.name!r}", c.span, "undefined-name",
                        hint=did_you_mean(c.name, [n for k in want for n in self.names_of(k)]))
-            return
+            return ty.ANY
         builtin = BUILTIN_FUNCTIONS.get(c.name)
         if builtin is not None:
             if builtin.keywords:
-                self.sequence_keywords(c)
+                self.sequence_arguments(c, kwargs)
             for key, value in () if builtin.keywords else c.kwargs:
                 self.error(f"{c.name}() takes its arguments by position, not {key}=",
                            value.span, "keyword-argument",
@@ -617,13 +821,21 @@ class _Checker:
             if n < builtin.min_args or (builtin.max_args is not None and n > builtin.max_args):
                 self.error(f"{c.name}() takes {builtin.arity_text()} argument(s), got {n}",
                            c.span, "wrong-arity")
-            return
+            else:
+                for i, (a, t) in enumerate(zip(c.args, args)):
+                    self.argument_type(a, t, builtin.param_type(i), f"argument {i + 1}", c.name,
+                                       builtin)
+            if c.name == "decide":
+                self.decision_arguments(c, args)
+            if builtin.returns == "item":
+                return ty.item_of(args[0]) if args else ty.ANY
+            return builtin.returns
         if target is not None:
             self.error(f"{c.name!r} is {_a(target.kind)}, which cannot be called", c.span,
                        "not-callable",
                        hint=f"look a table up with square brackets: {c.name}[...]"
                        if target.kind == "table" else None)
-            return
+            return ty.ANY
         self.error(
             f"unknown function {c.name!r}", c.span, "undefined-name",
             hint=did_you_mean(
@@ -632,9 +844,11 @@ class _Checker:
                 + list(BUILTIN_FUNCTIONS),
             ),
         )
+        return ty.ANY
 
-    def sequence_keywords(self, c: ast.Call) -> None:
-        """``fight(seq, a, t, weapon = w)``: named arguments must be parameters of ``seq``."""
+    def sequence_arguments(self, c: ast.Call, kwargs: dict[str, str]) -> None:
+        """``fight(seq, a, t, weapon = w)``: named arguments fill the sequence's parameters of
+        those names (the attacker and the target, units, its first two)."""
         if not c.args or not isinstance(c.args[0], ast.Name):
             return
         seq = self.decls.get(c.args[0].name)
@@ -645,8 +859,25 @@ class _Checker:
             if key not in names:
                 self.error(f"sequence {seq.name!r} has no parameter {key!r}", value.span,
                            "unknown-param", hint=did_you_mean(key, names))
+        by_name = {p.name: p for p in seq.params}
+        for key, value in c.kwargs:
+            if key in by_name:
+                self.argument_type(value, kwargs[key], by_name[key].type, f"{key!r}", seq.name,
+                                   seq.params)
 
-    def arguments(self, c: ast.Call, params: tuple[ast.Param, ...], what: str) -> None:
+    def decision_arguments(self, c: ast.Call, args: list[str]) -> None:
+        """``decide(charge, u)``: the arguments after the decision are its parameters."""
+        if not c.args or not isinstance(c.args[0], ast.Name):
+            return
+        decision = self.decls.get(c.args[0].name)
+        if not isinstance(decision, ast.DecisionDecl):
+            return
+        for i, (p, a, t) in enumerate(zip(decision.params, c.args[1:], args[1:])):
+            self.argument_type(a, t, p.type, f"argument {i + 1}", decision.name,
+                               decision.params)
+
+    def arguments(self, c: ast.Call, params: tuple[ast.Param, ...], what: str) -> bool:
+        """Check the number and names of a call's arguments; whether they fit."""
         names = [p.name for p in params]
         required = [p.name for p in params if p.default is None]
         given = set(names[: len(c.args)])
@@ -654,96 +885,254 @@ class _Checker:
         if len(c.args) > len(params):
             self.error(f"{what} takes {len(params)} argument(s), got {len(c.args) + len(c.kwargs)}",
                        c.span, "wrong-arity", hint=takes)
-            return
+            return False
+        fit = True
         for key, value in c.kwargs:
             if key not in names:
                 self.error(f"{what} has no parameter {key!r}", value.span, "unknown-param",
                            hint=did_you_mean(key, names) or takes)
+                fit = False
             elif key in given:
                 self.error(f"{what}: {key!r} is given twice", value.span, "duplicate-argument")
+                fit = False
             given.add(key)
         missing = [n for n in required if n not in given]
         if missing:
             self.error(f"{what} needs {', '.join(repr(m) for m in missing)}", c.span,
                        "wrong-arity", hint=takes)
+        return fit
 
-    def expr(self, e: ast.Expr | None, scope: _Scope) -> None:
+    def argument_types(self, c: ast.Call, args: list[str], kwargs: dict[str, str],
+                       params: tuple[ast.Param, ...], name: str) -> None:
+        for i, (p, a, t) in enumerate(zip(params, c.args, args)):
+            self.argument_type(a, t, p.type, f"argument {i + 1}", name, params)
+        by_name = {p.name: p for p in params}
+        for key, value in c.kwargs:
+            self.argument_type(value, kwargs[key], by_name[key].type, f"{key!r}", name, params)
+
+    def argument_type(self, e: ast.Expr, t: str, wanted: str, which: str, callee: str,
+                      signature: Builtin | tuple[ast.Param, ...]) -> None:
+        if not ty.fits(t, wanted):
+            self.error(f"{which} of {callee} must be {ty.shown_wanted(wanted)}, got {ty.show(t)}",
+                       e.span, "wrong-type", hint=_takes(callee, signature))
+
+    def expr(self, e: ast.Expr | None, scope: _Scope) -> str:
+        """Check ``e``; its type (:mod:`interpreter.lang.types`)."""
         if e is None:
-            return
-        if isinstance(e, ast.Name):
-            if not scope.has(e.name):
-                if e.name in self.characteristics:
-                    self.error(f"undefined name {e.name!r}: {e.name!r} is a characteristic, "
-                               "which belongs to a unit or a model", e.span, "undefined-name",
-                               hint=f"write <unit>.{e.name}")
-                else:
-                    self.error(f"undefined name {e.name!r}", e.span, "undefined-name",
-                               hint=did_you_mean(e.name, scope.all()))
-        elif isinstance(e, ast.DiceLit):
-            self.dice(e)
-        elif isinstance(e, ast.Attribute):
-            self.expr(e.target, scope)
-            if (e.name not in self.characteristics and e.name not in UNIT_PROPERTIES
-                    and e.name not in self.marks):
-                self.error(
-                    f"unknown characteristic or property {e.name!r}", e.span,
-                    "unknown-characteristic",
-                    hint=did_you_mean(e.name, self.characteristics | set(UNIT_PROPERTIES)
-                                      | self.marks),
-                )
-        elif isinstance(e, ast.Lookup):
-            for k in e.keys:
-                self.expr(k, scope)
-            if isinstance(e.target, ast.Name) and not scope.has(e.target.name):
-                self.expr(e.target, scope)
-                return
-            if isinstance(e.target, ast.Name):
-                table = self.decls.get(e.target.name)
-                if isinstance(table, ast.TableDecl):
-                    if len(e.keys) != len(table.keys):
-                        self.error(
-                            f"table {table.name!r} has {len(table.keys)} key(s) "
-                            f"({', '.join(table.keys)}), the lookup gives {len(e.keys)}",
-                            e.span, "wrong-arity",
-                            hint=f"write {table.name}[{', '.join(table.keys)}]",
-                        )
-                elif table is not None:
-                    self.error(f"{e.target.name!r} is {_a(table.kind)}, not a table", e.span,
-                               "not-a-table", hint=did_you_mean(e.target.name,
-                                                                self.names_of("table")))
+            return ty.ANY
+        return _EXPRESSIONS[type(e)](self, e, scope)
+
+    def _literal(self, e: ast.Literal, scope: _Scope) -> str:
+        if e.kind == "text" and e.value in self.decls:
+            self.use(str(e.value))  # a declaration named by text works as its name does
+        return _LITERAL_TYPES.get(e.kind, ty.ANY)
+
+    def _name(self, e: ast.Name, scope: _Scope) -> str:
+        found = scope.find(e.name)
+        if found is None:
+            if e.name in self.characteristics:
+                self.error(f"undefined name {e.name!r}: {e.name!r} is a characteristic, "
+                           "which belongs to a unit or a model", e.span, "undefined-name",
+                           hint=f"write <unit>.{e.name}")
             else:
-                self.expr(e.target, scope)
-        elif isinstance(e, ast.Call):
-            self.call(e, scope)
-        elif isinstance(e, (ast.BinOp, ast.Compare)):
-            self.expr(e.left, scope)
-            self.expr(e.right, scope)
-        elif isinstance(e, ast.BoolOp):
-            for o in e.operands:
-                self.expr(o, scope)
-        elif isinstance(e, (ast.Not, ast.Neg)):
-            self.expr(e.operand, scope)
-        elif isinstance(e, ast.CondExpr):
-            for o in (e.condition, e.then, e.otherwise):
-                self.expr(o, scope)
-        elif isinstance(e, ast.Has):
-            self.expr(e.subject, scope)
-            if e.rule not in self.rules and self.kind_of(e.rule) != "keyword":
-                self.rule_ref(e.rule, e.span)
-        elif isinstance(e, ast.IsStatus):
-            self.expr(e.subject, scope)
-            if self.kind_of(e.status) != "status":
-                self.error(f"unknown status {e.status!r}", e.span, "unknown-status",
-                           hint=did_you_mean(e.status, self.names_of("status")))
-        elif isinstance(e, ast.Member):
-            self.expr(e.item, scope)
-            self.expr(e.collection, scope)
-        elif isinstance(e, ast.ListLit):
-            for i in e.items:
-                self.expr(i, scope)
-        elif isinstance(e, ast.Comprehension):
-            self.expr(e.iterable, scope)
-            inner = scope.child([e.var])
-            self.expr(e.item, inner)
-            if e.where is not None:
-                self.expr(e.where, inner)
+                self.error(f"undefined name {e.name!r}", e.span, "undefined-name",
+                           hint=did_you_mean(e.name, scope.all()))
+            return ty.ANY
+        if found is self.globals:
+            self.use(e.name)
+        return found.names[e.name]
+
+    def _dicelit(self, e: ast.DiceLit, scope: _Scope) -> str:
+        self.dice(e)
+        if e.die_name is not None:
+            self.use(e.die_name)
+        return "int"
+
+    def _binop(self, e: ast.BinOp, scope: _Scope) -> str:
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        t, problem = ty.binop(e.op, left, right)
+        if problem is not None:
+            self.error(problem, e.span, "bad-operands", hint=_operand_hint(left, right))
+        return t
+
+    def _compare(self, e: ast.Compare, scope: _Scope) -> str:
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op not in ("==", "!=") and not ty.comparable(left, right):
+            self.error(f"cannot compare {ty.show(left)} with {ty.show(right)}", e.span,
+                       "bad-operands", hint=_operand_hint(left, right))
+        return "bool"
+
+    def _boolop(self, e: ast.BoolOp, scope: _Scope) -> str:
+        for o in e.operands:
+            self.expr(o, scope)
+        return "bool"
+
+    def _not(self, e: ast.Not, scope: _Scope) -> str:
+        self.expr(e.operand, scope)
+        return "bool"
+
+    def _neg(self, e: ast.Neg, scope: _Scope) -> str:
+        t = self.expr(e.operand, scope)
+        if ty.is_known(t) and t not in ty.NUMBERS:
+            self.error(f"cannot negate {ty.show(t)}", e.span, "bad-operands")
+            return ty.ANY
+        return "int" if t == "bool" else t
+
+    def _condexpr(self, e: ast.CondExpr, scope: _Scope) -> str:
+        self.expr(e.condition, scope)
+        return ty.join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
+
+    def _has(self, e: ast.Has, scope: _Scope) -> str:
+        self.bearer(e.subject, scope, f'\'has "{e.rule}"\'')
+        if e.rule not in self.rules and self.kind_of(e.rule) != "keyword":
+            self.rule_ref(e.rule, e.span)
+        return "bool"
+
+    def _isstatus(self, e: ast.IsStatus, scope: _Scope) -> str:
+        self.bearer(e.subject, scope, f"'is {'not ' if e.negated else ''}{e.status}'")
+        if self.kind_of(e.status) != "status":
+            self.error(f"unknown status {e.status!r}", e.span, "unknown-status",
+                       hint=did_you_mean(e.status, self.names_of("status")))
+        self.use(e.status)
+        return "bool"
+
+    def _member(self, e: ast.Member, scope: _Scope) -> str:
+        self.expr(e.item, scope)
+        t = self.expr(e.collection, scope)
+        if ty.is_known(t) and not (t.startswith("list") or t in ty.TEXTS):
+            self.error(f"'in' looks in a list, got {ty.show(t)}", e.collection.span,
+                       "wrong-type")
+        return "bool"
+
+    def _listlit(self, e: ast.ListLit, scope: _Scope) -> str:
+        item = ty.NONE
+        for i in e.items:
+            item = ty.join(item, self.expr(i, scope))
+        return ty.list_of(item)
+
+    def _comprehension(self, e: ast.Comprehension, scope: _Scope) -> str:
+        inner = scope.child({e.var: self.items(e.iterable, scope, "'for each'")})
+        item = self.expr(e.item, inner)
+        if e.where is not None:
+            self.expr(e.where, inner)
+        return ty.list_of(item)
+
+    def bearer(self, e: ast.Expr, scope: _Scope, what: str) -> None:
+        """Check ``e``, which must carry rules and statuses (a unit or a weapon)."""
+        t = self.expr(e, scope)
+        if not ty.fits(t, "unit|weapon"):
+            self.error(f"{what} asks a unit or a weapon, got {ty.show(t)}", e.span, "wrong-type")
+
+    def _attribute(self, e: ast.Attribute, scope: _Scope) -> str:
+        t = self.expr(e.target, scope)
+        char = self.characteristics.get(e.name)
+        if char is not None:
+            owner, value = "unit|weapon", ty.declared(char.type)
+        elif e.name in PROPERTY_TYPES:
+            owner, value = PROPERTY_TYPES[e.name]
+        elif e.name in self.marks:
+            owner, value = "result", "bool"
+        else:
+            self.error(
+                f"unknown characteristic or property {e.name!r}", e.span,
+                "unknown-characteristic",
+                hint=did_you_mean(e.name, set(self.characteristics) | set(PROPERTY_TYPES)
+                                  | self.marks),
+            )
+            return ty.ANY
+        if not ty.fits(t, owner):
+            self.error(f"{e.name!r} is read from {ty.article(ty.show(t))}, not "
+                       f"{ty.shown_wanted(owner)}", e.span, "bad-attribute",
+                       hint=f"read it from each item: [x.{e.name} for each x in ...]"
+                       if t.startswith("list") else None)
+        return value
+
+    def _lookup(self, e: ast.Lookup, scope: _Scope) -> str:
+        keys = [self.expr(k, scope) for k in e.keys]
+        if isinstance(e.target, ast.Name) and not scope.has(e.target.name):
+            self.expr(e.target, scope)
+            return ty.ANY
+        if isinstance(e.target, ast.Name) and scope.find(e.target.name) is self.globals:
+            self.use(e.target.name)
+            table = self.decls.get(e.target.name)
+            if isinstance(table, ast.TableDecl):
+                if len(e.keys) != len(table.keys):
+                    self.error(
+                        f"table {table.name!r} has {len(table.keys)} key(s) "
+                        f"({', '.join(table.keys)}), the lookup gives {len(e.keys)}",
+                        e.span, "wrong-arity",
+                        hint=f"write {table.name}[{', '.join(table.keys)}]",
+                    )
+                return ty.ANY
+            if table is not None:
+                self.error(f"{e.target.name!r} is {_a(table.kind)}, not a table", e.span,
+                           "not-a-table", hint=did_you_mean(e.target.name,
+                                                            self.names_of("table")))
+                return ty.ANY
+        t = self.expr(e.target, scope)
+        if t.startswith("list"):
+            if len(keys) != 1 or not ty.fits(keys[0], "int"):
+                got = f"{len(keys)} keys" if len(keys) != 1 else ty.show(keys[0])
+                self.error(f"an item of a list is looked up by one whole number, got {got}",
+                           e.span, "wrong-type")
+            return ty.item_of(t)
+        if ty.is_known(t) and t != "table":
+            self.error(f"only a table or a list can be looked up with [...], got {ty.show(t)}",
+                       e.span, "wrong-type")
+        return ty.ANY
+
+
+_EXPRESSIONS: dict[type, Callable[[_Checker, Any, _Scope], str]] = {
+    ast.Literal: _Checker._literal,
+    ast.Name: _Checker._name,
+    ast.DiceLit: _Checker._dicelit,
+    ast.Attribute: _Checker._attribute,
+    ast.Lookup: _Checker._lookup,
+    ast.Call: _Checker.call,
+    ast.BinOp: _Checker._binop,
+    ast.Compare: _Checker._compare,
+    ast.BoolOp: _Checker._boolop,
+    ast.Not: _Checker._not,
+    ast.Neg: _Checker._neg,
+    ast.CondExpr: _Checker._condexpr,
+    ast.Has: _Checker._has,
+    ast.IsStatus: _Checker._isstatus,
+    ast.Member: _Checker._member,
+    ast.ListLit: _Checker._listlit,
+    ast.Comprehension: _Checker._comprehension,
+}
+"""The check of each kind of expression node."""
+
+_LITERAL_TYPES = {"int": "int", "number": "number", "text": "text", "need": "int",
+                  "bool": "bool", "none": ty.NONE}
+
+
+def _operand_hint(*operands: str) -> str | None:
+    """What to write instead, when an operand is a test's result."""
+    if "result" in operands:
+        return "a test's result is not a number: read its .value (or .passed, .natural)"
+    return None
+
+
+def _takes(name: str, signature: Builtin | tuple[ast.Param, ...]) -> str:
+    """``strike_order takes (u: unit, n: int)``, ``apply() takes (status, unit or weapon,
+    text)``."""
+    if isinstance(signature, Builtin):
+        return (f"{name}() takes (" + ", ".join(ty.shown_type(p) for p in signature.params)
+                + ("..." if signature.variadic else "") + ")")
+    return f"{name} takes ({', '.join(f'{p.name}: {p.type}' for p in signature)})"
+
+
+def _param_types(params: Iterable[ast.Param]) -> dict[str, str]:
+    """Parameters by name, with the type of the values they hold."""
+    return {p.name: ty.declared(p.type) for p in params}
+
+
+def _value_type(d: ast.Decl) -> str:
+    """The type of a declaration's name read as a value: an option's value, a table, the
+    name itself (as text) for the others."""
+    if isinstance(d, ast.OptionDecl):
+        return "text" if d.choices else ty.declared(d.type)
+    if isinstance(d, ast.TableDecl):
+        return "table"
+    return d.kind if d.kind in ty.NAMES else "text"

@@ -50,3 +50,16 @@ def test_mistakes_give_a_message_and_exit_1_never_a_traceback(args, message, tmp
     assert done.returncode == 1
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_rules_check_shows_warnings_and_still_exits_0(capsys: pytest.CaptureFixture) -> None:
+    from interpreter.cli.check import main
+
+    case = ROOT / "tests" / "lang" / "broken" / "unused-but-for-an-unused-action" / "tiny"
+    assert main([str(case)]) == 0
+    err = capsys.readouterr().err
+    assert "core.rules:22:1: warning: roll 'pursuit_roll' is declared but never used" in err
+    assert err.endswith("2 warnings\n")
+    assert main([str(case), "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    assert result["ok"] and [w["code"] for w in result["warnings"]] == ["unused", "unused"]

@@ -6,12 +6,13 @@ rule file, a ruleset folder, or a battle file) with, as far as possible, one mis
 reported. An entry gives the file (as the diagnostic shows it: relative to the case folder),
 the line and column, the code and the exact message; ``hint`` and ``expected`` are checked
 when the entry gives them. A case must end in an :class:`InterpreterError` of the named
-class, never in a traceback.
+class, never in a traceback; or, with ``error: none``, a ruleset must load and the entries
+are its warnings (a mistake that runs, such as a declaration nothing uses).
 
     load: rules | ruleset | battle
     path: the rule file, the ruleset folder or the battle file, relative to the case folder
     edition: (battle) the ruleset folder the battle is checked against
-    error: LanguageError | PatchError | DataError
+    error: LanguageError | PatchError | DataError | none
     diagnostics:
       - {file: broken.rules, line: 2, column: 16, code: syntax, message: "...", hint: "..."}
 
@@ -27,7 +28,7 @@ from typing import Any
 import pytest
 
 from interpreter.data.yaml_loader import load_yaml
-from interpreter.diagnostics import Diagnostic, InterpreterError
+from interpreter.diagnostics import Diagnostic, InterpreterError, Severity
 from interpreter.editions.loader import load_ruleset
 from interpreter.lang.parser import parse_rules
 
@@ -41,17 +42,28 @@ def expectation(case: Path) -> dict[str, Any]:
     return load_yaml(case / "expected.yaml").value
 
 
-def load(spec: dict[str, Any]) -> None:
+def load(spec: dict[str, Any]) -> Any:
     """Load the case's input the way a command would; the case folder is the working directory."""
     if spec["load"] == "rules":
         path = Path(spec["path"])
-        parse_rules(path.read_text(encoding="utf-8"), spec["path"])
-    elif spec["load"] == "ruleset":
-        load_ruleset(spec["path"])
-    else:
-        from interpreter.cli.common import load_context
+        return parse_rules(path.read_text(encoding="utf-8"), spec["path"])
+    if spec["load"] == "ruleset":
+        return load_ruleset(spec["path"])
+    from interpreter.cli.common import load_context
 
-        load_context(spec["edition"], spec["path"])
+    return load_context(spec["edition"], spec["path"])
+
+
+def diagnostics(spec: dict[str, Any]) -> list[Diagnostic]:
+    """What loading the case reports: its error's diagnostics, or its ruleset's warnings."""
+    if spec["error"] == "none":
+        warnings = list(load(spec).warnings)
+        assert all(w.severity is Severity.WARNING for w in warnings)
+        return warnings
+    with pytest.raises(InterpreterError) as raised:
+        load(spec)
+    assert type(raised.value).__name__ == spec["error"]
+    return raised.value.diagnostics
 
 
 def observed(diagnostic: Diagnostic, wanted: dict[str, Any]) -> dict[str, Any]:
@@ -76,6 +88,7 @@ def test_the_corpus_is_large_and_every_case_says_what_it_expects() -> None:
     for case in CASES:
         spec = expectation(case)
         assert spec["load"] in LOADS, case.name
+        assert spec["error"] != "none" or spec["load"] == "ruleset", case.name
         assert (case / spec["path"]).exists(), case.name
         assert spec["diagnostics"], case.name
         about = (case / "expected.yaml").read_text(encoding="utf-8").splitlines()[0]
@@ -86,12 +99,8 @@ def test_the_corpus_is_large_and_every_case_says_what_it_expects() -> None:
 def test_broken_input_reports_exactly(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     spec = expectation(case)
     monkeypatch.chdir(case)
-    with pytest.raises(InterpreterError) as raised:
-        load(spec)
-    error = raised.value
-    assert type(error).__name__ == spec["error"]
     wanted = spec["diagnostics"]
-    got = error.diagnostics
+    got = diagnostics(spec)
     padded = wanted + [{}] * (len(got) - len(wanted))
     assert [observed(d, w) for d, w in zip(got, padded)] == wanted
 
@@ -102,16 +111,15 @@ def test_each_diagnostic_points_at_its_line_and_renders(
 ) -> None:
     spec = expectation(case)
     monkeypatch.chdir(case)
-    with pytest.raises(InterpreterError) as raised:
-        load(spec)
-    for diagnostic in raised.value.diagnostics:
+    for diagnostic in diagnostics(spec):
         span = diagnostic.span
         assert span is not None, diagnostic.message
         lines = Path(span.path).read_text(encoding="utf-8").splitlines()
         assert 1 <= span.line <= len(lines)
         assert 1 <= span.column <= len(lines[span.line - 1].expandtabs(4)) + 1
         text = diagnostic.render()
-        assert text.startswith(f"{span.path}:{span.line}:{span.column}: error: ")
+        assert text.startswith(
+            f"{span.path}:{span.line}:{span.column}: {diagnostic.severity.value}: ")
         if diagnostic.line_text is not None:
             assert diagnostic.line_text == lines[span.line - 1]
             assert "^" in text.splitlines()[2]

@@ -12,7 +12,7 @@ import pytest
 
 from interpreter.diagnostics import DiagnosticBag
 from interpreter.lang import ast
-from interpreter.lang.checker import check_declarations, rule_arguments_problem
+from interpreter.lang.checker import check_declarations, report_unused, rule_arguments_problem
 from interpreter.lang.parser import parse_rules
 from interpreter.lang.rule_refs import parse_rule_ref
 
@@ -89,7 +89,7 @@ action a(side: side) @ L1
         total += u.A
     activate x in units() alternately starting with active_side:
         total += x.A
-    return [m.W for each m in models(x) where m.W > 0]
+    return [w.S for each w in weapons(x) where w.S > 0]
 """) == [(8, "undefined-name", "undefined name 'x'")]  # x is the activation's own
 
 
@@ -219,7 +219,7 @@ rule "X" @ L1
     ("policy p @ L1\n    for charge: choose options\n", "unknown-decision"),
     ("policy p is default @ L1\n    for d: choose 1\npolicy q is default @ L1\n    for d: choose 1\n"
      "decision d() options [1] @ L1\n", "duplicate-default"),
-    ("action a() @ L1\n    activate u in units() by side starting with 1 picking by pick:\n"
+    ("action a() @ L1\n    activate u in units() by side starting with active_side picking by pick:\n"
      "        pass\n", "unknown-decision"),
     ('rule "X" @ L1\n    when nothing_happens: pass\n', "unknown-event"),
     ('rule "X" @ L1\n    set Wz to 3\n', "unknown-characteristic"),
@@ -248,6 +248,280 @@ def test_an_unknown_target_hides_the_names_it_would_have_defined() -> None:
     # 'modifier' is a parameter of leadership: with the target misspelled it cannot be known,
     # so only the target is reported.
     assert codes('rule "X" @ L1\n    modify leadershp by 1 if modifier < 0\n') == ["unknown-name"]
+
+
+# ---------------------------------------------------------------- types
+
+
+TYPED = """characteristics weapon: Range, Save: need @ L1
+table chart(a) from "chart.yaml" @ L1
+counter tokens of unit = 0 @ L1
+option turns: int = 6 @ L1
+sequence attack(attacker: unit, target: unit, weapon: weapon = none) @ L1
+    step hit: leadership(attacker) stops on fail
+action strike_order(u: unit, n: int = 1) @ L1
+    return n
+decision pick(u: unit) options [none] + enemies(u) @ L1
+rule "X" @ L1
+"""
+"""More declarations the type snippets use (lines 6-15)."""
+
+
+def types_check(body: str) -> list[tuple[int, str, str]]:
+    """(line, code, message) of ``body``, the statements of an action with a unit ``u``, a
+    list ``us``, a number ``n``, a side ``s`` and a test result ``r`` (line 1: the first)."""
+    text = TYPED + "action a(u: unit, us: list, n: int, s: side, w: weapon) @ L1\n"
+    text += "    let r = leadership(u)\n"
+    text += "".join(f"    {line}\n" for line in body.splitlines())
+    offset = TYPED.count("\n") + 2
+    return [(line - offset, code, message) for line, code, message in check(text)]
+
+
+@pytest.mark.parametrize("statement", [
+    "return u.models + n * 2 - half_up(u.WS) // 1 / 2",
+    "return [e.Ld for each e in enemies(u) where e.side != s] + us + [n]",
+    "return u.name + \" of \" + s + u.id",
+    "return u.models < u.leader.models or n < true or s >= \"a\" or us < []",
+    "return -n + -true",
+    "return r.passed and r.natural > 1 and r.value != 0 and not r",
+    "return w.Range + w.Save + w.S",
+    "return u has \"X\" and w has \"X\" and u is fleeing and us[0] has \"X\"",
+    "return chart[n] + us[n] + [1, 2][0] + (if n > 0 then u else none).models",
+    "return \"a\" in us or \"a\" in \"abc\" or u in enemies(u)",
+    "return distance(u, nearest_of(us)) + count(us) + random_pick(enemies(u)).models",
+    "apply(fleeing, u)\napply(\"fleeing\", w)\nclear(fleeing, u)",
+    "add_counter(tokens, u, 1)\nreturn counter(tokens, s) + counter(\"tokens\", u)",
+    "fight(attack, u, u, n, weapon = w)\nreturn decide(pick, u)",
+    "strike_order(u)\nstrike_order(u.leader, n = u.models)\nattack(u, u)",
+    "for each e in us:\n    pass\nfor each e in all_units() ordered by e.Ld:\n    pass",
+    "activate x in units(s) alternately starting with active_side:\n    return x.models",
+    "let x = 0\nx = u\nreturn x.models",
+    "for each x in [1]:\n    x = u\n    return x.models",
+    "n = us\nreturn n[0]",
+    "let total = 0\ntotal += u.models\nlet names = []\nnames += [u.name]",
+    "return value_of(u, \"x\").models + param(u, \"X\") + max(us).models",
+    "return turns + round_number + (if phase_name == \"magic\" then 1 else 0)",
+])
+def test_what_types_allow(statement: str) -> None:
+    assert types_check(statement.replace("nearest_of(us)", "us[0]")) == []
+
+
+@pytest.mark.parametrize(("statement", "code", "message"), [
+    ('return u.models + "x"', "bad-operands", "cannot add text to int"),
+    ("return n - s", "bad-operands", "cannot subtract side from int"),
+    ("return us * u", "bad-operands", "cannot multiply list by unit"),
+    ("return u / 2", "bad-operands", "cannot divide unit by int"),
+    ("return u < 3", "bad-operands", "cannot compare unit with int"),
+    ('return r > "x"', "bad-operands", "cannot compare test result with text"),
+    ("return -s", "bad-operands", "cannot negate side"),
+    ('return n has "X"', "wrong-type", "'has \"X\"' asks a unit or a weapon, got int"),
+    ("return s is fleeing", "wrong-type", "'is fleeing' asks a unit or a weapon, got side"),
+    ("return us is not fleeing", "wrong-type", "'is not fleeing' asks a unit or a weapon, got list"),
+    ("return n.models", "bad-attribute", "'models' is read from an int, not a unit"),
+    ("return us.WS", "bad-attribute", "'WS' is read from a list, not a unit or a weapon"),
+    ("return u.passed", "bad-attribute", "'passed' is read from a unit, not a test result"),
+    ("return w.side", "bad-attribute", "'side' is read from a weapon, not a unit"),
+    ("return r.WS", "bad-attribute", "'WS' is read from a test result, not a unit or a weapon"),
+    ("return leadership(u).models", "bad-attribute",
+     "'models' is read from a test result, not a unit"),
+    ("return strike_order(us)", "wrong-type", "argument 1 of strike_order must be a unit, got list"),
+    ("return strike_order(u, n = s)", "wrong-type",
+     "'n' of strike_order must be an int, got side"),
+    ("return leadership(u, true)", "wrong-type",
+     "argument 2 of leadership must be an int, got bool"),
+    ("return enemies(s)", "wrong-type", "argument 1 of enemies must be a unit, got side"),
+    ("return units(u)", "wrong-type", "argument 1 of units must be a side, got unit"),
+    ("apply(tokens, u)", "wrong-type",
+     "argument 1 of apply must be a status, got counter"),
+    ("apply(fleeing, s)", "wrong-type",
+     "argument 2 of apply must be a unit or a weapon, got side"),
+    ("return counter(fleeing, u)", "wrong-type", "argument 1 of counter must be a counter, got status"),
+    ("fight(leadership, u, u)", "wrong-type", "argument 1 of fight must be a sequence, got test"),
+    ("fight(attack, u, us)", "wrong-type", "argument 3 of fight must be a unit, got list"),
+    ("fight(attack, u, u, weapon = s)", "wrong-type", "'weapon' of attack must be a weapon, got side"),
+    ("fight(attack, u, u, weapon = w, n = 2)", "unknown-param",
+     "sequence 'attack' has no parameter 'n'"),
+    ("return decide(pick, s)", "wrong-type", "argument 1 of pick must be a unit, got side"),
+    ("return count(n)", "wrong-type", "argument 1 of count must be a list, got int"),
+    ("for each e in n:\n    pass", "wrong-type", "'for each' goes over a list, got int"),
+    ("for each m in models(u):\n    pass", "wrong-type",
+     "'for each' goes over a list, got int"),
+    ("return [e for each e in u]", "wrong-type", "'for each' goes over a list, got unit"),
+    ("activate x in u alternately starting with s:\n    pass", "wrong-type",
+     "'activate' goes over a list, got unit"),
+    ("activate x in us alternately starting with u:\n    pass", "wrong-type",
+     "'starting with' must be a side, got unit"),
+    ("return u in n", "wrong-type", "'in' looks in a list, got int"),
+    ("return us[s]", "wrong-type", "an item of a list is looked up by one whole number, got side"),
+    ("return n[1]", "wrong-type", "only a table or a list can be looked up with [...], got int"),
+    ("n += s", "bad-operands", "cannot add side to int"),
+    ("u.WS += us", "bad-operands", "cannot add list to int"),
+    ("return (if n > 0 then 1 else 2).models", "bad-attribute",
+     "'models' is read from an int, not a unit"),
+    ("return random_pick(enemies(u)) + 1", "bad-operands", "cannot add int to unit"),
+    ("return sides()[0].models", "bad-attribute", "'models' is read from a side, not a unit"),
+    ("return us + [u][0]", "bad-operands", "cannot add unit to list"),
+])
+def test_what_types_report(statement: str, code: str, message: str) -> None:
+    assert types_check(statement) == [(1, code, message)]
+
+
+@pytest.mark.parametrize(("decl", "message"), [
+    ("test t(u: unit) @ L1\n    dice D6\n    need u.name\n",
+     "'need' must be a number, got text"),
+    ("test t(u: unit) @ L1\n    dice D6\n    need 4+\n    modifier [1]\n",
+     "'modifier' must be a number, got list"),
+    ("test t(u: unit) @ L1\n    dice D6\n    need 6+\n    beyond 6 need u\n",
+     "'beyond' must be a number, got unit"),
+    ("sequence q(u: unit) @ L1\n    step a: leadership(u) stops on fail\n    damage u.side\n",
+     "'damage' must be a number, got side"),
+    ("test t(u: unit = 1) @ L1\n    dice D6\n    need 4+\n",
+     "the default of 'u' must be a unit, got int"),
+    ("decision d(u: unit) options u.models @ L1\n",
+     "the options of decision 'd' must be a list, got int"),
+    ('rule "X" (n: int) @ L1\n    modify leadership by unit if n > 0\n',
+     "the amount of 'modify leadership' must be a number, got unit"),
+    ('rule "X" @ L1\n    add "one" to WS\n', "the amount added to WS must be a number, got text"),
+    ('rule "X" @ L1\n    set Ld to [1]\n', "the value Ld is set to must be an int, got list"),
+    ('rule "X" @ L1\n    when leadership: return result.models\n',
+     "'models' is read from a test result, not a unit"),
+    ("battle @ L1\n    rounds \"six\"\n", "'rounds' must be a number, got text"),
+])
+def test_what_types_report_in_declarations(decl: str, message: str) -> None:
+    assert [m for _, _, m in check(decl)] == [message]
+
+
+def test_a_roll_sees_its_totals_as_numbers_and_its_dice_as_a_list() -> None:
+    assert check("""
+roll r(u: unit) @ L1
+    dice 2D6
+    mark double if dice[0] == dice[1] and count(dice) == 2
+    value result + natural - u.models
+test t(u: unit) @ L1
+    dice D6
+    natural 6 is six
+    pass if result.six or result >= 4
+""") == [(9, "bad-attribute", "'six' is read from an int, not a test result")]
+
+
+def test_a_test_called_gives_its_result_and_a_roll_its_value() -> None:
+    assert check("""
+roll r(u: unit) @ L1
+    dice D6
+action a(u: unit) @ L1
+    return leadership(u).value + r(u) + r(u).value
+""") == [(5, "bad-attribute", "'value' is read from an int, not a test result")]
+
+
+def test_an_unknown_type_is_never_reported() -> None:
+    # untyped parameters, decisions' answers, actions' results: anything goes
+    assert check("""
+rule "X" @ L1
+action b(x) @ L1
+    return x
+action a(x, u: unit) @ L1
+    let y = b(u)
+    return x.models + x * "a" + y.WS + (y has "X") + [e for each e in x] + x[1, 2]
+""") == []
+
+
+# ---------------------------------------------------------------- unused declarations
+
+
+def unused(text: str, *, entry_points: tuple[str, ...] = ()) -> list[str]:
+    """The names of the declarations ``report_unused`` warns of, for the prelude and ``text``
+    (which checks clean)."""
+    decls, rules = declarations(PRELUDE + text)
+    bag = DiagnosticBag()
+    usage = check_declarations(decls, rules, SOURCES, bag, entry_points=entry_points)
+    assert bag.items == []
+    report_unused(decls, usage, bag)
+    assert all(d.code == "unused" and d.severity.value == "warning" for d in bag.items)
+    return [d.message.split("'")[1] for d in bag.items]
+
+
+BATTLE = """battle @ L1
+    rounds 6
+    turn:
+        turn_order()
+action turn_order() @ L1
+    pass
+"""
+
+
+def test_without_a_battle_or_a_rule_nothing_is_used() -> None:
+    assert unused("") == ["fleeing", "leadership"]
+
+
+def test_the_battle_rules_and_attack_modes_are_where_running_starts() -> None:
+    assert unused(BATTLE) == ["fleeing", "leadership"]
+    assert unused('rule "Brave" @ L1\n    pass leadership if unit is fleeing\n') == [
+        "fleeing", "leadership"]
+    assert unused("action count(u: unit) @ L1\n    return leadership(u)\n",
+                  entry_points=("count",)) == ["fleeing"]
+
+
+def test_what_a_rule_does_to_a_declaration_runs_only_when_it_runs() -> None:
+    # 'fleeing' is read only by a change to 'leadership' (so: unused while it is), and by a
+    # trigger on the action 'a' (unused too)
+    text = BATTLE + """rule "Brave" @ L1
+    modify leadership by 1 if unit is fleeing
+    when a: apply(fleeing, u)
+action a(u: unit) @ L1
+    pass
+"""
+    assert unused(text) == ["fleeing", "leadership", "a"]
+    assert unused(text.replace("    pass\n", "    a(none)\n", 1)) == ["leadership"]
+    assert unused(text.replace("    pass\n", "    leadership(none)\n", 1)) == ["a"]
+
+
+def test_a_policy_s_choice_runs_only_when_its_decision_is_made() -> None:
+    text = BATTLE + """decision d(u: unit) options [1, 2] @ L1
+policy p is default @ L1
+    for d: choose if leadership(u) then 1 else 2
+"""
+    assert unused(text) == ["fleeing", "leadership", "d"]
+    assert unused(text.replace("        turn_order()", "        decide(d, none)")) == [
+        "fleeing", "turn_order"]
+
+
+def test_every_way_of_naming_a_declaration_is_a_use() -> None:
+    assert unused(BATTLE.replace("    pass\n", """    activate u in units() alternately starting with active_side picking by pick:
+        apply("fleeing", u)
+        add_counter(tokens, u, chart[1] + turns + special())
+    return fight(attack, none, none)
+""") + """decision pick(us: list) options us @ L1
+counter tokens of unit = 0 @ L1
+table chart(a) from "chart.yaml" @ L1
+option turns: int = 6 @ L1
+roll special() @ L1
+    dice D6
+sequence attack(a: unit, t: unit) @ L1
+    step one: leadership(a) stops on fail
+""") == []
+
+
+def test_a_local_named_like_a_declaration_does_not_use_it() -> None:
+    assert unused(BATTLE.replace("turn_order() @ L1\n    pass",
+                                 "turn_order(leadership: int = 1) @ L1\n    return leadership")
+                  ) == ["fleeing", "leadership"]
+
+
+def test_a_patch_is_warned_of_what_its_override_leaves_unused() -> None:
+    text = BATTLE.replace("    pass\n", "    return leadership(none)\n")
+    decls, rules = declarations(PRELUDE + text)
+    base = check_declarations(decls, rules, SOURCES, DiagnosticBag())
+    patched, _ = declarations("action turn_order() @ L9\n    pass\n")
+    decls["turn_order"] = patched["turn_order"]
+    op = ast.PatchOp(patched["turn_order"].span, "override", "action", "turn_order",
+                     patched["turn_order"])
+    bag = DiagnosticBag()
+    usage = check_declarations(decls, rules, SOURCES, bag)
+    report_unused(decls, usage, bag, inherited=set(decls) - {"turn_order"}, base=base,
+                  ops=[op])
+    # 'fleeing' was unused in the base already: the base's warning, not the patch's
+    assert [(d.span.line, d.message) for d in bag.items] == [
+        (1, "after this override, test 'leadership' is no longer used")]
 
 
 # ---------------------------------------------------------------- citations
