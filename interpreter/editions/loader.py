@@ -231,10 +231,11 @@ class _Builder:
                     self.declare(item, decls, rules, origins, header.id, sources)
         inherited = {key for key, origin in origins.items() if origin.ruleset != header.id}
         attack_modes = self.attack_modes(manifest, decls, base)
+        library = self.library(manifest, decls, base)
         usage = check_declarations(
             decls, rules, sources, self.bag, inherited=inherited,
             entry_points={spec[key] for spec in attack_modes.values()
-                          for key in ("sequence", "count") if spec.get(key)})
+                          for key in ("sequence", "count") if spec.get(key)} | library)
         tables = self.tables(decls, origins, header.id, base)
         units = dict(base.units) if base else {}
         equipment = dict(base.equipment) if base else {}
@@ -274,10 +275,21 @@ class _Builder:
             battles=battles,
             default_battle=default_path,
             attack_modes=attack_modes,
+            library=library,
             base=base,
             usage=usage,
             warnings=tuple(self.bag.items),
         )
+
+    def library(self, manifest: YamlDocument, decls, base) -> frozenset[str]:
+        names = set(base.library) if base else set()
+        for i, name in enumerate(manifest.value.get("library") or ()):
+            if name not in decls:
+                self.bag.add(f"library names {name!r}, which is not declared",
+                             manifest.span(("library", i)), code="unknown-name",
+                             hint=did_you_mean(name, list(decls)))
+            names.add(name)
+        return frozenset(names)
 
     def attack_modes(self, manifest: YamlDocument, decls, base) -> dict:
         modes = dict(base.attack_modes) if base else {}

@@ -63,6 +63,9 @@ class Ruleset:
     attack_modes: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
     """How attack tools use the ruleset: mode (``melee``, ``shooting``) -> its ``sequence``
     and the ``count`` action giving the number of attacks (``attacks:`` in index.yaml)."""
+    library: frozenset[str] = frozenset()
+    """Declarations kept for tools, worked examples or patches (``library:`` in index.yaml,
+    with its base's): never reported as unused."""
     base: Ruleset | None = attrs.field(default=None, repr=False)
     """The ruleset this one extends, if any."""
     usage: Usage | None = attrs.field(default=None, repr=False)

@@ -235,3 +235,22 @@ def test_a_broken_edit_is_reported_and_a_fixed_one_loads(world: Path) -> None:
     assert [d.code for d in raised.value.diagnostics] == ["missing-citation"]
     _touch(rules, good + "status shaken @ L467\n")
     assert "shaken" in load_ruleset(folder).decls
+
+
+def test_the_manifests_library_keeps_declarations_from_the_unused_warning(world: Path) -> None:
+    base = world / "tiny"
+    (base / "core.rules").write_text((base / "core.rules").read_text(encoding="utf-8") + """
+test nerve(unit: unit) @ L1
+    dice 2D6
+    pass if result <= unit.Ld
+""", encoding="utf-8")
+    unused = [w.message for w in load_ruleset(base).warnings]
+    assert "test 'nerve' is declared but never used" in unused
+    manifest = base / "index.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "library: [nerve]\n",
+                        encoding="utf-8")
+    kept = [w.message for w in load_ruleset(base).warnings]
+    assert kept == [m for m in unused if "'nerve'" not in m]
+    # a patch keeps its base's library
+    patch = write_patch(world, "calm", "add status calm @ 000 L12\n")
+    assert "nerve" in load_ruleset(patch).library
