@@ -99,7 +99,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("enemies", 1, 1, "unit -> list:unit", "units of the other side(s) still on the table"),
         _b("friends", 1, 1, "unit -> list:unit",
            "other units of the same side still on the table"),
-        _b("models", 1, 1, "unit -> int", "the models of a unit still alive"),
+        _b("models", 1, 1, "unit -> int", "how many models of a unit are still alive"),
         _b("best", 2, 2, "unit, text -> any",
            "best(unit, characteristic): the highest value among its models"),
         _b("distance", 2, 2, "unit, unit -> number", "edge-to-edge distance in inches"),
