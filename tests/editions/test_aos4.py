@@ -573,8 +573,8 @@ def test_we31_banishment_adds_1_per_enemy_manifestation_after_the_first(rt) -> N
 
 
 def test_we33_six_rally_rolls_each_4_plus_a_point(rt) -> None:
-    """WE-33, L1702: rally dice 4,5,6,1,2,3 give 3 rally points (spending them is the battle
-    engine's)."""
+    """WE-33, L1702: rally dice 4,5,6,1,2,3 give 3 rally points (the battle spends them:
+    test_aos4_battle.py)."""
     assert roll(rt, "rally_points", [4, 5, 6, 1, 2, 3], unit=unit(rt)) == 3
     assert roll(rt, "rally_points", unit=unit(rt)).mean() == 3
 

@@ -275,27 +275,73 @@ def test_redeploy_moves_a_unit_d6_inches_in_the_enemy_movement_phase() -> None:
     assert 0 < move["inches"] <= 4
 
 
+RALLY = """
+edition: aos4
+units:
+  - {{id: clanrats, side: chaos, profile: chaos/clanrats, models: {clanrats}, command: {command},
+     position: {{x: 30, y: 30}}}}
+  - {{id: liberators, side: order, profile: order/liberators, models: 5, position: {{x: 30, y: 5}}}}
+"""
+
+
+def rallied(tmp_path: Path, unit: str, damage: int, dice: list[int], *, clanrats: int = 10,
+            command: str = "[champion]") -> Probe:
+    """``unit`` takes ``damage`` points, then uses Rally with these rally rolls."""
+    path = battle_file(tmp_path, RALLY.format(clanrats=clanrats, command=command))
+    probe = Probe("aos4", path, dice={"rally_roll": dice})
+    probe("next_phase")
+    u = probe.unit[unit]
+    probe("set_counter", which="command_points", owner=u.side, amount=1)
+    probe("allocate_damage", u=unit, points=damage)
+    probe("rally_unit", u=unit)
+    return probe
+
+
 @pytest.mark.parametrize("musician, rolls", [(False, 6), (True, 7)])
 def test_we33_we34_rally_makes_six_rally_rolls_seven_with_a_musician(
         tmp_path: Path, musician: bool, rolls: int) -> None:
-    # Six rally rolls, one point for each 4+ (L1155); a musician adds one (L1169). Spending
-    # the points (Heal, return a slain model) is not available in the engine yet.
+    # Six rally rolls, one point for each 4+ (L1155); a musician adds one (L1169).
     command = "[champion, musician]" if musician else "[champion]"
-    path = battle_file(tmp_path, f"""
-edition: aos4
-units:
-  - {{id: clanrats, side: chaos, profile: chaos/clanrats, models: 10, command: {command},
-     position: {{x: 30, y: 30}}}}
-  - {{id: liberators, side: order, profile: order/liberators, models: 5, position: {{x: 30, y: 5}}}}
-""")
-    probe = Probe("aos4", path, dice={"rally_roll": [4, 5, 6, 1, 2, 3, 4][:rolls]})
-    probe("next_phase")
-    probe("set_counter", which="command_points", owner="chaos", amount=1)
-    probe("rally_unit", u="clanrats")
+    probe = rallied(tmp_path, "clanrats", 5, [4, 5, 6, 1, 2, 3, 4][:rolls], command=command)
     made = [e for e in probe.env.events if e.get("rule") == "rally_roll"]
     assert len(made) == rolls
-    points = probe.logged("rally points (not spent: the engine cannot heal or return models)")
-    assert points == [["clanrats", 4 if musician else 3]]
+    assert probe.logged("rally points") == [["clanrats", 4 if musician else 3]]
+    # Health 1: each point returns a slain model (L1158)
+    assert probe.unit["clanrats"].models == 5 + (4 if musician else 3)
+
+
+def test_we33_rally_points_return_a_slain_model_and_heal(tmp_path: Path) -> None:
+    # WE-33 (L1155-L1158): Liberators (Health 2) that started with 5 models have 4 and 1
+    # damage point allocated; rally rolls 4,5,6,1,2,3 give 3 points: 2 return a model, set up
+    # with no damage (L229), and 1 heals the damage point (Heal (1), L178): 5 models, 0 damage.
+    probe = rallied(tmp_path, "liberators", 3, [4, 5, 6, 1, 2, 3])
+    lib = probe.unit["liberators"]
+    assert probe.logged("rally points") == [["liberators", 3]]
+    assert [e["models"] for e in probe.events("returned", unit="liberators")] == [1]
+    assert [e["points"] for e in probe.events("heal", unit="liberators")] == [1]
+    assert (lib.models, lib.damage) == (5, 0)
+
+
+@pytest.mark.parametrize("damage, dice, models, left", [
+    (1, [4, 4, 1, 1, 1, 1], 5, 0),  # none slain: 2 points, 1 heals the point, 1 is wasted
+    (4, [4, 1, 1, 1, 1, 1], 3, 0),  # 2 slain, none damaged: 1 point buys no model (Health 2)
+    (5, [4, 4, 4, 1, 1, 1], 4, 0),  # 2 slain, 1 damage, 3 points: a model for 2, 1 heals
+    (5, [4, 4, 1, 1, 1, 1], 4, 1),  # the same with 2 points: the model, the damage stays
+])
+def test_rally_points_buy_models_first_then_heal(
+        tmp_path: Path, damage: int, dice: list[int], models: int, left: int) -> None:
+    probe = rallied(tmp_path, "liberators", damage, dice)
+    lib = probe.unit["liberators"]
+    assert (lib.models, lib.damage) == (models, left)
+
+
+def test_we35_rally_returns_no_model_beyond_the_units_own_size(tmp_path: Path) -> None:
+    # WE-35 (FAQ L1184-L1185): a replacement unit set up with half of 10 Clanrats is a new
+    # unit of 5; with 3 left, 6 rally points return 2 models, not 6.
+    probe = rallied(tmp_path, "clanrats", 2, [4, 4, 4, 4, 4, 4], clanrats=5)
+    assert probe.logged("rally points") == [["clanrats", 6]]
+    assert [e["models"] for e in probe.events("returned", unit="clanrats")] == [2]
+    assert probe.unit["clanrats"].models == 5
 
 
 MAGIC = """
