@@ -438,6 +438,7 @@ def test_we05_two_wards_only_the_lowest_applies(rt) -> None:
     """WE-05, L788: a unit with WARD (5+) and WARD (6+) uses 5+ only."""
     for rules in (("WARD (5+)", "WARD (6+)"), ("WARD (6+)", "WARD (5+)")):
         warded = unit(rt, rules=rules)
+        assert roll(rt, "ward_roll", [5], target=warded).need == 5
         assert roll(rt, "ward_roll", [5], target=warded).passed
         assert roll(rt, "ward_roll", target=warded).probability(True) == F(1, 3)
 
@@ -603,7 +604,7 @@ def test_we47_ignoring_the_targeting_limit_keeps_the_minus_1(rt) -> None:
 
 def test_guarded_hero_does_not_protect_monsters_or_war_machines(rt) -> None:
     # L1123, L1133
-    for kind in ("MONSTER", "WAR_MACHINE"):
+    for kind in ("MONSTER", "WAR MACHINE"):
         hero = unit(rt, keywords=("HERO", kind), rules=("Guarded Hero",))
         assert hits(rt, attacker_with(rt, 3, 3, range_=18), hero, mode="shooting") == F(2, 3)
 
