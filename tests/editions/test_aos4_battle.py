@@ -134,7 +134,7 @@ battlefield:
   objectives:
     - {{id: stone, at: {{x: 30, y: 10}}}}
 units:
-  - {{id: knight_questor, side: order, profile: order/knight_questor, models: 1, values: {{general: true}},
+  - {{id: knight_questor, side: order, profile: order/knight_questor, models: 1,
      position: {{x: 10, y: 5}}}}
   - {{id: liberators, side: order, profile: order/liberators, models: 5, position: {{x: 30, y: 10}}}}
   - {{id: clanrats, side: chaos, profile: chaos/clanrats, models: 10, position: {{x: 30, y: 40, facing: 180}}}}
@@ -149,10 +149,10 @@ def test_we13_a_tied_priority_roll_lets_last_rounds_first_player_decide(tmp_path
     assert logged(result, "priority roll") == [["order", 3, "chaos", 3]]
     assert logged(result, "a tie: the player who took the first turn last round decides") == [
         ["order"]]
+    # the player decides (a decision parameter typed side), not one of their units
     choice = [e for e in result.events if e["kind"] == "decision"
               and e["decision"] == "turn_choice"]
-    assert [(c["side"], c["unit"], c["choice"]) for c in choice] == [
-        ("order", "knight_questor", "first")]
+    assert [(c["side"], c["unit"], c["choice"]) for c in choice] == [("order", None, "first")]
     assert logged(result, "first turn") == [["order"], ["order"]]
 
 
@@ -637,6 +637,33 @@ def test_with_the_other_reading_the_active_player_picks_the_first_strike_last_un
                    options={"strike_last_opener": "active_player"})
     assert fighters_by_phase(result)[0] == ["warhounds", "knight_questor", "liberators",
                                             "stormvermin"]
+
+
+PICKS = """
+edition: aos4
+game: {rounds: 1, first: order}
+sides: [order, chaos]
+policies: {order: holding, chaos: holding}
+units:
+  - {id: liberators, side: order, profile: order/liberators, models: 5, position: {x: 30, y: 20}}
+  - {id: clanrats, side: chaos, profile: chaos/clanrats, models: 10, files: 5,
+     position: {x: 24, y: 23, facing: 180}}
+  - {id: stormvermin, side: chaos, profile: chaos/stormvermin, models: 10, files: 5,
+     position: {x: 36, y: 23, facing: 180}}
+orders:
+  - {decision: fight_pick, side: chaos, choose: stormvermin}
+"""
+
+
+def test_the_non_active_player_picks_its_own_units_to_fight(tmp_path: Path) -> None:
+    # L915: the players alternate picking a unit to fight, the active player first. Order
+    # picks the Liberators (its only unit); then chaos picks which of its two units fights
+    # next: the choice is chaos's (its orders and policy), not the active player's.
+    result = fight("aos4", battle_file(tmp_path, PICKS))
+    picks = [(e["side"], e["choice"]) for e in result.events
+             if e["kind"] == "decision" and e["decision"] == "fight_pick"]
+    assert picks[0] == ("chaos", "stormvermin")
+    assert fighters_by_phase(result)[0] == ["liberators", "stormvermin", "clanrats"]
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
