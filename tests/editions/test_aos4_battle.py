@@ -672,6 +672,40 @@ def test_the_combat_order_is_the_same_in_every_season(edition: str) -> None:
     assert fighters_by_phase(result)[0][0] == "warhounds"
 
 
+# ============================================================== the attacks
+
+
+def strike_once(probe: Probe, attacker: str, target: str, **named: Any) -> int:
+    """One attack of the attacker's first melee weapon through the battle's ``strike``."""
+    a = probe.unit[attacker]
+    w = probe("melee_weapons", u=attacker)[0]
+    return probe.state._b_fight(probe.env, None, "strike", a, probe.unit[target], 1, weapon=w,
+                                **named)
+
+
+def test_the_crit_abilities_act_in_the_battles_attacks() -> None:
+    # Crit (2 Hits), L948: the Liberators' critical hit makes two wound rolls (6 and 1), one
+    # save roll (1, failed): 1 damage point.
+    probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [6], "wound_roll": [6, 1],
+                                        "battle_save_roll": [1]})
+    assert strike_once(probe, "liberators", "clanrats") == 1
+    # Crit (Mortal), L950: the Knight-Questor's critical hit inflicts its Damage 2 as mortal
+    # damage at once, no wound or save roll; charging, with charge_bonus_on_mortal, still 2
+    # (the Questor Sword has no Charge (+1 Damage)).
+    for charging in (False, True):
+        probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [6]})
+        assert strike_once(probe, "knight_questor", "clanrats", charging=charging) == 2
+        assert not [e for e in probe.env.events if e.get("rule") == "wound_roll"]
+
+
+@pytest.mark.parametrize("charging, damage", [(False, 2), (True, 3)])
+def test_charge_plus_1_damage_reaches_the_battles_attacks(charging: bool, damage: int) -> None:
+    # L470: the Dracothian Guard's Stormstrike Glaive (Damage 2) strikes for 3 after a charge.
+    probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [4], "wound_roll": [4],
+                                        "battle_save_roll": [1]})
+    assert strike_once(probe, "dracothian_guard", "clanrats", charging=charging) == damage
+
+
 # ============================================================== objectives and victory points
 
 
