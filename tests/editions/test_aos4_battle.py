@@ -672,6 +672,62 @@ def test_the_combat_order_is_the_same_in_every_season(edition: str) -> None:
     assert fighters_by_phase(result)[0][0] == "warhounds"
 
 
+# ============================================================== reserves
+
+RESERVES = "rulesets/aos4/battles/reserves.yaml"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_reserve_arrives_at_the_end_of_its_movement_phase_and_does_not_move(
+        edition: str) -> None:
+    # L227: set up off the battlefield, then on it at the time its ability names (here round
+    # 2, the battle file's value); set up outside the deployment phase, it makes no move in
+    # that movement phase (L236).
+    result = fight(edition, RESERVES)
+    waiting = [e["unit"] for e in result.events if e["kind"] == "set_aside"]
+    assert waiting == ["dracothian_guard", "stormvermin"]
+    (arrival,) = [e for e in result.events if e["kind"] == "arrive"]
+    assert (arrival["unit"], arrival["round"], arrival["side"], arrival["phase"]) == (
+        "dracothian_guard", 2, "order", "movement_phase")
+    moved = [e for e in result.events if e["kind"] == "move" and e["unit"] == "dracothian_guard"]
+    assert moved and all(e["seq"] > arrival["seq"] and e["round"] > 2 for e in moved)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_we40_a_unit_still_in_reserve_at_the_start_of_round_4_is_destroyed(
+        edition: str) -> None:
+    # WE-40 (L1192): the chaos player keeps the Stormvermin back in rounds 2 and 3.
+    result = fight(edition, RESERVES)
+    (gone,) = [e for e in result.events if e["kind"] == "destroyed" and e["unit"] == "stormvermin"]
+    first_turn = [e for e in result.events if e["kind"] == "turn" and e["round"] == 4][0]
+    assert gone["round"] == 4 and gone["seq"] < first_turn["seq"]
+    assert logged(result, "still in reserve at the start of the fourth battle round") == [
+        ["stormvermin"]]
+    assert units_of(result)["stormvermin"].models == 0
+
+
+def test_a_side_with_a_unit_in_reserve_is_still_in_the_battle() -> None:
+    probe = Probe("aos4", RESERVES, active="chaos")
+    probe("place_reserves")
+    for u in ("grey_seer", "clanrats"):
+        probe.state._b_destroy(probe.env, None, probe.unit[u])
+    assert probe("wiped_out", side="chaos") is False
+    probe.state._b_destroy(probe.env, None, probe.unit["stormvermin"])
+    assert probe("wiped_out", side="chaos") is True
+
+
+def test_a_reserve_waits_until_its_round(tmp_path: Path) -> None:
+    # From round 3 only: nothing arrives in rounds 1 and 2, the unit arrives in round 3, and
+    # so is not destroyed in round 4.
+    text = (ROOT / RESERVES).read_text(encoding="utf-8").replace(
+        "reserve_arrival: 2}, position: {x: 8", "reserve_arrival: 3}, position: {x: 8").split(
+        "orders:")[0]
+    result = fight("aos4", battle_file(tmp_path, text))
+    arrivals = {e["unit"]: e["round"] for e in result.events if e["kind"] == "arrive"}
+    assert arrivals == {"dracothian_guard": 2, "stormvermin": 3}
+    assert not logged(result, "still in reserve at the start of the fourth battle round")
+
+
 # ============================================================== the attacks
 
 
