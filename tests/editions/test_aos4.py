@@ -438,6 +438,7 @@ def test_we05_two_wards_only_the_lowest_applies(rt) -> None:
     """WE-05, L788: a unit with WARD (5+) and WARD (6+) uses 5+ only."""
     for rules in (("WARD (5+)", "WARD (6+)"), ("WARD (6+)", "WARD (5+)")):
         warded = unit(rt, rules=rules)
+        assert roll(rt, "ward_roll", [5], target=warded).need == 5
         assert roll(rt, "ward_roll", [5], target=warded).passed
         assert roll(rt, "ward_roll", target=warded).probability(True) == F(1, 3)
 
@@ -573,8 +574,8 @@ def test_we31_banishment_adds_1_per_enemy_manifestation_after_the_first(rt) -> N
 
 
 def test_we33_six_rally_rolls_each_4_plus_a_point(rt) -> None:
-    """WE-33, L1702: rally dice 4,5,6,1,2,3 give 3 rally points (spending them is the battle
-    engine's)."""
+    """WE-33, L1702: rally dice 4,5,6,1,2,3 give 3 rally points (the battle spends them:
+    test_aos4_battle.py)."""
     assert roll(rt, "rally_points", [4, 5, 6, 1, 2, 3], unit=unit(rt)) == 3
     assert roll(rt, "rally_points", unit=unit(rt)).mean() == 3
 
@@ -603,7 +604,7 @@ def test_we47_ignoring_the_targeting_limit_keeps_the_minus_1(rt) -> None:
 
 def test_guarded_hero_does_not_protect_monsters_or_war_machines(rt) -> None:
     # L1123, L1133
-    for kind in ("MONSTER", "WAR_MACHINE"):
+    for kind in ("MONSTER", "WAR MACHINE"):
         hero = unit(rt, keywords=("HERO", kind), rules=("Guarded Hero",))
         assert hits(rt, attacker_with(rt, 3, 3, range_=18), hero, mode="shooting") == F(2, 3)
 

@@ -134,7 +134,7 @@ battlefield:
   objectives:
     - {{id: stone, at: {{x: 30, y: 10}}}}
 units:
-  - {{id: knight_questor, side: order, profile: order/knight_questor, models: 1, values: {{general: true}},
+  - {{id: knight_questor, side: order, profile: order/knight_questor, models: 1,
      position: {{x: 10, y: 5}}}}
   - {{id: liberators, side: order, profile: order/liberators, models: 5, position: {{x: 30, y: 10}}}}
   - {{id: clanrats, side: chaos, profile: chaos/clanrats, models: 10, position: {{x: 30, y: 40, facing: 180}}}}
@@ -149,10 +149,10 @@ def test_we13_a_tied_priority_roll_lets_last_rounds_first_player_decide(tmp_path
     assert logged(result, "priority roll") == [["order", 3, "chaos", 3]]
     assert logged(result, "a tie: the player who took the first turn last round decides") == [
         ["order"]]
+    # the player decides (a decision parameter typed side), not one of their units
     choice = [e for e in result.events if e["kind"] == "decision"
               and e["decision"] == "turn_choice"]
-    assert [(c["side"], c["unit"], c["choice"]) for c in choice] == [
-        ("order", "knight_questor", "first")]
+    assert [(c["side"], c["unit"], c["choice"]) for c in choice] == [("order", None, "first")]
     assert logged(result, "first turn") == [["order"], ["order"]]
 
 
@@ -275,27 +275,73 @@ def test_redeploy_moves_a_unit_d6_inches_in_the_enemy_movement_phase() -> None:
     assert 0 < move["inches"] <= 4
 
 
+RALLY = """
+edition: aos4
+units:
+  - {{id: clanrats, side: chaos, profile: chaos/clanrats, models: {clanrats}, command: {command},
+     position: {{x: 30, y: 30}}}}
+  - {{id: liberators, side: order, profile: order/liberators, models: 5, position: {{x: 30, y: 5}}}}
+"""
+
+
+def rallied(tmp_path: Path, unit: str, damage: int, dice: list[int], *, clanrats: int = 10,
+            command: str = "[champion]") -> Probe:
+    """``unit`` takes ``damage`` points, then uses Rally with these rally rolls."""
+    path = battle_file(tmp_path, RALLY.format(clanrats=clanrats, command=command))
+    probe = Probe("aos4", path, dice={"rally_roll": dice})
+    probe("next_phase")
+    u = probe.unit[unit]
+    probe("set_counter", which="command_points", owner=u.side, amount=1)
+    probe("allocate_damage", u=unit, points=damage)
+    probe("rally_unit", u=unit)
+    return probe
+
+
 @pytest.mark.parametrize("musician, rolls", [(False, 6), (True, 7)])
 def test_we33_we34_rally_makes_six_rally_rolls_seven_with_a_musician(
         tmp_path: Path, musician: bool, rolls: int) -> None:
-    # Six rally rolls, one point for each 4+ (L1155); a musician adds one (L1169). Spending
-    # the points (Heal, return a slain model) is not available in the engine yet.
+    # Six rally rolls, one point for each 4+ (L1155); a musician adds one (L1169).
     command = "[champion, musician]" if musician else "[champion]"
-    path = battle_file(tmp_path, f"""
-edition: aos4
-units:
-  - {{id: clanrats, side: chaos, profile: chaos/clanrats, models: 10, command: {command},
-     position: {{x: 30, y: 30}}}}
-  - {{id: liberators, side: order, profile: order/liberators, models: 5, position: {{x: 30, y: 5}}}}
-""")
-    probe = Probe("aos4", path, dice={"rally_roll": [4, 5, 6, 1, 2, 3, 4][:rolls]})
-    probe("next_phase")
-    probe("set_counter", which="command_points", owner="chaos", amount=1)
-    probe("rally_unit", u="clanrats")
+    probe = rallied(tmp_path, "clanrats", 5, [4, 5, 6, 1, 2, 3, 4][:rolls], command=command)
     made = [e for e in probe.env.events if e.get("rule") == "rally_roll"]
     assert len(made) == rolls
-    points = probe.logged("rally points (not spent: the engine cannot heal or return models)")
-    assert points == [["clanrats", 4 if musician else 3]]
+    assert probe.logged("rally points") == [["clanrats", 4 if musician else 3]]
+    # Health 1: each point returns a slain model (L1158)
+    assert probe.unit["clanrats"].models == 5 + (4 if musician else 3)
+
+
+def test_we33_rally_points_return_a_slain_model_and_heal(tmp_path: Path) -> None:
+    # WE-33 (L1155-L1158): Liberators (Health 2) that started with 5 models have 4 and 1
+    # damage point allocated; rally rolls 4,5,6,1,2,3 give 3 points: 2 return a model, set up
+    # with no damage (L229), and 1 heals the damage point (Heal (1), L178): 5 models, 0 damage.
+    probe = rallied(tmp_path, "liberators", 3, [4, 5, 6, 1, 2, 3])
+    lib = probe.unit["liberators"]
+    assert probe.logged("rally points") == [["liberators", 3]]
+    assert [e["models"] for e in probe.events("returned", unit="liberators")] == [1]
+    assert [e["points"] for e in probe.events("heal", unit="liberators")] == [1]
+    assert (lib.models, lib.damage) == (5, 0)
+
+
+@pytest.mark.parametrize("damage, dice, models, left", [
+    (1, [4, 4, 1, 1, 1, 1], 5, 0),  # none slain: 2 points, 1 heals the point, 1 is wasted
+    (4, [4, 1, 1, 1, 1, 1], 3, 0),  # 2 slain, none damaged: 1 point buys no model (Health 2)
+    (5, [4, 4, 4, 1, 1, 1], 4, 0),  # 2 slain, 1 damage, 3 points: a model for 2, 1 heals
+    (5, [4, 4, 1, 1, 1, 1], 4, 1),  # the same with 2 points: the model, the damage stays
+])
+def test_rally_points_buy_models_first_then_heal(
+        tmp_path: Path, damage: int, dice: list[int], models: int, left: int) -> None:
+    probe = rallied(tmp_path, "liberators", damage, dice)
+    lib = probe.unit["liberators"]
+    assert (lib.models, lib.damage) == (models, left)
+
+
+def test_we35_rally_returns_no_model_beyond_the_units_own_size(tmp_path: Path) -> None:
+    # WE-35 (FAQ L1184-L1185): a replacement unit set up with half of 10 Clanrats is a new
+    # unit of 5; with 3 left, 6 rally points return 2 models, not 6.
+    probe = rallied(tmp_path, "clanrats", 2, [4, 4, 4, 4, 4, 4], clanrats=5)
+    assert probe.logged("rally points") == [["clanrats", 6]]
+    assert [e["models"] for e in probe.events("returned", unit="clanrats")] == [2]
+    assert probe.unit["clanrats"].models == 5
 
 
 MAGIC = """
@@ -593,10 +639,127 @@ def test_with_the_other_reading_the_active_player_picks_the_first_strike_last_un
                                             "stormvermin"]
 
 
+PICKS = """
+edition: aos4
+game: {rounds: 1, first: order}
+sides: [order, chaos]
+policies: {order: holding, chaos: holding}
+units:
+  - {id: liberators, side: order, profile: order/liberators, models: 5, position: {x: 30, y: 20}}
+  - {id: clanrats, side: chaos, profile: chaos/clanrats, models: 10, files: 5,
+     position: {x: 24, y: 23, facing: 180}}
+  - {id: stormvermin, side: chaos, profile: chaos/stormvermin, models: 10, files: 5,
+     position: {x: 36, y: 23, facing: 180}}
+orders:
+  - {decision: fight_pick, side: chaos, choose: stormvermin}
+"""
+
+
+def test_the_non_active_player_picks_its_own_units_to_fight(tmp_path: Path) -> None:
+    # L915: the players alternate picking a unit to fight, the active player first. Order
+    # picks the Liberators (its only unit); then chaos picks which of its two units fights
+    # next: the choice is chaos's (its orders and policy), not the active player's.
+    result = fight("aos4", battle_file(tmp_path, PICKS))
+    picks = [(e["side"], e["choice"]) for e in result.events
+             if e["kind"] == "decision" and e["decision"] == "fight_pick"]
+    assert picks[0] == ("chaos", "stormvermin")
+    assert fighters_by_phase(result)[0] == ["liberators", "stormvermin", "clanrats"]
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_combat_order_is_the_same_in_every_season(edition: str) -> None:
     result = fight(edition, f"{SEASONS}/strike_order.yaml")
     assert fighters_by_phase(result)[0][0] == "warhounds"
+
+
+# ============================================================== reserves
+
+RESERVES = "rulesets/aos4/battles/reserves.yaml"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_reserve_arrives_at_the_end_of_its_movement_phase_and_does_not_move(
+        edition: str) -> None:
+    # L227: set up off the battlefield, then on it at the time its ability names (here round
+    # 2, the battle file's value); set up outside the deployment phase, it makes no move in
+    # that movement phase (L236).
+    result = fight(edition, RESERVES)
+    waiting = [e["unit"] for e in result.events if e["kind"] == "set_aside"]
+    assert waiting == ["dracothian_guard", "stormvermin"]
+    (arrival,) = [e for e in result.events if e["kind"] == "arrive"]
+    assert (arrival["unit"], arrival["round"], arrival["side"], arrival["phase"]) == (
+        "dracothian_guard", 2, "order", "movement_phase")
+    moved = [e for e in result.events if e["kind"] == "move" and e["unit"] == "dracothian_guard"]
+    assert moved and all(e["seq"] > arrival["seq"] and e["round"] > 2 for e in moved)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_we40_a_unit_still_in_reserve_at_the_start_of_round_4_is_destroyed(
+        edition: str) -> None:
+    # WE-40 (L1192): the chaos player keeps the Stormvermin back in rounds 2 and 3.
+    result = fight(edition, RESERVES)
+    (gone,) = [e for e in result.events if e["kind"] == "destroyed" and e["unit"] == "stormvermin"]
+    first_turn = [e for e in result.events if e["kind"] == "turn" and e["round"] == 4][0]
+    assert gone["round"] == 4 and gone["seq"] < first_turn["seq"]
+    assert logged(result, "still in reserve at the start of the fourth battle round") == [
+        ["stormvermin"]]
+    assert units_of(result)["stormvermin"].models == 0
+
+
+def test_a_side_with_a_unit_in_reserve_is_still_in_the_battle() -> None:
+    probe = Probe("aos4", RESERVES, active="chaos")
+    probe("place_reserves")
+    for u in ("grey_seer", "clanrats"):
+        probe.state._b_destroy(probe.env, None, probe.unit[u])
+    assert probe("wiped_out", side="chaos") is False
+    probe.state._b_destroy(probe.env, None, probe.unit["stormvermin"])
+    assert probe("wiped_out", side="chaos") is True
+
+
+def test_a_reserve_waits_until_its_round(tmp_path: Path) -> None:
+    # From round 3 only: nothing arrives in rounds 1 and 2, the unit arrives in round 3, and
+    # so is not destroyed in round 4.
+    text = (ROOT / RESERVES).read_text(encoding="utf-8").replace(
+        "reserve_arrival: 2}, position: {x: 8", "reserve_arrival: 3}, position: {x: 8").split(
+        "orders:")[0]
+    result = fight("aos4", battle_file(tmp_path, text))
+    arrivals = {e["unit"]: e["round"] for e in result.events if e["kind"] == "arrive"}
+    assert arrivals == {"dracothian_guard": 2, "stormvermin": 3}
+    assert not logged(result, "still in reserve at the start of the fourth battle round")
+
+
+# ============================================================== the attacks
+
+
+def strike_once(probe: Probe, attacker: str, target: str, **named: Any) -> int:
+    """One attack of the attacker's first melee weapon through the battle's ``strike``."""
+    a = probe.unit[attacker]
+    w = probe("melee_weapons", u=attacker)[0]
+    return probe.state._b_fight(probe.env, None, "strike", a, probe.unit[target], 1, weapon=w,
+                                **named)
+
+
+def test_the_crit_abilities_act_in_the_battles_attacks() -> None:
+    # Crit (2 Hits), L948: the Liberators' critical hit makes two wound rolls (6 and 1), one
+    # save roll (1, failed): 1 damage point.
+    probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [6], "wound_roll": [6, 1],
+                                        "battle_save_roll": [1]})
+    assert strike_once(probe, "liberators", "clanrats") == 1
+    # Crit (Mortal), L950: the Knight-Questor's critical hit inflicts its Damage 2 as mortal
+    # damage at once, no wound or save roll; charging, with charge_bonus_on_mortal, still 2
+    # (the Questor Sword has no Charge (+1 Damage)).
+    for charging in (False, True):
+        probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [6]})
+        assert strike_once(probe, "knight_questor", "clanrats", charging=charging) == 2
+        assert not [e for e in probe.env.events if e.get("rule") == "wound_roll"]
+
+
+@pytest.mark.parametrize("charging, damage", [(False, 2), (True, 3)])
+def test_charge_plus_1_damage_reaches_the_battles_attacks(charging: bool, damage: int) -> None:
+    # L470: the Dracothian Guard's Stormstrike Glaive (Damage 2) strikes for 3 after a charge.
+    probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [4], "wound_roll": [4],
+                                        "battle_save_roll": [1]})
+    assert strike_once(probe, "dracothian_guard", "clanrats", charging=charging) == damage
 
 
 # ============================================================== objectives and victory points
