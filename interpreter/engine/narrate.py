@@ -46,7 +46,8 @@ def _line(e: dict) -> str | None:
         value = f" = {e['value']}" if e.get("value") is not None and kind == "roll" else ""
         return f"    {who}{e['rule']}: rolled {dice}{mods}{value}{need}{result}{rerolled}"
     if kind == "decision":
-        who = f" ({e['unit']})" if e.get("unit") else ""
+        who = e.get("unit") or e.get("side")
+        who = f" ({who})" if who else ""
         choice = e["choice"] if e["choice"] is not None else "none"
         return f"    decision {e['decision']}{who}: {choice} — {e['why']}"
     if kind == "attacks":
@@ -63,6 +64,11 @@ def _line(e: dict) -> str | None:
     if kind == "casualties":
         return (f"    {e['unit']} lose {e['slain']} model{'s' if e['slain'] != 1 else ''} "
                 f"({e['models_left']} left)")
+    if kind == "heal":
+        return f"    {e['unit']} heals {e['points']} damage"
+    if kind == "returned":
+        return (f"    {e['unit']} gets back {e['models']} slain model"
+                f"{'s' if e['models'] != 1 else ''} ({e['models_left']} now)")
     if kind == "destroyed":
         return f"    {e['unit']} is destroyed"
     if kind == "left_table":

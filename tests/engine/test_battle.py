@@ -216,3 +216,21 @@ def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
     ]
     assert list(narrate(events[5:6] + [roll(4), roll(4)], explain=True)) == [
         "  [magic]", "    u power_die ×2: rolled 4, 4   [L1]"]
+
+
+def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() -> None:
+    from interpreter.engine.narrate import narrate
+
+    events = [
+        {"kind": "heal", "unit": "u", "points": 2},
+        {"kind": "returned", "unit": "u", "models": 1, "models_left": 5},
+        {"kind": "returned", "unit": "u", "models": 2, "models_left": 7},
+        {"kind": "decision", "decision": "gambit", "unit": None, "side": "red",
+         "choice": "storm", "why": "default"},
+    ]
+    assert list(narrate(events)) == [
+        "    u heals 2 damage",
+        "    u gets back 1 slain model (5 now)",
+        "    u gets back 2 slain models (7 now)",
+        "    decision gambit (red): storm — default",
+    ]
