@@ -131,6 +131,10 @@ def _rounds(runtime, env, doc) -> int:
 
 
 def _winner(state: BattleState, played: int, rounds: int) -> tuple[str | None, str]:
+    if state.won is not None:
+        side, why = state.won
+        return side, (f"{why} (round {played} of {rounds})" if side is not None
+                      else f"a draw: {why} (round {played} of {rounds})")
     ranked = sorted(state.vp.items(), key=lambda kv: -kv[1])
     how = (f"after {played} of {rounds} rounds ({state.ended})" if state.ended
            else f"after {played} rounds")

@@ -64,6 +64,9 @@ def _line(e: dict) -> str | None:
     if kind == "casualties":
         return (f"    {e['unit']} lose {e['slain']} model{'s' if e['slain'] != 1 else ''} "
                 f"({e['models_left']} left)")
+    if kind == "win":
+        return (f"    {e['winner']} wins the battle: {e['reason']}" if e["winner"] is not None
+                else f"    the battle is a draw: {e['reason']}")
     if kind == "heal":
         return f"    {e['unit']} heals {e['points']} damage"
     if kind == "returned":

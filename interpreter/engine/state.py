@@ -60,7 +60,9 @@ class BattleState(ObjectivesMixin, SightMixin):
         self.end_checks: list[Callable[[], bool]] = []
         """The battle's ``end if`` conditions, checked after each player turn."""
         self.ended: str | None = None
-        """Why the battle ended early (an ``end if`` condition held), or None."""
+        """Why the battle ended early (an ``end if`` condition held, a side won), or None."""
+        self.won: tuple[str | None, str] | None = None
+        """The side ``win()`` named (None: a draw) and why; it decides the battle."""
         field = battle.doc.value.get("battlefield") or {}
         self.width = float(field.get("width", DEFAULT_TABLE[0]))
         self.depth = float(field.get("depth", DEFAULT_TABLE[1]))
@@ -427,6 +429,16 @@ class BattleState(ObjectivesMixin, SightMixin):
         self.emit(env, "score", side=side, points=int(points), total=self.vp[side])
         return self.vp[side]
 
+    def _b_win(self, env, span, side, reason):
+        if side is not None and side not in self.sides:
+            raise _error(f"win(): {side!r} is not a side of this battle", span)
+        if self.won is not None:
+            return False
+        self.won = (side, str(reason))
+        self.ended = str(reason)
+        self.emit(env, "win", winner=side, reason=str(reason))
+        return True
+
     def _b_heal(self, env, span, unit, points):
         healed = min(unit.damage, max(0, int(points or 0)))
         unit.damage -= healed
@@ -608,7 +620,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             self.fire(env, "end_of_turn")
             self.expire(env, "turn")
             self.active_side = outer
-        if any(check() for check in self.end_checks):
+        if not self.ended and any(check() for check in self.end_checks):
             self.ended = "an end condition held"
         return None
 

@@ -148,6 +148,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "return_models(unit, n): slain models come back, up to its starting number"),
         _b("score_points", 2, 2, "side, number -> int",
            "score_points(side, points): add victory points"),
+        _b("win", 2, 2, "side, text -> bool",
+           "win(side, reason): that side wins, whatever the victory points (nobody: a draw); "
+           "no further turn is played; the first call decides"),
         _b("points_of", 1, 1, "unit -> int", "the points value of a unit"),
         _b("wounds_lost", 1, 1, "unit -> int", "damage the unit has taken, in wounds"),
         _b("starting_models", 1, 1, "unit -> int", "the models the unit began the battle with"),

@@ -224,11 +224,13 @@ def test_the_breaking_point_ends_the_battle_and_decides_it(tmp_path: Path) -> No
     assert call("fortitude", side="empire") == 3 and not ended()
     get["general"].models = 0
     assert call("army_broken", side="empire") and ended()
+    # the victory points would make the empire the winner; the breaking point decides
+    get["orcs"].models = 0
     call("score_battle")
-    assert state.vp["orcs"] > state.vp["empire"]
-    broke = [e["values"] for e in events
-             if e["kind"] == "log" and e["message"].startswith("the army breaks")]
-    assert broke == [["empire"]]
+    assert state.vp["empire"] > state.vp["orcs"]
+    assert state.won == ("orcs", "the enemy army reached its breaking point")
+    assert [(e["winner"], e["reason"]) for e in events if e["kind"] == "win"] == [
+        ("orcs", "the enemy army reached its breaking point")]
 
 
 def test_the_reference_duel_still_favours_the_orcs() -> None:
