@@ -117,7 +117,8 @@ def load_context(edition: str | None, battle_path: str | None,
     from interpreter.engine.setup import battle_edition, load_battle, read_battle
     from interpreter.lang.compiler import compile_ruleset
 
-    doc = read_battle(battle_path) if battle_path else None
+    problems: list = []   # the schema's, reported with what the ruleset finds
+    doc = read_battle(battle_path, problems) if battle_path else None
     name = edition or (battle_edition(doc) if doc is not None else None)
     if name is None:
         raise UsageError("which edition? give --edition E, or name it in the battle file "
@@ -128,5 +129,5 @@ def load_context(edition: str | None, battle_path: str | None,
             raise UsageError(f"the edition {ruleset.id!r} bundles no battle; give a battle file")
         doc = read_battle(shown(ruleset.default_battle))
     runtime = compile_ruleset(ruleset)
-    battle = load_battle(doc, ruleset, runtime, options)
+    battle = load_battle(doc, ruleset, runtime, options, problems)
     return ruleset, runtime, battle

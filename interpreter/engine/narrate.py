@@ -98,6 +98,8 @@ def _line(e: dict) -> str | None:
         return f"    {e['message']}: {_values(e['values'])}" if e["values"] else \
             f"    {e['message']}"
     if kind == "score":
+        if not e["points"]:
+            return None
         return f"    {e['side']} scores {e['points']} (total {e['total']})"
     if kind == "roll_off":
         return f"    roll-off {e['sides'][0]} {e['rolls'][0]} v {e['sides'][1]} {e['rolls'][1]}"

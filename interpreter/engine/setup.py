@@ -7,6 +7,7 @@ decisions). Every problem is reported, located in the battle file.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,13 @@ import attrs
 
 from interpreter.data.schema import validate
 from interpreter.data.yaml_loader import YamlDocument, load_yaml
-from interpreter.diagnostics import DataError, DiagnosticBag, UsageError, did_you_mean
+from interpreter.diagnostics import (
+    DataError,
+    Diagnostic,
+    DiagnosticBag,
+    UsageError,
+    did_you_mean,
+)
 from interpreter.editions.ruleset import Ruleset
 from interpreter.engine.entities import Unit, Weapon
 from interpreter.lang import ast
@@ -40,16 +47,24 @@ class Battle:
         return next((u for u in self.units if u.id == unit_id), None)
 
 
-def read_battle(path: str | Path) -> YamlDocument:
+def read_battle(path: str | Path, problems: list[Diagnostic] | None = None) -> YamlDocument:
     """Load and schema-check a battle file (no ruleset needed).
 
+    Args:
+        path: the battle file.
+        problems: where to put what the schema finds instead of raising it, so that
+            :func:`load_battle` reports it together with what the ruleset finds.
+
     Raises:
-        DataError: with every problem found.
+        DataError: the YAML is malformed; or, without ``problems``, every schema problem.
     """
     doc = load_yaml(str(path))
-    problems = validate(doc, "battle")
-    if problems:
-        raise DataError(problems)
+    found = validate(doc, "battle")
+    if problems is None:
+        if found:
+            raise DataError(found)
+    else:
+        problems.extend(found)
     return doc
 
 
@@ -60,25 +75,32 @@ def battle_edition(doc: YamlDocument) -> str | None:
 
 
 def load_battle(doc: YamlDocument, ruleset: Ruleset, runtime: Runtime,
-                options: dict[str, Any] | None = None) -> Battle:
+                options: dict[str, Any] | None = None,
+                problems: Sequence[Diagnostic] = ()) -> Battle:
     """Check a battle against a ruleset and build its units.
 
     Args:
-        doc: the battle file (already schema-checked by :func:`read_battle`).
+        doc: the battle file (schema-checked by :func:`read_battle`).
         ruleset: the ruleset it is fought under.
         runtime: the ruleset compiled (to bind rule arguments).
         options: options from the command line, overriding the file's.
+        problems: what the schema found; when it is all inside unit entries, the other
+            units and the rest of the file are still checked, and everything is reported.
 
     Raises:
         DataError: every problem, located in the battle file.
     """
+    data = doc.value
+    broken = _broken_units(doc, problems)
+    if broken is None:
+        raise DataError(list(problems))
     bag = DiagnosticBag()
     bag.remember_source(doc.path, doc.text)
-    data = doc.value
     units: list[Unit] = []
     seen: dict[str, int] = {}
     characteristics = {d.name for d in ruleset.characteristics()}
-    for i, spec in enumerate(data["units"]):
+    specs = [(i, spec) for i, spec in enumerate(data["units"]) if i not in broken]
+    for i, spec in specs:
         where = ("units", i)
         if spec["id"] in seen:
             bag.add(f"unit id {spec['id']!r} is used twice (first by units[{seen[spec['id']]}])",
@@ -88,8 +110,8 @@ def load_battle(doc: YamlDocument, ruleset: Ruleset, runtime: Runtime,
         unit = _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag)
         if unit is not None:
             units.append(unit)
-    sides = list(data.get("sides") or dict.fromkeys(u["side"] for u in data["units"]))
-    for i, spec in enumerate(data["units"]):
+    sides = list(data.get("sides") or dict.fromkeys(u["side"] for _, u in specs))
+    for i, spec in specs:
         if spec["side"] not in sides:
             bag.add(f"side {spec['side']!r} is not in 'sides'", doc.span(("units", i, "side")),
                     code="unknown-side", hint=did_you_mean(spec["side"], sides))
@@ -119,8 +141,33 @@ def load_battle(doc: YamlDocument, ruleset: Ruleset, runtime: Runtime,
             bag.add(f"order names decision {decision!r}, which the ruleset does not declare",
                     doc.span(("orders", i, "decision")), code="unknown-decision",
                     hint=did_you_mean(decision, ruleset.of_kind("decision")))
-    bag.raise_if_errors(DataError)
+    if problems or bag.errors:
+        found = [*problems, *bag.items]
+        found.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
+        raise DataError(found)
     return Battle(doc, units, merged, sides, int(data.get("seed", 0)))
+
+
+def _broken_units(doc: YamlDocument, problems: Sequence[Diagnostic]) -> set[int] | None:
+    """The unit entries that hold a schema problem; None when a problem lies elsewhere
+    (then nothing else can be checked safely)."""
+    units = doc.value.get("units") if isinstance(doc.value, dict) else None
+    if not problems:
+        return set()
+    if not isinstance(units, list):
+        return None
+    spans = [doc.span(("units", i)) for i in range(len(units))]
+    broken = set()
+    for d in problems:
+        if d.span is None:
+            return None
+        at = (d.span.line, d.span.column)
+        inside = [i for i, s in enumerate(spans)
+                  if (s.line, s.column) <= at <= (s.end_line or s.line, s.end_column or s.column)]
+        if not inside:
+            return None
+        broken.update(inside)
+    return broken
 
 
 def _options(doc: YamlDocument, ruleset: Ruleset, given: dict, bag: DiagnosticBag) -> dict:

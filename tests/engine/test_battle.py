@@ -227,6 +227,8 @@ def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() ->
         {"kind": "returned", "unit": "u", "models": 2, "models_left": 7},
         {"kind": "decision", "decision": "gambit", "unit": None, "side": "red",
          "choice": "storm", "why": "default"},
+        {"kind": "score", "side": "red", "points": 0, "total": 5},        # nothing scored
+        {"kind": "score", "side": "red", "points": 3, "total": 8},
         {"kind": "win", "winner": "red", "reason": "the banner is taken"},
         {"kind": "win", "winner": None, "reason": "both armies broke"},
     ]
@@ -235,6 +237,7 @@ def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() ->
         "    u gets back 1 slain model (5 now)",
         "    u gets back 2 slain models (7 now)",
         "    decision gambit (red): storm — default",
+        "    red scores 3 (total 8)",
         "    red wins the battle: the banner is taken",
         "    the battle is a draw: both armies broke",
     ]
