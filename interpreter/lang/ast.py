@@ -71,7 +71,7 @@ class Expr:
 class Literal(Expr):
     """An int, decimal, string, need (``4+``), bool or none."""
 
-    value: object
+    value: int | float | str | None
     kind: str = "int"
     """One of int, number, text, need, bool, none."""
 
