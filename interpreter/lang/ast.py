@@ -241,7 +241,7 @@ class Let(Stmt):
 class Assign(Stmt):
     """``x = e``, ``x += e``, ``unit.flag = e``."""
 
-    target: Expr
+    target: Name | Attribute
     op: str
     value: Expr
 
@@ -554,7 +554,7 @@ class Modify(Effect):
 
     roll: str = ""
     part: str = "result"
-    amount: Expr | None = None
+    amount: Expr = attrs.field(kw_only=True)
     stacking: Stacking | None = None
 
 
@@ -573,7 +573,7 @@ class RuleHook(Effect):
     mark: str = ""
     sequence: str = ""
     step: str = ""
-    effect: HookEffect | None = None
+    effect: HookEffect = attrs.field(kw_only=True)
 
 
 @attrs.frozen
@@ -605,7 +605,7 @@ class CharacteristicEffect(Effect):
 
     op: str = "add"
     characteristic: str = ""
-    amount: Expr | None = None
+    amount: Expr = attrs.field(kw_only=True)
     stacking: Stacking | None = None
 
 
