@@ -256,7 +256,10 @@ class _Checker:
                 hint=did_you_mean(str(d.default), d.choices),
             )
         if not d.choices:
-            expected = {"int": int, "number": (int, float), "bool": bool, "text": str}.get(d.type)
+            types: dict[str, type | tuple[type, ...]] = {
+                "int": int, "number": (int, float), "bool": bool, "text": str,
+            }
+            expected = types.get(d.type)
             if expected is not None and (
                 not isinstance(d.default, expected)
                 or (d.type == "int" and isinstance(d.default, bool))
@@ -477,7 +480,7 @@ class _Checker:
                 self.error(f"unknown characteristic {e.characteristic!r}", e.span,
                            "unknown-characteristic",
                            hint=did_you_mean(e.characteristic, self.characteristics))
-            self.expr(e.amount, scope)
+            self.expr(e.amount, base)
         # An unknown target is reported once: its parameters, which the amount and the
         # condition may use, are unknown too.
         if e.condition is not None and scope is not None:
