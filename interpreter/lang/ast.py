@@ -326,6 +326,11 @@ class Decl:
         """The declaration kind, as written in ``remove <kind> <name>``."""
         return self.KIND
 
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """The declared parameters: none, unless the kind takes some (a roll, a rule, ...)."""
+        return ()
+
 
 @attrs.frozen
 class SourceDecl:
@@ -500,7 +505,7 @@ class ActionDecl(Decl):
 class DecisionDecl(Decl):
     KIND: ClassVar[str] = "decision"
     params: tuple[Param, ...] = ()
-    options: Expr | None = None
+    options: Expr = attrs.field(kw_only=True)
     default: str | None = None
 
 
