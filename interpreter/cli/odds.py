@@ -88,6 +88,8 @@ def odds(*, edition: str | None, battle: str | None, attacker: str, target: str,
     mode = "shooting" if shooting else "melee"
     plans = plan_attacks(runtime, a, t, mode=mode, attacks=attacks, charging=charging,
                          options=fight.options)
+    if not plans:
+        raise UsageError(f"{attacker!r} makes no {mode} attacks: the ruleset counts none for it")
     results = [attack_odds(runtime, plan, t, fight.options) for plan in plans]
     steps = results[0].steps
     past = [_sum(r.past[i] for r in results) for i in range(len(steps))]
