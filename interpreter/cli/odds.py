@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -110,11 +112,9 @@ def odds(*, edition: str | None, battle: str | None, attacker: str, target: str,
     return 0
 
 
-def _sum(dists) -> Dist:
-    total = None
-    for d in dists:
-        total = d if total is None else total.plus(d)
-    return total
+def _sum(dists: Iterable[Dist[Any]]) -> Dist[Any]:
+    """The sum of one or more independent distributions."""
+    return functools.reduce(Dist.plus, dists)
 
 
 def _removed(runtime, target, damage: Dist) -> Dist:
