@@ -422,7 +422,7 @@ class ReplayChance:
     def roll(self, dice: tuple[Die, ...], tag: str) -> tuple[FaceValue, ...]:
         """Replay the recorded faces, or branch over every distinct result of ``dice``."""
         if self._pos < self._replay:
-            return self._replayed(dice, tag)  # type: ignore[no-any-return]
+            return self._replayed(dice, tag)
         found = self._options.get(dice)
         if found is None:
             if self._ordered:
@@ -434,16 +434,16 @@ class ReplayChance:
             else:
                 found = _outcome_counts(dice)
             self._options[dice] = found
-        return self._branch(dice, found[0], found[1])  # type: ignore[no-any-return]
+        return self._branch(dice, found[0], found[1])
 
     def choose(self, n: int, tag: str) -> int:
         """Replay the recorded index, or branch over every index in ``range(n)``."""
         if self._pos < self._replay:
-            return self._replayed(n, tag)  # type: ignore[no-any-return]
+            return self._replayed(n, tag)
         _check_options(n, tag)
         if n == 1:
-            return self._branch(n, [(0, 1)], 1)  # type: ignore[no-any-return]
-        return self._branch(n, [(i, 1) for i in range(n)], n)  # type: ignore[no-any-return]
+            return self._branch(n, [(0, 1)], 1)
+        return self._branch(n, [(i, 1) for i in range(n)], n)
 
 
 def _describe(key: Any) -> str:

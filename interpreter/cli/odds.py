@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -88,6 +90,8 @@ def odds(*, edition: str | None, battle: str | None, attacker: str, target: str,
     mode = "shooting" if shooting else "melee"
     plans = plan_attacks(runtime, a, t, mode=mode, attacks=attacks, charging=charging,
                          options=fight.options)
+    if not plans:
+        raise UsageError(f"{attacker!r} makes no {mode} attacks: the ruleset counts none for it")
     results = [attack_odds(runtime, plan, t, fight.options) for plan in plans]
     steps = results[0].steps
     past = [_sum(r.past[i] for r in results) for i in range(len(steps))]
@@ -108,11 +112,9 @@ def odds(*, edition: str | None, battle: str | None, attacker: str, target: str,
     return 0
 
 
-def _sum(dists) -> Dist:
-    total = None
-    for d in dists:
-        total = d if total is None else total.plus(d)
-    return total
+def _sum(dists: Iterable[Dist[Any]]) -> Dist[Any]:
+    """The sum of one or more independent distributions."""
+    return functools.reduce(Dist.plus, dists)
 
 
 def _removed(runtime, target, damage: Dist) -> Dist:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -165,14 +165,39 @@ def _validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schemas[name], registry=registry)
 
 
+def _schema(error: ValidationError) -> Mapping[str, Any]:
+    """The subschema whose keyword ``error`` breaks.
+
+    A JSON Schema may also be ``true`` or ``false``; the project's schemas use those only as
+    keyword values (``additionalProperties: false``), whose errors belong to the mapping.
+    """
+    schema = error.schema
+    assert isinstance(schema, Mapping), f"boolean subschema at {list(error.schema_path)}"
+    return schema
+
+
+def _instance(error: ValidationError) -> Any:
+    """The part of the document ``error`` is about.
+
+    jsonschema sets it, like :func:`_keyword_value`, on every error ``iter_errors`` yields;
+    its type stubs also allow the "unset" placeholder of an error made by hand.
+    """
+    return error.instance
+
+
+def _keyword_value(error: ValidationError) -> Any:
+    """The value of the keyword ``error`` breaks (the ``enum`` list, the ``minimum``, ...)."""
+    return error.validator_value
+
+
 def _explain(error: ValidationError, doc: YamlDocument) -> Iterator[_Problem]:
     """The problems one schema error stands for, in the user's words."""
     path: DataPath = tuple(error.absolute_path)
     if _about_a_key(error):
         # The key is the instance; the mapping it is a key of is at ``path``.
-        key = error.instance
+        key = _instance(error)
         yield _Problem(
-            f"bad key {key!r} {_where(path)}: expected {_expected(error.schema)}",
+            f"bad key {key!r} {_where(path)}: expected {_expected(_schema(error))}",
             doc.key_span(path + (key,)),
             "bad-value",
         )
@@ -181,9 +206,9 @@ def _explain(error: ValidationError, doc: YamlDocument) -> Iterator[_Problem]:
     elif error.validator == "additionalProperties":
         yield from _unknown_keys(error, doc, path)
     elif error.validator == "required":
-        properties = error.schema.get("properties", {})
-        for name in error.validator_value:
-            if name not in error.instance:
+        properties = _schema(error).get("properties", {})
+        for name in _keyword_value(error):
+            if name not in _instance(error):
                 description = properties.get(name, {}).get("description")
                 yield _Problem(
                     f"missing key {name!r} {_where(path)}",
@@ -208,26 +233,26 @@ def _about_a_key(error: ValidationError) -> bool:
 
 def _value_problem(error: ValidationError, doc: YamlDocument, path: DataPath) -> _Problem:
     """A problem with the value itself: its type, its spelling, its size."""
-    value, schema, keyword = error.instance, error.schema, error.validator
+    value, schema, keyword = _instance(error), _schema(error), error.validator
     prefix = f"{path_text(path)}: " if path else ""
     code, hint = "bad-value", None
     if keyword == "type":
         message, code = f"expected {_expected(schema)}, got {_got(value)}", "bad-type"
     elif keyword == "enum":
-        options = error.validator_value
+        options = _keyword_value(error)
         message = f"{_show(value)} is not one of {', '.join(_show(o) for o in options)}"
         hint = _spelling_hint(value, options)
     elif keyword == "const":
-        message = f"{_show(value)} is not {_show(error.validator_value)}"
-        hint = _spelling_hint(value, [error.validator_value])
+        message = f"{_show(value)} is not {_show(_keyword_value(error))}"
+        hint = _spelling_hint(value, [_keyword_value(error)])
     elif keyword == "pattern":
         message = f"expected {_expected(schema)}, got {_show(value)}"
         hint = None if "x-expected" in schema else schema.get("description")
     elif keyword in _BOUNDS:
-        message = f"expected {_BOUNDS[keyword]} {error.validator_value}, got {_show(value)}"
+        message = f"expected {_BOUNDS[keyword]} {_keyword_value(error)}, got {_show(value)}"
     elif keyword in _SIZES:
         words, unit = _SIZES[keyword]
-        limit = error.validator_value
+        limit = _keyword_value(error)
         message = f"expected {words} {limit} {unit}{'' if limit == 1 else 's'}, got {len(value)}"
     else:
         message = error.message
@@ -235,9 +260,9 @@ def _value_problem(error: ValidationError, doc: YamlDocument, path: DataPath) ->
 
 
 def _unknown_keys(error: ValidationError, doc: YamlDocument, path: DataPath) -> Iterator[_Problem]:
-    allowed = list(error.schema.get("properties", {}))
-    patterns = list(error.schema.get("patternProperties", {}))
-    for key in error.instance:
+    allowed = list(_schema(error).get("properties", {}))
+    patterns = list(_schema(error).get("patternProperties", {}))
+    for key in _instance(error):
         if key in allowed or (isinstance(key, str) and any(re.search(p, key) for p in patterns)):
             continue
         hint = did_you_mean(str(key), allowed)
@@ -250,7 +275,7 @@ def _unknown_keys(error: ValidationError, doc: YamlDocument, path: DataPath) -> 
 def _duplicate_items(
     error: ValidationError, doc: YamlDocument, path: DataPath
 ) -> Iterator[_Problem]:
-    items = error.instance
+    items = _instance(error)
     for i, item in enumerate(items):
         first = next((j for j in range(i) if _same(items[j], item)), None)
         if first is not None:
@@ -283,22 +308,24 @@ def _explain_alternatives(
         yield from _explain(best_match(fitting_errors), doc)
         return
     if fitting_errors and all(e.validator == "required" for e in fitting_errors):
-        missing = [n for e in fitting_errors for n in e.validator_value if n not in e.instance]
+        missing = [n for e in fitting_errors for n in _keyword_value(e) if n not in _instance(e)]
         yield _Problem(
             f"missing key {_join_or(repr(name) for name in missing)} {_where(path)}",
             doc.span(path),
             "missing-key",
         )
         return
-    expected = error.schema.get("x-expected") or _join_or(_describe(g) for g in fitting or groups)
-    got = _show(error.instance) if fitting else _got(error.instance)
+    expected = _schema(error).get("x-expected") or _join_or(
+        _describe(g) for g in fitting or groups
+    )
+    got = _show(_instance(error)) if fitting else _got(_instance(error))
     options = [o for group in groups for o in _options(group)]
     prefix = f"{path_text(path)}: " if path else ""
     yield _Problem(
         f"{prefix}expected {expected}, got {got}",
         doc.span(path),
         "bad-value" if fitting else "bad-type",
-        _spelling_hint(error.instance, options),
+        _spelling_hint(_instance(error), options),
     )
 
 
@@ -330,7 +357,7 @@ def _fits(group: list[ValidationError]) -> bool:
 def _describe(group: list[ValidationError]) -> str:
     """What the alternative these errors are from accepts, as a phrase."""
     error = next((e for e in group if _at_top(e)), group[0])
-    schema = error.schema
+    schema = _schema(error)
     if "x-expected" in schema:
         return str(schema["x-expected"])
     if error.validator in ("anyOf", "oneOf") and error.context:
@@ -347,13 +374,14 @@ def _options(group: list[ValidationError]) -> list[Any]:
     options: list[Any] = []
     for error in group:
         if _at_top(error):
-            options.extend(error.schema.get("enum", ()))
-            if "const" in error.schema:
-                options.append(error.schema["const"])
+            schema = _schema(error)
+            options.extend(schema.get("enum", ()))
+            if "const" in schema:
+                options.append(schema["const"])
     return options
 
 
-def _expected(schema: dict[str, Any]) -> str:
+def _expected(schema: Mapping[str, Any]) -> str:
     """What ``schema`` accepts, as a phrase: its ``x-expected``, else its type."""
     if "x-expected" in schema:
         return str(schema["x-expected"])

@@ -101,6 +101,7 @@ class _Loader(yaml.SafeLoader):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             target = super().compose_node(parent, index)
+            assert target is not None  # an alias always stands for an anchored node
             return _AliasNode(target, event.start_mark, event.end_mark)
         return super().compose_node(parent, index)
 
@@ -250,7 +251,7 @@ def load_yaml(path: str | Path, text: str | None = None) -> YamlDocument:
         )
         raise DataError(bag.items) from None
     if root is None:
-        locations = {(): _Location(None, Span(shown, 1, 1))}
+        locations: dict[DataPath, _Location] = {(): _Location(None, Span(shown, 1, 1))}
         return YamlDocument(shown, text, None, locations=locations)
     builder = _Builder(shown, bag)
     try:
@@ -350,9 +351,11 @@ class _Builder:
         if isinstance(target, yaml.ScalarNode):
             return self.scalar(target, span)
         self.active.add(id(target))
+        value: list[Any] | dict[Any, Any] | None
         if isinstance(target, yaml.SequenceNode):
             value = self.sequence(target, path, span)
         else:
+            assert isinstance(target, yaml.MappingNode)  # the only other kind PyYAML composes
             value = self.mapping(target, path, span)
         self.active.discard(id(target))
         return value
@@ -361,7 +364,8 @@ class _Builder:
         if node.tag in (_STR, _MERGE):
             return node.value
         if node.tag not in _SCALARS:
-            return self.unknown_tag(node, span)
+            self.unknown_tag(node, span)
+            return None
         pattern, convert = _SCALARS[node.tag]
         if pattern.match(node.value):
             return convert(node.value)
@@ -380,12 +384,14 @@ class _Builder:
 
     def sequence(self, node: yaml.SequenceNode, path: DataPath, span: Span) -> list[Any] | None:
         if node.tag != _SEQ:
-            return self.unknown_tag(node, span)
+            self.unknown_tag(node, span)
+            return None
         return [self.build(child, path + (i,), None) for i, child in enumerate(node.value)]
 
     def mapping(self, node: yaml.MappingNode, path: DataPath, span: Span) -> dict[Any, Any] | None:
         if node.tag != _MAP:
-            return self.unknown_tag(node, span)
+            self.unknown_tag(node, span)
+            return None
         result: dict[Any, Any] = {}
         first_lines: dict[Any, int] = {}
         for key_node, value_node in node.value:

@@ -275,8 +275,13 @@ class AttributionStep:
     deltas: tuple[tuple[str, Paired], ...]
     note: str | None = None
 
-    def delta(self, key: str) -> Paired | None:
-        return next((p for k, p in self.deltas if k == key), None)
+    def delta(self, key: str) -> Paired:
+        """The paired difference in the metric ``key`` (KeyError: the step was not measured,
+        so has no deltas)."""
+        for k, p in self.deltas:
+            if k == key:
+                return p
+        raise KeyError(key)
 
     def to_json(self) -> dict[str, Any]:
         return {"ops": list(self.ops), "label": self.label, "note": self.note,

@@ -113,7 +113,7 @@ class _Evaluator:
                 dim, value = given[0]
                 args[p.name] = self._plain(value, dim.type)
             elif p.default is not None:
-                args[p.name] = self.runtime.compile_expr(p.default, {})(None, {})
+                args[p.name] = self.runtime.constant(p.default)
         for w in weapons:
             if owner is not None:
                 w.owner = owner
@@ -367,15 +367,14 @@ class BehaviourDiff:
 
 
 def _signature(decl: ast.Decl) -> str:
-    params = getattr(decl, "params", ())
-    return f"{decl.name}(" + ", ".join(f"{p.name}: {p.type}" for p in params) + ")"
+    return f"{decl.name}(" + ", ".join(f"{p.name}: {p.type}" for p in decl.params) + ")"
 
 
 def _inputs_problem(da: ast.Decl, db: ast.Decl) -> str | None:
     if da.kind != db.kind:
         return f"a {da.kind} in A, a {db.kind} in B"
-    pa = [(p.name, p.type) for p in getattr(da, "params", ())]
-    pb = [(p.name, p.type) for p in getattr(db, "params", ())]
+    pa = [(p.name, p.type) for p in da.params]
+    pb = [(p.name, p.type) for p in db.params]
     if pa != pb:
         return (f"parameters differ: ({', '.join(f'{n}: {t}' for n, t in pa)}) in A, "
                 f"({', '.join(f'{n}: {t}' for n, t in pb)}) in B")

@@ -76,10 +76,11 @@ def _in_order(node: object) -> Iterable[object]:
         for item in node:
             yield from _in_order(item)
         return
-    if not attrs.has(type(node)):
+    cls = type(node)
+    if not attrs.has(cls):
         return
     yield node
-    for field in attrs.fields(type(node)):
+    for field in attrs.fields(cls):
         if field.name != "span":
             value = getattr(node, field.name)
             if isinstance(value, tuple) or attrs.has(type(value)):
@@ -127,8 +128,10 @@ class Reads:
         elif isinstance(node, ast.Member):
             coll = node.collection
             if (isinstance(node.item, ast.Literal) and node.item.kind == "text"
-                    and isinstance(coll, ast.Attribute) and param_of(coll.target)):
-                yield Read(coll.target.name, "member", str(node.item.value), coll.name, via)
+                    and isinstance(coll, ast.Attribute)):
+                p = param_of(coll.target)
+                if p is not None:
+                    yield Read(p, "member", str(node.item.value), coll.name, via)
         elif isinstance(node, ast.Call):
             yield from self._call(node, params, param_of, via)
 

@@ -79,7 +79,7 @@ def differing_fields(a: Any, b: Any, drop: Collection[str] = SPANS_AND_CITES) ->
     """
     if type(a) is not type(b) or not attrs.has(type(a)):
         return [f"{_kind(a)} -> {_kind(b)}"]
-    out = []
+    out: list[str] = []
     for f in attrs.fields(type(a)):
         if f.name in drop or f.name == "name":
             continue

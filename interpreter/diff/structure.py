@@ -193,7 +193,7 @@ def patch_steps(a: Ruleset, b: Ruleset) -> tuple[PatchStep, ...] | None:
     """The operations of every patch from A to B, in order; None unless B extends A."""
     if relation(a, b) != "patch":
         return None
-    out = []
+    out: list[PatchStep] = []
     for patch in patch_rulesets(a, b):
         _, ops = patch.patches[-1]
         for op in ops:
@@ -268,10 +268,10 @@ def structure_diff(a: Ruleset, b: Ruleset) -> StructureDiff:
     changes = []
     for key in dict.fromkeys([*_keys(a), *_keys(b)]):
         da, db = decl_of(a, key), decl_of(b, key)
-        if da is None and db is None:
+        either = da or db
+        if either is None:
             continue
-        kind = (da or db).kind
-        name = (da or db).name
+        kind, name = either.kind, either.name
         side_a, side_b = _side(a, key, da), _side(b, key, db)
         if da is None:
             changes.append(DeclChange("added", kind, name, key, side_a, side_b))
@@ -279,7 +279,7 @@ def structure_diff(a: Ruleset, b: Ruleset) -> StructureDiff:
         if db is None:
             changes.append(DeclChange("removed", kind, name, key, side_a, side_b))
             continue
-        cells = ()
+        cells: tuple[CellChange, ...] = ()
         if isinstance(da, ast.TableDecl) and isinstance(db, ast.TableDecl):
             cells = table_cells(a.tables.get(key), b.tables.get(key))
         body_same = normalise(da, SPANS_AND_CITES) == normalise(db, SPANS_AND_CITES)

@@ -255,9 +255,7 @@ def _attribution(att: Attribution, bd: BattleDiff | None) -> Iterator[str]:
     yield "  (* significant: the 95% interval of the paired difference leaves out 0)"
 
 
-def _short(key: str, p: Paired | None) -> str:
-    if p is None:
-        return "-"
+def _short(key: str, p: Paired) -> str:
     half = (p.high - p.low) / 2
     star = " *" if p.significant else "  "
     if _is_rate(key):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from interpreter.data.schema import validate
 from interpreter.data.tables import load_table
@@ -82,9 +82,15 @@ def _load(folder: Path, stack: tuple[Path, ...]) -> Ruleset:
 
 
 def _raise(bag: DiagnosticBag) -> None:
+    """Raise :func:`_fail`'s error if ``bag`` holds an error."""
+    if bag.errors:
+        _fail(bag)
+
+
+def _fail(bag: DiagnosticBag) -> NoReturn:
+    """Raise the error that fits ``bag``'s errors: a PatchError for a patch's, a DataError
+    when all are in YAML files, else a LanguageError."""
     errors = bag.errors
-    if not errors:
-        return
     codes = {d.code for d in errors}
     if any(c.startswith("patch-") for c in codes):
         raise PatchError(bag.items)
@@ -127,11 +133,12 @@ def apply_patch_op(op: ast.PatchOp, decls: dict[str, ast.Decl], rules: dict[str,
     before it applies each operation of a patch; rules-diff applies operations to the
     patch's base a few at a time (:mod:`interpreter.diff.steps`).
     """
-    space = rules if op.kind == "rule" else decls
     if op.decl is None:
-        space.pop(op.name, None)
+        (rules if op.kind == "rule" else decls).pop(op.name, None)
+    elif isinstance(op.decl, ast.RuleDecl):
+        rules[op.name] = op.decl
     else:
-        space[op.name] = op.decl
+        decls[op.name] = op.decl
     origins[_origin_key(op.kind, op.name)] = Origin(
         ruleset_id, op.cite.text(sources) if op.cite else "", op.op
     )
@@ -161,7 +168,7 @@ class _Builder:
         manifest_path = self.folder / MANIFEST
         manifest = self.yaml(manifest_path, "manifest")
         if manifest is None:
-            _raise(self.bag)
+            _fail(self.bag)
         files = [self.folder / f for f in manifest.value["rules"]]
         parsed = []
         for i, f in enumerate(files):
@@ -190,7 +197,7 @@ class _Builder:
                 Span(parsed[0].path, line, 1), code="missing-header",
                 hint=f"add a first line such as: ruleset {self.folder.name} \"<title>\"",
             )
-            _raise(self.bag)
+            _fail(self.bag)
         if header.id != self.folder.name:
             self.bag.add(
                 f"ruleset {header.id!r} is in the folder {self.folder.name!r}; the id must be "
@@ -247,12 +254,14 @@ class _Builder:
                 self.bag.add(f"battle file {str(b.relative_to(self.folder))!r} does not exist",
                              manifest.span(("battles", i)), code="no-file")
         default_battle = manifest.value.get("default_battle")
-        default_path = self.folder / default_battle if default_battle else (
-            battles[0] if battles else (base.default_battle if base else None)
-        )
-        if default_battle and not default_path.is_file():
-            self.bag.add(f"default battle {default_battle!r} does not exist",
-                         manifest.span(("default_battle",)), code="no-file")
+        default_path: Path | None
+        if default_battle:
+            default_path = self.folder / default_battle
+            if not default_path.is_file():
+                self.bag.add(f"default battle {default_battle!r} does not exist",
+                             manifest.span(("default_battle",)), code="no-file")
+        else:
+            default_path = battles[0] if battles else (base.default_battle if base else None)
         _raise(self.bag)
         report_unused(decls, usage, self.bag, inherited=inherited,
                       base=base.usage if base else None, ops=own_ops)

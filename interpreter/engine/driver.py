@@ -8,6 +8,7 @@ block and its phases); after each player turn the ``end if`` conditions; finally
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import attrs
@@ -16,6 +17,7 @@ from interpreter.chance import RandomChance, ScriptedChance
 from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.setup import Battle
 from interpreter.engine.state import BattleState
+from interpreter.lang.compiler import Closure, Env
 
 __all__ = ["BattleResult", "UnitSummary", "run_battle", "LOG_VERSION"]
 
@@ -61,6 +63,11 @@ class BattleResult:
         }
 
 
+def _holds(condition: Closure, env: Env) -> bool:
+    """Whether one of the battle's ``end if`` conditions holds now."""
+    return bool(condition(env, {}))
+
+
 def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
                keep_events: bool = True, scripted: Any = None) -> BattleResult:
     """Fight one battle.
@@ -97,7 +104,7 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
     runtime.battle_blocks["setup"](env, {})
     state.fire(env, "start_of_battle")
     ends = [runtime.compile_expr(e, {}) for e in decl.end]
-    state.end_checks = [lambda end=end: end(env, {}) for end in ends]
+    state.end_checks = [functools.partial(_holds, end, env) for end in ends]
     played = 0
     for number in range(1, rounds + 1):
         state.round = number

@@ -17,7 +17,9 @@ import attrs
 from interpreter.lang import ast
 from interpreter.space import MM_PER_INCH, Pose
 
-__all__ = ["RuleInstance", "Bearer", "Weapon", "Unit", "DEFAULT_BASE_MM", "wounds_per_model"]
+__all__ = [
+    "RuleInstance", "Bearer", "Weapon", "Unit", "DEFAULT_BASE_MM", "placed", "wounds_per_model",
+]
 
 DEFAULT_BASE_MM = (20.0, 20.0)
 """A model's base when neither the unit data nor the battle file gives one."""
@@ -172,6 +174,12 @@ class Unit(Bearer):
 
     def __repr__(self) -> str:
         return f"Unit({self.id!r})"
+
+
+def placed(unit: Unit) -> Pose:
+    """Where a unit of a battle stands: the battle places every unit before it starts."""
+    assert unit.pose is not None, f"{unit!r} is not placed"
+    return unit.pose
 
 
 def wounds_per_model(runtime: Any, unit: Unit) -> int:

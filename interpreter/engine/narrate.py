@@ -46,8 +46,8 @@ def _line(e: dict) -> str | None:
         value = f" = {e['value']}" if e.get("value") is not None and kind == "roll" else ""
         return f"    {who}{e['rule']}: rolled {dice}{mods}{value}{need}{result}{rerolled}"
     if kind == "decision":
-        who = e.get("unit") or e.get("side")
-        who = f" ({who})" if who else ""
+        decider = e.get("unit") or e.get("side")
+        who = f" ({decider})" if decider else ""
         choice = e["choice"] if e["choice"] is not None else "none"
         return f"    decision {e['decision']}{who}: {choice} — {e['why']}"
     if kind == "attacks":

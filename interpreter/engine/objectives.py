@@ -18,10 +18,16 @@ the last rank centred. That is where each model's base is when models are counte
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
+from interpreter.engine.entities import placed
 from interpreter.space import Footprint, Pose, advance, axes, edge_distance, far_apart, heading_to
+
+if TYPE_CHECKING:
+    from interpreter.engine.entities import Unit
+    from interpreter.engine.setup import Battle
+    from interpreter.lang.compiler import Runtime
 
 __all__ = ["ObjectivesMixin", "Place"]
 
@@ -82,6 +88,20 @@ def _rect_point_distance(pose: Pose, size: Footprint, px: float, py: float) -> f
 
 class ObjectivesMixin:
     """Objective markers and terrain features from the battle file, and who controls them."""
+
+    # What this mixin uses of the BattleState it is part of:
+    runtime: Runtime
+    battle: Battle
+    units: list[Unit]
+    vp: dict[str, int]
+    _places: dict[str, Place] | None
+    _controllers: dict[str, str | None]
+
+    if TYPE_CHECKING:
+        def footprint(self, unit: Unit) -> Footprint: ...
+        def alive(self, unit: Unit) -> bool: ...
+        def emit(self, env: Any, kind: str, **fields: Any) -> None: ...
+        def _carry(self, unit: Unit) -> None: ...
 
     # ------------------------------------------------------------ places
     def places(self) -> dict[str, Place]:
@@ -218,8 +238,8 @@ class ObjectivesMixin:
             unit.pose = pose
             size = self.footprint(unit)
             need = float(keep_away) - _EPSILON
-            return all(far_apart(pose, size, e.pose, self.footprint(e), need)
-                       or edge_distance(pose, size, e.pose, self.footprint(e)) >= need
+            return all(far_apart(pose, size, placed(e), self.footprint(e), need)
+                       or edge_distance(pose, size, placed(e), self.footprint(e)) >= need
                        for e in enemies)
 
         moved = 0.0

@@ -94,7 +94,7 @@ def plan_attacks(runtime: Runtime, attacker: Unit, target: Unit, *, mode: str = 
         counted = runtime.invoke(spec["count"], env, _bind(runtime, spec["count"], context))
         groups = _groups(counted)
     else:
-        weapons = list(attacker.weapons) or [None]
+        weapons: list[Weapon | None] = list(attacker.weapons) or [None]
         groups = [(w, attacks if attacks is not None else 1) for w in weapons]
     plans = []
     for weapon, count in groups:

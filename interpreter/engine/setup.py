@@ -228,11 +228,12 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
     profile_id = spec.get("profile")
     base: dict[str, Any] = {}
     if profile_id is not None:
-        base = ruleset.units.get(profile_id)
-        if base is None:
+        found = ruleset.units.get(profile_id)
+        if found is None:
             bag.add(f"unknown profile {profile_id!r}", doc.span(where + ("profile",)),
                     code="unknown-profile", hint=did_you_mean(profile_id, ruleset.units))
             return None
+        base = found
     profile = runtime.profile_values(base.get("profile") or {}, doc.span(where))
     for name, value in (spec.get("characteristics") or {}).items():
         if name not in characteristics:

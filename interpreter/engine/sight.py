@@ -13,11 +13,16 @@ for the ruleset to decide.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.entities import Bearer
 from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
+
+if TYPE_CHECKING:
+    from interpreter.engine.entities import Unit
+    from interpreter.engine.setup import Battle
+    from interpreter.lang.compiler import Runtime
 
 __all__ = ["SightMixin", "TerrainPiece", "clip_segment", "grid_points"]
 
@@ -153,6 +158,18 @@ def _inside(point: tuple[float, float], planes: list[tuple[float, float, float, 
 
 class SightMixin:
     """What a unit can see and shoot at across the battlefield's terrain."""
+
+    # What this mixin uses of the BattleState it is part of:
+    runtime: Runtime
+    battle: Battle
+    units: list[Unit]
+    terrain: list[dict[str, Any]]
+    _outlines: dict[Any, tuple[Pose, Footprint, list[tuple[float, float, float, float]]]]
+    _terrain_pieces: list[TerrainPiece] | None
+
+    if TYPE_CHECKING:
+        def footprint(self, unit: Unit) -> Footprint: ...
+        def alive(self, unit: Unit) -> bool: ...
 
     def _pieces(self) -> list[TerrainPiece]:
         """The battle file's terrain as pieces (built once, effects bound as rules)."""

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import DEFAULT_BASE_MM, Unit, Weapon, wounds_per_model
+from interpreter.engine.entities import DEFAULT_BASE_MM, Unit, Weapon, placed, wounds_per_model
 from interpreter.engine.objectives import ObjectivesMixin
 from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
@@ -71,13 +71,13 @@ class BattleState(ObjectivesMixin, SightMixin):
         """Unit -> (models, files, base width, base depth, its footprint) (:meth:`footprint`)."""
         self._gaps: dict[tuple[Unit, Unit], tuple] = {}
         """(a, b) -> (a's pose, b's pose, a's footprint, b's footprint, the gap) (:meth:`_gap`)."""
-        self._outlines: dict[Any, tuple] = {}
+        self._outlines = {}
         """Unit or piece -> (pose, footprint, its outline as half-planes) (sight.py)."""
         # built on first use: the terrain as pieces (sight.py), the places and who controls
         # them (objectives.py)
-        self._terrain_pieces: list | None = None
-        self._places: dict | None = None
-        self._controllers: dict[str, str | None] = {}
+        self._terrain_pieces = None
+        self._places = None
+        self._controllers = {}
         for u in self.units:
             u.wounds_each = wounds_per_model(runtime, u)
         self._place(battle)
@@ -227,7 +227,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         if (kept is not None and kept[0] is pa and kept[1] is pb and kept[2] is fa
                 and kept[3] is fb):
             return kept[4]
-        gap = edge_distance(pa, fa, pb, fb)
+        gap = edge_distance(placed(a), fa, placed(b), fb)
         self._gaps[(a, b)] = (pa, pb, fa, fb, gap)
         return gap
 
@@ -266,7 +266,8 @@ class BattleState(ObjectivesMixin, SightMixin):
     def _on_table(self, unit: Unit) -> bool:
         size = self.footprint(unit)
         r = max(size.width, size.depth) / 2
-        return (r <= unit.pose.x <= self.width - r) and (r <= unit.pose.y <= self.depth - r)
+        pose = placed(unit)
+        return (r <= pose.x <= self.width - r) and (r <= pose.y <= self.depth - r)
 
     def _b_engage(self, env, span, unit, other, arc=None):
         if other not in unit.engaged:

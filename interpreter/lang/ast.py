@@ -71,7 +71,7 @@ class Expr:
 class Literal(Expr):
     """An int, decimal, string, need (``4+``), bool or none."""
 
-    value: object
+    value: int | float | str | None
     kind: str = "int"
     """One of int, number, text, need, bool, none."""
 
@@ -241,7 +241,7 @@ class Let(Stmt):
 class Assign(Stmt):
     """``x = e``, ``x += e``, ``unit.flag = e``."""
 
-    target: Expr
+    target: Name | Attribute
     op: str
     value: Expr
 
@@ -325,6 +325,11 @@ class Decl:
     def kind(self) -> str:
         """The declaration kind, as written in ``remove <kind> <name>``."""
         return self.KIND
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """The declared parameters: none, unless the kind takes some (a roll, a rule, ...)."""
+        return ()
 
 
 @attrs.frozen
@@ -500,7 +505,7 @@ class ActionDecl(Decl):
 class DecisionDecl(Decl):
     KIND: ClassVar[str] = "decision"
     params: tuple[Param, ...] = ()
-    options: Expr | None = None
+    options: Expr = attrs.field(kw_only=True)
     default: str | None = None
 
 
@@ -554,7 +559,7 @@ class Modify(Effect):
 
     roll: str = ""
     part: str = "result"
-    amount: Expr | None = None
+    amount: Expr = attrs.field(kw_only=True)
     stacking: Stacking | None = None
 
 
@@ -573,7 +578,7 @@ class RuleHook(Effect):
     mark: str = ""
     sequence: str = ""
     step: str = ""
-    effect: HookEffect | None = None
+    effect: HookEffect = attrs.field(kw_only=True)
 
 
 @attrs.frozen
@@ -605,7 +610,7 @@ class CharacteristicEffect(Effect):
 
     op: str = "add"
     characteristic: str = ""
-    amount: Expr | None = None
+    amount: Expr = attrs.field(kw_only=True)
     stacking: Stacking | None = None
 
 

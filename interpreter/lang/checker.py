@@ -185,14 +185,14 @@ def report_unused(
                     Span(decl.span.path, decl.span.line, decl.span.column),
                     code="unused", severity=Severity.WARNING, hint=hint)
         elif base is not None and name in base_reachable:
-            users = [op for op in ops if op.op != "add" and name in base.uses.get(
+            changed = [op for op in ops if op.op != "add" and name in base.uses.get(
                 f"rule:{op.name}" if op.kind == "rule" else op.name, ())]
-            if users:
+            if changed:
                 where = f"{Path(decl.span.path).name}:{decl.span.line}"
-                bag.add(f"after this {users[0].op}, {decl.kind} {name!r} is no longer used",
-                        Span(users[0].span.path, users[0].span.line, users[0].span.column),
+                bag.add(f"after this {changed[0].op}, {decl.kind} {name!r} is no longer used",
+                        Span(changed[0].span.path, changed[0].span.line, changed[0].span.column),
                         code="unused", severity=Severity.WARNING,
-                        hint=" and ".join(f"{op.kind} {op.name!r}" for op in users)
+                        hint=" and ".join(f"{op.kind} {op.name!r}" for op in changed)
                         + f" used it before this patch (it is declared at {where}); remove it "
                         "too, or use it again")
 
@@ -411,7 +411,10 @@ class _Checker:
                 hint=did_you_mean(str(d.default), d.choices),
             )
         if not d.choices:
-            expected = {"int": int, "number": (int, float), "bool": bool, "text": str}.get(d.type)
+            types: dict[str, type | tuple[type, ...]] = {
+                "int": int, "number": (int, float), "bool": bool, "text": str,
+            }
+            expected = types.get(d.type)
             if expected is not None and (
                 not isinstance(d.default, expected)
                 or (d.type == "int" and isinstance(d.default, bool))
@@ -645,11 +648,11 @@ class _Checker:
                 self.error(f"unknown characteristic {e.characteristic!r}", e.span,
                            "unknown-characteristic",
                            hint=did_you_mean(e.characteristic, self.characteristics))
-                self.expr(e.amount, scope)
+                self.expr(e.amount, base)
             elif e.op == "add":
-                self.expect(e.amount, scope, "number", f"the amount added to {e.characteristic}")
+                self.expect(e.amount, base, "number", f"the amount added to {e.characteristic}")
             else:
-                self.expect(e.amount, scope, decl.type, f"the value {e.characteristic} is set to")
+                self.expect(e.amount, base, decl.type, f"the value {e.characteristic} is set to")
         # An unknown target is reported once: its parameters, which the amount and the
         # condition may use, are unknown too.
         if e.condition is not None and scope is not None:

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from interpreter.chance import D6, DiceExpr, Die, KeepHighest, KeepLowest, Plus, Pool, Times
-from interpreter.chance.dice import Face
+from interpreter.chance.dice import Face, FaceValue
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import Bearer, RuleInstance, Unit, Weapon
 from interpreter.lang import ast
@@ -68,8 +68,8 @@ class RollResult:
     name: str
     value: Any
     """The final value: the modified total (or the declared ``value``)."""
-    natural: int
-    """The unmodified total of the dice."""
+    natural: FaceValue
+    """The unmodified total of the dice (or the face of a single die with symbols)."""
     passed: bool | None
     """Whether a test passed; None for a roll."""
     marks: frozenset[str] = frozenset()
@@ -164,7 +164,7 @@ def _half_up(x: Any) -> Any:
 
 def _flat(args: tuple) -> list:
     """The arguments of min/max with lists spread out and "none" values left out."""
-    out = []
+    out: list[Any] = []
     for a in args:
         if isinstance(a, list):
             out.extend(x for x in a if x is not None)
@@ -349,7 +349,7 @@ class Runtime:
                                                           ruleset.cite("battle"))
         for rule in ruleset.rules.values():
             self._index_rule(rule)
-        self.global_rules = [RuleInstance(rule, {p.name: self.compile_expr(p.default, {})(None, {})
+        self.global_rules = [RuleInstance(rule, {p.name: self.constant(p.default)
                                                  for p in rule.params if p.default is not None},
                                           rule.name)
                              for rule in ruleset.rules.values() if rule.is_global]
@@ -468,7 +468,7 @@ class Runtime:
                 values[param.name] = arg.value
         for param in rule.params:
             if param.name not in values and param.default is not None:
-                values[param.name] = self.compile_expr(param.default, {})(None, {})
+                values[param.name] = self.constant(param.default)
         return RuleInstance(rule, values, text)
 
     # ------------------------------------------------------------ characteristics
@@ -521,6 +521,10 @@ class Runtime:
         """Compile an expression to a Python function (:mod:`interpreter.lang.codegen`);
         ``types`` gives the declared types of local names."""
         return self.codegen.expression(e, types)
+
+    def constant(self, e: ast.Expr) -> Any:
+        """The value of an expression that reads no battle: a parameter's default."""
+        return self.compile_expr(e, {})(Env(self, None, {}), {})
 
     # ------------------------------------------------------------ calls
     def _direct_call(self, name: str) -> Callable[[Env, dict], Any]:
@@ -625,8 +629,9 @@ class CompiledRoll:
         self.name = decl.name
         types = {p.name: p.type for p in decl.params}
         ctx = dict(types, result="int", natural="int")
-        self.dice = dice_of(decl.dice, runtime.dice_decls) if decl.dice else None
-        self.physical = self.dice.dice() if self.dice else ()
+        assert decl.dice is not None, "the checker requires dice (missing-dice)"
+        self.dice = dice_of(decl.dice, runtime.dice_decls)
+        self.physical = self.dice.dice()
         self.need = runtime.compile_expr(decl.need, ctx) if decl.need is not None else None
         self.pass_if = runtime.compile_expr(decl.pass_if, ctx) if decl.pass_if else None
         self.value = runtime.compile_expr(decl.value, ctx) if decl.value is not None else None
@@ -651,10 +656,10 @@ class CompiledRoll:
         """rule name -> its modifiers (with their index), re-rolls and automatic results."""
         for i, (rname, eff, cond, amount) in enumerate(self.modifiers):
             self.by_rule.setdefault(rname, ([], [], []))[0].append((i, eff, cond, amount))
-        for rname, eff, cond in self.rerolls:
-            self.by_rule.setdefault(rname, ([], [], []))[1].append((eff, cond))
-        for rname, eff, cond in self.autos:
-            self.by_rule.setdefault(rname, ([], [], []))[2].append((eff, cond))
+        for rname, reroll, cond in self.rerolls:
+            self.by_rule.setdefault(rname, ([], [], []))[1].append((reroll, cond))
+        for rname, auto, cond in self.autos:
+            self.by_rule.setdefault(rname, ([], [], []))[2].append((auto, cond))
 
     def _effects(self, env: Env, vars: dict):
         """Modifiers (by part) with their sources, the re-roll asked for, an automatic result."""
@@ -768,7 +773,7 @@ class CompiledRoll:
         vars["natural"] = natural
         vars["result"] = total
         marks = frozenset(n.mark for n in self.naturals
-                          if n.effect == "mark" and natural in n.values)
+                          if n.mark is not None and natural in n.values)
         if self.mark_ifs:
             vars["dice"] = list(faces)
             marks = marks | {mark for mark, cond in self.mark_ifs if cond(env, vars)}
@@ -783,11 +788,13 @@ class CompiledRoll:
             if self.need is not None:
                 if need is None:
                     passed = False
-                elif self.beyond is not None and need - modifier > self.beyond[0]:
+                elif (self.beyond is not None and isinstance(natural, int)
+                      and need - modifier > self.beyond[0]):
                     passed = self._beyond(env, vars, natural, need - modifier)
                 else:
                     passed = total >= need
             else:
+                assert self.pass_if is not None, "the checker requires one (missing-pass)"
                 passed = bool(self.pass_if(env, vars))
             if forced is not None:
                 passed = forced
@@ -796,6 +803,7 @@ class CompiledRoll:
 
     def _beyond(self, env: Env, vars: dict, natural: int, need: int) -> bool:
         """A need above the die (7+): roll the highest face, then another die (000 L362)."""
+        assert self.beyond is not None, "only a roll with 'beyond' goes beyond"
         threshold, follow = self.beyond
         if natural < threshold:
             return False
@@ -907,7 +915,7 @@ class CompiledSequence:
                         total = Dist.certain(SequenceOutcome(out[0], out[1]))
                     else:
                         total = binomial(out[1], keep).map(
-                            lambda kept, past=out[0]: SequenceOutcome(past, kept))
+                            lambda kept: SequenceOutcome(out[0], kept))
                     for s in out[2]:
                         total = total.combine(from_chain(*s), add)
                     return total
@@ -1069,7 +1077,7 @@ def _statement_closure(runtime: Runtime, s: ast.Stmt, types, cite: str) -> Closu
     """The statements the code generator leaves as closures: setting a characteristic,
     ``stop`` and ``activate``."""
     x = runtime.compile_expr
-    if isinstance(s, ast.Assign):
+    if isinstance(s, ast.Assign) and isinstance(s.target, ast.Attribute):
         value = x(s.value, types)
         target, attr, op = x(s.target.target, types), s.target.name, s.op
 

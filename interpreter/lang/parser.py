@@ -11,6 +11,7 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any, TypedDict
 
 import attrs
 from lark import Lark, Token, Transformer, v_args
@@ -57,7 +58,20 @@ class _RulesIndenter(Indenter):
             yield from super().handle_NL(token)
         except DedentError:
             # The newline token ends where the next line's text starts.
-            raise _IndentError(token.end_line, token.end_column, levels) from None
+            _, _, end_line, end_column = _position(token)
+            raise _IndentError(end_line, end_column, levels) from None
+
+
+def _position(token: Token) -> tuple[int, int, int, int]:
+    """Where the lexer found ``token``: line, column, end line, end column.
+
+    lark types them optional, for a token made by hand; every token the lexer (or the
+    indenter, from a newline) makes has them.
+    """
+    line, column, end_line, end_column = token.line, token.column, token.end_line, token.end_column
+    assert line is not None and column is not None, token
+    assert end_line is not None and end_column is not None, token
+    return line, column, end_line, end_column
 
 
 _LAYOUT_TOKENS = frozenset({"_NL", "_INDENT", "_DEDENT"})
@@ -352,12 +366,11 @@ def _report_syntax(
             if str(token).isidentifier():  # a NAME, or an EDITION_ID where a keyword belongs
                 hint = did_you_mean(str(token), _keywords(accepts))
     elif isinstance(err, UnexpectedCharacters):
-        char = chunk[err.pos_in_stream] if err.pos_in_stream < len(chunk) else ""
-        if char == '"':
+        if err.char == '"':
             message, label = "unterminated string", None
             hint = 'a quoted string ends with \'"\' on the same line'
         else:
-            message = f"unexpected character {char!r}"
+            message = f"unexpected character {err.char!r}"
         expected = sorted({_describe(t) for t in err.allowed or ()})
     elif isinstance(err, UnexpectedEOF):
         message = "unexpected end of the declaration"
@@ -471,10 +484,8 @@ class _AstBuilder(Transformer):
     def _tspan(self, token: Token) -> Span:
         if self.fixed_span is not None:
             return self.fixed_span
-        return Span(
-            self.path, token.line + self.offset, token.column,
-            token.end_line + self.offset, token.end_column,
-        )
+        line, column, end_line, end_column = _position(token)
+        return Span(self.path, line + self.offset, column, end_line + self.offset, end_column)
 
     @staticmethod
     def _pick(children, cls):
@@ -937,7 +948,7 @@ class _AstBuilder(Transformer):
     def stacking(self, meta, children):
         return children[0]
 
-    def _effect_common(self, meta, children) -> dict[str, object]:
+    def _effect_common(self, meta, children) -> _EffectCommon:
         return {
             "span": self._span(meta),
             "condition": next((c.expr for c in children if isinstance(c, _Condition)), None),
@@ -1160,7 +1171,8 @@ class _AstBuilder(Transformer):
 
     def neg(self, meta, children):
         operand = children[0]
-        if isinstance(operand, ast.Literal) and operand.kind in ("int", "number"):
+        if (isinstance(operand, ast.Literal) and operand.kind in ("int", "number")
+                and isinstance(operand.value, (int, float))):
             return ast.Literal(self._span(meta), -operand.value, operand.kind)
         return ast.Neg(self._span(meta), operand)
 
@@ -1180,23 +1192,33 @@ class _AstBuilder(Transformer):
         return ast.Member(self._span(meta), children[0], children[1])
 
 
+class _EffectCommon(TypedDict):
+    """The fields every rule effect has, as :meth:`_AstBuilder._effect_common` reads them."""
+
+    span: Span
+    condition: ast.Expr | None
+    cite: ast.Cite | None
+
+
 @attrs.frozen
 class _Clause:
     """One clause of a roll, a sequence or the battle (``need 4+``, ``damage 1``, ``rounds 6``)."""
 
     key: str
-    value: object
+    value: Any
+    """What the clause's grammar rule built, from lark's (untyped) children: the grammar,
+    not the type checker, says what each key holds; the declaration reading it knows."""
     span: Span
 
 
-def _clauses(children, what: str, repeatable: tuple[str, ...] = ()) -> dict[str, object]:
+def _clauses(children, what: str, repeatable: tuple[str, ...] = ()) -> dict[str, Any]:
     """The clauses among ``children`` by key; repeatable ones as tuples, in order.
 
     Raises:
         _BuildError: at the second of two clauses with the same (non-repeatable) key.
     """
-    fields: dict[str, object] = {}
-    repeated: dict[str, list[object]] = {key: [] for key in repeatable}
+    fields: dict[str, Any] = {}
+    repeated: dict[str, list[Any]] = {key: [] for key in repeatable}
     for c in children:
         if not isinstance(c, _Clause):
             continue

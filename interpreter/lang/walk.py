@@ -19,10 +19,11 @@ def walk(node: object) -> Iterator[object]:
         if isinstance(current, tuple):
             stack.extend(reversed(current))
             continue
-        if not attrs.has(type(current)):
+        cls = type(current)
+        if not attrs.has(cls):
             continue
         yield current
-        for field in attrs.fields(type(current)):
+        for field in attrs.fields(cls):
             if field.name == "span":
                 continue
             value = getattr(current, field.name)

@@ -43,6 +43,8 @@ def test_the_installed_package_runs_a_bundled_battle_from_an_empty_folder(tmp_pa
     (["rules-run", "-e", "wfb8", "--option", "charge_rol=sum"], "did you mean 'charge_roll'?"),
     (["rules-odds", "-e", "wfb8", "rulesets/wfb8/battles/duel.yaml", "--attacker", "orc",
       "--target", "halberdiers"], "did you mean 'orcs'?"),
+    (["rules-odds", "-e", "aos4", "rulesets/aos4/battles/battle.yaml", "--attacker",
+      "liberators", "--target", "grey_seer", "--shooting"], "'liberators' makes no shooting"),
     (["rules-check", "no-such-folder"], "no such file or folder"),
 ])
 def test_mistakes_give_a_message_and_exit_1_never_a_traceback(args, message, tmp_path) -> None:
