@@ -66,27 +66,6 @@ class Read:
 _CALLABLE = (ast.RollDecl, ast.SequenceDecl, ast.ActionDecl)
 
 
-def _in_order(node: object) -> Iterable[object]:
-    """Every AST node inside ``node``, in the order the text has them (pre-order).
-
-    Don't confuse this with :func:`interpreter.lang.walk.walk`, whose order is not the
-    text's; here the order becomes the order of a grid's dimensions.
-    """
-    if isinstance(node, tuple):
-        for item in node:
-            yield from _in_order(item)
-        return
-    cls = type(node)
-    if not attrs.has(cls):
-        return
-    yield node
-    for field in attrs.fields(cls):
-        if field.name != "span":
-            value = getattr(node, field.name)
-            if isinstance(value, tuple) or attrs.has(type(value)):
-                yield from _in_order(value)
-
-
 class Reads:
     """Reads of each declaration, followed through the calls it makes (memoised)."""
 
@@ -103,7 +82,7 @@ class Reads:
             return ()
         params = {p.name for p in decl.params}
         out: dict[Read, None] = {}
-        for node in _in_order(decl):
+        for node in walk(decl):
             for read in self._node(node, params, name):
                 out[read] = None
         self.memo[name] = tuple(out)

@@ -12,7 +12,8 @@ __all__ = ["walk", "rule_names_used"]
 
 
 def walk(node: object) -> Iterator[object]:
-    """Yield ``node`` and every AST node inside it (attrs instances, through tuples)."""
+    """Yield ``node`` and every AST node inside it (attrs instances, through tuples), in
+    the order the text has them (pre-order)."""
     stack = [node]
     while stack:
         current = stack.pop()
@@ -23,12 +24,8 @@ def walk(node: object) -> Iterator[object]:
         if not attrs.has(cls):
             continue
         yield current
-        for field in attrs.fields(cls):
-            if field.name == "span":
-                continue
-            value = getattr(current, field.name)
-            if isinstance(value, tuple) or attrs.has(type(value)):
-                stack.append(value)
+        children = [getattr(current, f.name) for f in attrs.fields(cls) if f.name != "span"]
+        stack.extend(reversed([c for c in children if isinstance(c, tuple) or attrs.has(type(c))]))
 
 
 def rule_names_used(decls: Iterable[ast.Decl]) -> set[str]:
