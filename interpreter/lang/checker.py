@@ -526,12 +526,10 @@ class _Checker:
         self.body(d.body, self.param_scope(d.params))
 
     def check_DecisionDecl(self, d: ast.DecisionDecl) -> None:
-        scope = self.param_scope(d.params)
-        if d.options is not None:
-            t = self.expr(d.options, scope)
-            if not ty.iterable(t):
-                self.error(f"the options of decision {d.name!r} must be a list, got "
-                           f"{ty.show(t)}", d.options.span, "wrong-type")
+        t = self.expr(d.options, self.param_scope(d.params))
+        if not ty.iterable(t):
+            self.error(f"the options of decision {d.name!r} must be a list, got "
+                       f"{ty.show(t)}", d.options.span, "wrong-type")
 
     def check_default_policy(self) -> None:
         defaults = [d for d in self.decls.values()
