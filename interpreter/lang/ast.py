@@ -606,12 +606,15 @@ class AutoResult(Effect):
 
 @attrs.frozen
 class CharacteristicEffect(Effect):
-    """``set WS to 10`` / ``add 1 to S``."""
+    """``set WS to 10`` / ``add 1 to S`` [``during combat_attack``]."""
 
     op: str = "add"
     characteristic: str = ""
     amount: Expr = attrs.field(kw_only=True)
     stacking: Stacking | None = None
+    during: str | None = None
+    """The roll, test or sequence it applies inside: its amount and condition then see that
+    declaration's arguments (``charging``), and outside it the effect does nothing."""
 
 
 @attrs.frozen

@@ -12,7 +12,7 @@ notes which declarations each declaration uses (:class:`Usage`), from which
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +195,11 @@ def report_unused(
                         hint=" and ".join(f"{op.kind} {op.name!r}" for op in changed)
                         + f" used it before this patch (it is declared at {where}); remove it "
                         "too, or use it again")
+
+
+def _alternatives(words: Sequence[str]) -> str:
+    """``roll``, ``roll or test``, ``roll, test or sequence``."""
+    return " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def _key_text(key: str, decls: Mapping[str, ast.Decl]) -> str:
@@ -581,7 +586,7 @@ class _Checker:
         if target is None or target.kind not in kinds:
             actual = f"; it is {_a(target.kind)}" if target is not None else ""
             self.error(
-                f"{what} names {name!r}, which is not a {' or '.join(kinds)}{actual}",
+                f"{what} names {name!r}, which is not a {_alternatives(kinds)}{actual}",
                 span, "unknown-name",
                 hint=did_you_mean(name, [n for k in kinds for n in self.names_of(k)]),
             )
@@ -641,16 +646,22 @@ class _Checker:
             scope = base.child(names)
             self.body(e.body, scope)
         elif isinstance(e, ast.CharacteristicEffect):
+            if e.during is not None:
+                # inside that roll, test or sequence, its arguments are seen too
+                scope = self.target_scope(e.during, ("roll", "test", "sequence"), e.span, base,
+                                          "during")
             decl = self.characteristics.get(e.characteristic)
-            if decl is None:
+            if scope is None:
+                pass
+            elif decl is None:
                 self.error(f"unknown characteristic {e.characteristic!r}", e.span,
                            "unknown-characteristic",
                            hint=did_you_mean(e.characteristic, self.characteristics))
-                self.expr(e.amount, base)
+                self.expr(e.amount, scope)
             elif e.op == "add":
-                self.expect(e.amount, base, "number", f"the amount added to {e.characteristic}")
+                self.expect(e.amount, scope, "number", f"the amount added to {e.characteristic}")
             else:
-                self.expect(e.amount, base, decl.type, f"the value {e.characteristic} is set to")
+                self.expect(e.amount, scope, decl.type, f"the value {e.characteristic} is set to")
         # An unknown target is reported once: its parameters, which the amount and the
         # condition may use, are unknown too.
         if e.condition is not None and scope is not None:

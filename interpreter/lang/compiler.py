@@ -47,6 +47,9 @@ class Env:
     """The battle state, when there is a battle."""
     steps: int = 0
     """Statements run so far (a runaway loop stops at the runtime's cap)."""
+    running: list[tuple[str, Mapping[str, Any]]] = attrs.Factory(list)
+    """The rolls, tests and sequences running, innermost last, with their arguments (what
+    a characteristic effect ``during`` one of them sees)."""
 
     def emit(self, event: dict) -> None:
         """Record an event (only when events are being kept), with where it happened."""
@@ -499,7 +502,10 @@ class Runtime:
             for effect, cond, amount in self.char_effects.get(inst.rule.name, ()):
                 if effect.characteristic != name:
                     continue
-                evars = rule_scope({}, inst, thing)
+                inside = _running(env, effect.during) if effect.during is not None else {}
+                if inside is None:
+                    continue   # not inside the roll or sequence it applies during
+                evars = rule_scope(inside, inst, thing)
                 if cond is not None and not cond(env, evars):
                     continue
                 v = amount(env, evars)
@@ -595,6 +601,15 @@ def _stack(amounts: list, stacking: ast.Stacking | None) -> int:
     total = sum(amounts)
     cap = stacking.cap if stacking and stacking.cap is not None else total
     return max(-abs(cap), min(abs(cap), total))
+
+
+def _running(env: Env | None, name: str) -> Mapping[str, Any] | None:
+    """The arguments of the innermost running roll, test or sequence ``name``, if any."""
+    if env is not None:
+        for running, args in reversed(env.running):
+            if running == name:
+                return args
+    return None
 
 
 def rule_scope(vars: Mapping[str, Any], inst: RuleInstance, bearer: Any) -> dict[str, Any]:
@@ -698,6 +713,13 @@ class CompiledRoll:
 
     def run(self, env: Env, vars: dict) -> RollResult:
         """Roll (or test) with arguments ``vars``."""
+        env.running.append((self.name, vars))
+        try:
+            return self._run(env, vars)
+        finally:
+            env.running.pop()
+
+    def _run(self, env: Env, vars: dict) -> RollResult:
         if self.has_effects:
             totals, sources, reroll_failed, reroll_passed, auto = self._effects(env, vars)
         else:
@@ -897,7 +919,7 @@ class CompiledSequence:
             # each damage point is tested alone, the same way whatever the chain did: so the
             # points kept are a binomial thinning of the points made
             test, removes_on_pass = self.per_point
-            passes = enumerate_exact(lambda ch: bool(test(make_env(ch), vars).passed))
+            passes = enumerate_exact(lambda ch: bool(self._inside(make_env(ch), vars, test)))
             keep = passes.probability(not removes_on_pass)
 
         def add(a: SequenceOutcome, b: SequenceOutcome) -> SequenceOutcome:
@@ -925,12 +947,29 @@ class CompiledSequence:
 
         return from_chain(0, frozenset())
 
+    def _inside(self, env: Env, vars: dict, test: Closure) -> bool:
+        """A per-point test run inside this sequence, as a chain runs it."""
+        env.running.append((self.name, vars))
+        try:
+            return bool(test(env, vars).passed)
+        finally:
+            env.running.pop()
+
     def _chain(self, env: Env, vars: dict, start: int, skip: frozenset[int],
                per_point: bool = True
                ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
         """One chain from step ``start``: how many got past each step, its damage, and the
         chains its hooks added (each as its first step and the steps it skips). Without
         ``per_point`` the damage is before the ``each point`` tests."""
+        env.running.append((self.name, vars))
+        try:
+            return self._chain_steps(env, vars, start, skip, per_point)
+        finally:
+            env.running.pop()
+
+    def _chain_steps(self, env: Env, vars: dict, start: int, skip: frozenset[int],
+                     per_point: bool
+                     ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
         n_steps = len(self.steps)
         past = [0] * n_steps
         spawned: list[tuple[int, frozenset[int]]] = []

@@ -998,11 +998,15 @@ class _AstBuilder(Transformer):
             **self._effect_common(meta, children), result=children[0], test=str(children[1])
         )
 
+    def during(self, meta, children):
+        return _During(str(children[0]))
+
     def set_characteristic(self, meta, children):
         return ast.CharacteristicEffect(
             **self._effect_common(meta, children), op="set", characteristic=str(children[0]),
             amount=children[1],
             stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
+            during=next((c.name for c in children if isinstance(c, _During)), None),
         )
 
     def add_characteristic(self, meta, children):
@@ -1010,6 +1014,7 @@ class _AstBuilder(Transformer):
             **self._effect_common(meta, children), op="add", characteristic=str(children[1]),
             amount=children[0],
             stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
+            during=next((c.name for c in children if isinstance(c, _During)), None),
         )
 
     def note_effect(self, meta, children):
@@ -1294,6 +1299,11 @@ class _PolicyRule:
 class _Condition:
     def __init__(self, expr) -> None:
         self.expr = expr
+
+
+class _During:
+    def __init__(self, name: str) -> None:
+        self.name = name
 
 
 class _Branch:

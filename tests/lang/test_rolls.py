@@ -311,3 +311,37 @@ test ward(t: unit) @ L1
 rule "Ward" (value: need) @ L1
 ''')
     assert p_pass(rt, "ward", t=unit(rt, rules=["Ward (6+)", "Ward (5+)"])) == F(1, 3)
+
+
+def test_a_characteristic_effect_during_a_sequence_sees_its_arguments(tmp_path) -> None:
+    # "+1 Strength when charging": the rule reads the attack's own argument, and changes
+    # nothing outside the attack
+    rt = kit(tmp_path, '''
+test hit(a: unit) @ L1
+    dice D6
+    need 4
+test ward(t: unit) @ L1
+    dice D6
+    need 7 - t.S
+sequence blow(a: unit, t: unit, charging: bool) @ L1
+    step hit: hit(a) stops on fail
+    damage a.S - 2
+rule "Charge" @ L1
+    add 1 to S during blow if charging
+    add 2 to S during ward if t == bearer
+''')
+    a = unit(rt, "a", rules=["Charge"], S=3)
+    env = rt.env(RandomChance(1))
+
+    def damage(charging: bool):
+        dist = rt.sequences["blow"].exact(rt.env, {"a": a, "t": a, "charging": charging})
+        return dist.map(lambda o: o.damage)
+
+    # a hit (1/2) does S - 2 damage: 1 point, or 2 when charging
+    assert damage(False) == damage(False).from_weights({0: 1, 1: 1})
+    assert damage(True) == damage(True).from_weights({0: 1, 2: 1})
+    assert rt.characteristic(env, a, "S") == 3                 # outside the attack
+    # during the ward the effect sees the test's argument: a bearer's S is 1 + 2, so it
+    # needs 7 - 3 = 4; without the rule 7 - 1 = 6
+    assert p_pass(rt, "ward", t=unit(rt, "t", rules=["Charge"], S=1)) == F(1, 2)
+    assert p_pass(rt, "ward", t=unit(rt, "u", S=1)) == F(1, 6)
