@@ -93,7 +93,10 @@ class Table:
         Raises:
             TableKeyError: a key value the table does not list, or the wrong number of keys.
         """
-        self._check(keys)
+        cell = self.cells.get(keys, _ABSENT)
+        if cell is _ABSENT or any(type(k) is bool for k in keys):
+            # bool is an int in Python, but never a key value: _check says so
+            self._check(keys)
         return self.cells[keys]
 
     def cell_span(self, keys: Sequence[KeyValue]) -> Span:
@@ -123,6 +126,9 @@ class Table:
                     table=self.name,
                     keys=keys,
                 )
+
+
+_ABSENT = object()
 
 
 def load_table(path: str | Path, name: str, *, text: str | None = None) -> Table:
