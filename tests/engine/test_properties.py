@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.cli.common import load_context
+from helpers.kit import kit_battle
+
 from interpreter.engine.driver import run_battle
 
 RULES = '''ruleset props "Property kit"
@@ -36,12 +37,7 @@ units:
 
 
 def test_wounds_are_the_health_left_on_the_unit(tmp_path: Path) -> None:
-    folder = tmp_path / "props"
-    folder.mkdir()
-    (folder / "index.yaml").write_text("kind: ruleset\nrules: [props.rules]\n")
-    (folder / "props.rules").write_text(RULES)
-    (tmp_path / "battle.yaml").write_text(BATTLE)
-    _, runtime, battle = load_context(str(folder), str(tmp_path / "battle.yaml"))
+    runtime, battle = kit_battle(tmp_path, "props", RULES, BATTLE)
     result = run_battle(runtime, battle)
     logs = [(e["message"], e["values"]) for e in result.events if e["kind"] == "log"]
     # four 3-wound models take 4 damage: one is slain, the next has 1 damage on it

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.cli.common import load_context
+from helpers.kit import kit_battle
+
 from interpreter.engine.driver import run_battle
 
 RULES = '''ruleset trig "Trigger kit"
@@ -47,12 +48,7 @@ units:
 
 
 def test_triggers_fire_on_engine_events_statuses_and_tests(tmp_path: Path) -> None:
-    folder = tmp_path / "trig"
-    folder.mkdir()
-    (folder / "index.yaml").write_text("kind: ruleset\nrules: [trig.rules]\n")
-    (folder / "trig.rules").write_text(RULES)
-    (tmp_path / "battle.yaml").write_text(BATTLE)
-    _, runtime, battle = load_context(str(folder), str(tmp_path / "battle.yaml"))
+    runtime, battle = kit_battle(tmp_path, "trig", RULES, BATTLE)
     a = battle.unit("a")
     assert [r.text for r in a.rules] == ["Banner", "Drilled"]   # granted
     result = run_battle(runtime, battle)
@@ -89,12 +85,8 @@ battle @ L1
 
 def test_every_end_condition_is_checked_not_only_the_last(tmp_path: Path) -> None:
     # regression: the end conditions' closures once all saw the last condition
-    folder = tmp_path / "ends"
-    folder.mkdir()
-    (folder / "index.yaml").write_text("kind: ruleset\nrules: [ends.rules]\n")
-    (folder / "ends.rules").write_text(ENDS)
-    (tmp_path / "b.yaml").write_text(BATTLE.replace("edition: trig", "edition: ends")
-                                     .replace(', rules: ["Banner"]', "")
-                                     .replace(", Ld: 12", "").replace("rounds: 2", "rounds: 5"))
-    _, runtime, battle = load_context(str(folder), str(tmp_path / "b.yaml"))
+    runtime, battle = kit_battle(tmp_path, "ends", ENDS,
+                                 BATTLE.replace("edition: trig", "edition: ends")
+                                 .replace(', rules: ["Banner"]', "")
+                                 .replace(", Ld: 12", "").replace("rounds: 2", "rounds: 5"))
     assert run_battle(runtime, battle).rounds == 2

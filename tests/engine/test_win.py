@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.kit import kit_battle
 
-from interpreter.cli.common import load_context
 from interpreter.diagnostics import BattleError
 from interpreter.engine.driver import run_battle
 
@@ -42,12 +42,8 @@ units:
 
 
 def fight(tmp_path: Path, winner: str):
-    folder = tmp_path / "wins"
-    folder.mkdir(exist_ok=True)
-    (folder / "index.yaml").write_text("kind: ruleset\nrules: [wins.rules]\n")
-    (folder / "wins.rules").write_text(RULES)
-    (tmp_path / "battle.yaml").write_text(BATTLE + f"options: {{winner: {winner}}}\n")
-    _, runtime, battle = load_context(str(folder), str(tmp_path / "battle.yaml"))
+    runtime, battle = kit_battle(tmp_path, "wins", RULES,
+                                 BATTLE + f"options: {{winner: {winner}}}\n")
     return run_battle(runtime, battle)
 
 
