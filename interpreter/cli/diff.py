@@ -15,7 +15,7 @@ from interpreter.cli.common import (
 )
 from interpreter.diagnostics import UsageError
 from interpreter.diff.structure import SIDES
-from interpreter.engine.stats import terminal_progress
+from interpreter.engine.stats import default_workers, terminal_progress
 
 __all__ = ["main", "build_parser", "diff"]
 
@@ -51,9 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--runs", type=int, default=1000, metavar="N",
                         help="battles per ruleset (default 1000)")
     parser.add_argument("--seed", type=int, help="master seed (default: the battle file's)")
-    parser.add_argument("--workers", type=int, default=1, metavar="K",
+    parser.add_argument("--workers", type=int, metavar="K",
                         help="spread the battles and the grid over K processes (same results "
-                        "as one)")
+                        "as one; default: one per CPU, at most one per 50 battles)")
     parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
     parser.add_argument("--plot", metavar="FILE.svg",
                         help="also write an SVG chart: outcomes under A and B, and the "
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
-         seed: int | None = None, workers: int = 1, as_json: bool = False,
+         seed: int | None = None, workers: int | None = None, as_json: bool = False,
          plot: str | None = None, top: int = 5, cells: int | None = None,
          sequence_cells: int | None = None, behaviour: bool = True, attribute: bool = True,
          options: dict[str, Any] | None = None) -> int:
@@ -102,6 +102,8 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
         raise UsageError("--plot draws battle outcomes: give a battle file too")
     if top < 0:
         raise UsageError(f"--top must be 0 or more, got {top}")
+    if workers is None:
+        workers = default_workers(runs)
     report = diff_rulesets(
         a, b, battle, runs=runs, seed=seed, workers=workers, options=options,
         cells=DEFAULT_CELLS if cells is None else cells,

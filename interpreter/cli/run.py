@@ -50,8 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="write every event as JSON Lines (see docs/event-log.md)")
     parser.add_argument("--runs", type=int, default=0, metavar="N",
                         help="run N battles (seeds derived from --seed) and print statistics")
-    parser.add_argument("--workers", type=int, default=1, metavar="K",
-                        help="spread --runs over K processes (same results as one)")
+    parser.add_argument("--workers", type=int, metavar="K",
+                        help="spread --runs over K processes (same results as one; default: "
+                        "one per CPU, at most one per 50 battles)")
     add_option_argument(parser)
     return parser
 
@@ -103,10 +104,18 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
 
 
 def run_batch(edition: str | None, battle_path: str | None, options: dict[str, Any],
-              seed: int | None, runs: int, workers: int, as_json: bool) -> int:
+              seed: int | None, runs: int, workers: int | None, as_json: bool) -> int:
     """Fight ``runs`` battles and print their statistics."""
-    from interpreter.engine.stats import RunSpec, run_many, summarise, terminal_progress
+    from interpreter.engine.stats import (
+        RunSpec,
+        default_workers,
+        run_many,
+        summarise,
+        terminal_progress,
+    )
 
+    if workers is None:
+        workers = default_workers(runs)
     if runs < 1 or workers < 1:
         raise UsageError("--runs and --workers must be at least 1")
     ruleset, _, battle = load_context(edition, battle_path, options)

@@ -7,6 +7,7 @@ in run order, so the statistics are identical whatever the number of workers.
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -14,7 +15,7 @@ from typing import Any
 
 from interpreter.chance import derive_seed
 
-__all__ = ["RunSpec", "run_many", "summarise", "wilson"]
+__all__ = ["RunSpec", "default_workers", "run_many", "summarise", "wilson"]
 
 Z95 = 1.959963984540054
 """The normal quantile for a two-sided 95% interval."""
@@ -50,6 +51,17 @@ def _run_chunk(spec: RunSpec, indices: list[int]) -> list[tuple[int, dict]]:
                             keep_events=False)
         out.append((i, result.to_json()))
     return out
+
+
+RUNS_PER_WORKER = 50
+"""Battles a worker process should have at least, to be worth starting."""
+
+
+def default_workers(runs: int) -> int:
+    """Worker processes for ``runs`` battles when none are asked for: one per CPU this
+    process may use, but no more than one per :data:`RUNS_PER_WORKER` battles."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cpus or 1, runs // RUNS_PER_WORKER))
 
 
 def run_many(spec: RunSpec, runs: int, workers: int = 1,

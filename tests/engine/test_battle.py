@@ -241,3 +241,13 @@ def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() ->
         "    red wins the battle: the banner is taken",
         "    the battle is a draw: both armies broke",
     ]
+
+
+def test_default_workers_one_per_cpu_but_not_for_a_short_batch(monkeypatch) -> None:
+    import os
+
+    from interpreter.engine import stats
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    assert [stats.default_workers(n) for n in (1, 49, 50, 120, 399, 400, 10_000)] == [
+        1, 1, 1, 2, 7, 8, 8]
