@@ -109,7 +109,6 @@ class CodeGen:
             "_Return": c._Return,
             "_DiceExpr": DiceExpr,
             "_characteristic": runtime.characteristic,
-            "_order_key": lambda k: (k[0], k[1]),
         }
         self._cache: dict[tuple, tuple[ast.Expr, Any]] = {}
         self.battle_builtins = BUILTINS
@@ -216,7 +215,7 @@ class CodeGen:
             fn.emit(depth + 1, f"vars[{var}] = {item}")
             fn.emit(depth + 1, f"{keyed}.append(({self.ex(fn, s.order, types)}, "
                                f"len({keyed}), {item}))")
-            fn.emit(depth, f"{items} = [k[2] for k in sorted({keyed}, key=_order_key)]")
+            fn.emit(depth, f"{items} = {fn.const(_ordered_function(self.c, s.order))}({keyed})")
         fn.emit(depth, f"for {item} in {items}:")
         fn.emit(depth + 1, f"vars[{var}] = {item}")
         self._block(fn, depth + 1, s.body, types, cite)
@@ -366,3 +365,17 @@ class CodeGen:
     def _x_ListLit(self, fn, e: ast.ListLit, types) -> str:
         return f"[{''.join(f'{self.ex(fn, i, types)}, ' for i in e.items)}]"
 
+
+def _ordered_function(c: Any, order: ast.Expr) -> Any:
+    """The items of ``for each ... ordered by`` as ``(key, index, item)`` sorted by key, then
+    by their place; keys that cannot be compared (none, a text and a number) are a located
+    error."""
+
+    def ordered(keyed: list[tuple[Any, int, Any]]) -> list[Any]:
+        try:
+            return [k[2] for k in sorted(keyed, key=lambda k: (k[0], k[1]))]
+        except TypeError:
+            keys = sorted({"none" if k[0] is None else repr(k[0]) for k in keyed})
+            raise c._fail(f"'ordered by' gave values that cannot be put in order: "
+                          f"{', '.join(keys)}", order.span, "bad-operands") from None
+    return ordered

@@ -144,3 +144,20 @@ action add_one(x: int) @ L1
     source = rt.actions["add_one"].body.__rules_source__
     assert source.startswith("def _f(env, vars):")
     assert "return " in source
+
+
+def test_ordered_by_keys_that_cannot_be_compared_are_located(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+action sort(xs: list) @ L1
+    let out = []
+    for each x in xs ordered by if x > 1 then x else none:
+        out = out + [x]
+    return out
+''')
+    assert run(rt, "sort", xs=[3, 2]) == [2, 3]
+    with pytest.raises(BattleError) as err:
+        run(rt, "sort", xs=[3, 1])
+    d = diagnostic(err)
+    assert (d.code, d.message) == (
+        "bad-operands", "'ordered by' gave values that cannot be put in order: 3, none")
+    assert (d.span.line, d.span.column) == (7, 33)
