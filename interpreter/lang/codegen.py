@@ -49,6 +49,10 @@ class _Function:
         """Local names read, with the place of their first read (for "has no value")."""
         self.bound: dict[str, str] = {}
         """Local names held in Python variables (a comprehension's variable)."""
+        self.spans: list[Span | None] = []
+        """For each line, the statement or expression it was written for."""
+        self.at: Span | None = None
+        """What the lines being written now are for."""
 
     def const(self, value: Any) -> str:
         return self.gen.const(value)
@@ -59,15 +63,20 @@ class _Function:
 
     def emit(self, depth: int, line: str) -> None:
         self.lines.append("    " * depth + line)
+        self.spans.append(self.at)
 
     def build(self, label: str) -> Any:
         body = self.lines or ["    pass"]
+        # line 1 is the def, line 2 the try: a body line i (from 0) is line i + 3
+        spans = self.const(dict(enumerate(self.spans, start=3)))
+        handlers = ["    except TypeError as _e:", f"        raise _type_error(_e, {spans}) from None"]
         if self.names:
-            names = self.const(dict(self.names))
-            body = (["    try:"] + ["    " + line for line in body]
-                    + ["    except KeyError as _e:", f"        _no_value(_e, {names})",
-                       "        raise"])
-        source = "\n".join(["def _f(env, vars):", *body])
+            handlers = ["    except KeyError as _e:",
+                        f"        _no_value(_e, {self.const(dict(self.names))})",
+                        "        raise", *handlers]
+        source = "\n".join(["def _f(env, vars):", "    try:",
+                            *("    " + line for line in body),
+                            *handlers])
         namespace = self.gen.namespace
         exec(compile(source, f"<rules {label}>", "exec"), namespace)
         fn = namespace.pop("_f")
@@ -95,6 +104,12 @@ class CodeGen:
             if isinstance(name, str) and name in names:
                 raise c._fail(f"{name!r} has no value here", names[name]) from None
 
+        def type_error(err: TypeError, spans: Mapping[int, Span | None]) -> Exception:
+            # the traceback starts in the generated function that caught it
+            tb = err.__traceback__
+            span = spans.get(tb.tb_lineno) if tb is not None else None
+            return c._fail(f"cannot compute this: {err}", span, "bad-operands")
+
         def no_state(name: str, span: Span):
             raise c._fail(f"{name}() needs a battle; it cannot run in an odds calculation",
                           span)
@@ -105,6 +120,7 @@ class CodeGen:
             # and action (_call_<name>, filled in by link())
             "_step_cap": step_cap,
             "_no_value": no_value,
+            "_type_error": type_error,
             "_no_state": no_state,
             "_Return": c._Return,
             "_DiceExpr": DiceExpr,
@@ -134,6 +150,7 @@ class CodeGen:
         found = self._cache.get(key)
         if found is None or found[0] is not e:
             fn = _Function(self, top=False)
+            fn.at = e.span
             fn.emit(1, f"return {self.ex(fn, e, types)}")
             found = self._cache[key] = (e, fn.build(type(e).__name__))
         return found[1]
@@ -159,6 +176,7 @@ class CodeGen:
             self._stmt(fn, depth, s, types, cite)
 
     def _stmt(self, fn: _Function, depth: int, s: ast.Stmt, types, cite: str) -> None:
+        fn.at = s.span
         x = self.ex
         if isinstance(s, ast.Let):
             fn.emit(depth, f"vars[{s.name!r}] = {x(fn, s.value, types)}")
@@ -183,6 +201,7 @@ class CodeGen:
             fn.emit(depth, f"if env.events is not None: {closure}(env, vars)")
         elif isinstance(s, ast.If):
             for i, (cond, body) in enumerate(s.branches):
+                fn.at = cond.span   # after the statements of the branch before
                 fn.emit(depth, f"{'if' if i == 0 else 'elif'} {x(fn, cond, types)}:")
                 self._block(fn, depth + 1, body, types, cite)
             if s.otherwise:

@@ -161,3 +161,23 @@ action sort(xs: list) @ L1
     assert (d.code, d.message) == (
         "bad-operands", "'ordered by' gave values that cannot be put in order: 3, none")
     assert (d.span.line, d.span.column) == (7, 33)
+
+
+def test_values_that_cannot_be_computed_are_located_at_their_statement(tmp_path) -> None:
+    # the checker cannot know a list parameter's items: a text compared with a number fails
+    # when the action runs, at the statement that compares them
+    rt = kit(tmp_path, '''
+action biggest(xs: list) @ L1
+    let best = 0
+    for each x in xs:
+        if x > best:
+            best = x
+    return best
+''')
+    assert run(rt, "biggest", xs=[2, 5, 3]) == 5
+    with pytest.raises(BattleError) as err:
+        run(rt, "biggest", xs=[2, "five"])
+    d = diagnostic(err)
+    assert d.code == "bad-operands"
+    assert d.message == "cannot compute this: '>' not supported between instances of 'str' and 'int'"
+    assert (d.span.line, d.span.column) == (8, 12)
