@@ -90,6 +90,10 @@ def _half_planes(poly: list[tuple[float, float]]) -> list[tuple[float, float, fl
     return planes
 
 
+_MARGIN = 1e-6
+"""Inches around the lines of sight within which a thing is tested against them."""
+
+
 def _clip(p: tuple[float, float], q: tuple[float, float],
           planes: list[tuple[float, float, float, float]]) -> tuple[float, float] | None:
     """:func:`clip_segment` against a polygon given as its half-planes."""
@@ -164,7 +168,8 @@ class SightMixin:
     battle: Battle
     units: list[Unit]
     terrain: list[dict[str, Any]]
-    _outlines: dict[Any, tuple[Pose, Footprint, list[tuple[float, float, float, float]]]]
+    _outlines: dict[Any, tuple[Pose, Footprint, tuple[list[tuple[float, float, float, float]],
+                                                      tuple[float, float, float, float]]]]
     _terrain_pieces: list[TerrainPiece] | None
 
     if TYPE_CHECKING:
@@ -200,13 +205,21 @@ class SightMixin:
 
     def _outline(self, thing: Any) -> list[tuple[float, float, float, float]]:
         """A unit's or piece's rectangle as half-planes, kept until it moves or changes size."""
+        return self._shape(thing)[0]
+
+    def _shape(self, thing: Any) -> tuple[list[tuple[float, float, float, float]],
+                                          tuple[float, float, float, float]]:
+        """Its outline's half-planes and its bounding box (x0, y0, x1, y1), kept until it
+        moves or changes size."""
         pose, size = thing.pose, self._size_of(thing)
         kept = self._outlines.get(thing)
         if kept is not None and kept[0] is pose and kept[1] is size:
             return kept[2]
-        planes = _half_planes(corners(pose, size))
-        self._outlines[thing] = (pose, size, planes)
-        return planes
+        points = corners(pose, size)
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        shape = (_half_planes(points), (min(xs), min(ys), max(xs), max(ys)))
+        self._outlines[thing] = (pose, size, shape)
+        return shape
 
     def _b_terrain(self, env, span):
         return list(self._pieces())
@@ -268,9 +281,14 @@ class SightMixin:
         things: list[Any] = [u for u in self.units
                              if u is not a and u is not b and self.alive(u)]
         things.extend(self._pieces())
+        xs = [x for p, q in lines for x in (p[0], q[0])]
+        ys = [y for p, q in lines for y in (p[1], q[1])]
+        x0, y0, x1, y1 = min(xs) - _MARGIN, min(ys) - _MARGIN, max(xs) + _MARGIN, max(ys) + _MARGIN
         out = []
         for thing in things:
-            planes = self._outline(thing)
+            planes, (bx0, by0, bx1, by1) = self._shape(thing)
+            if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
+                continue   # nowhere near the lines of sight
             crossed = 0
             for p, q in lines:
                 cut = _clip(p, q, planes)
