@@ -9,8 +9,9 @@ Python call per rule call instead of one per node of its syntax tree.
 
 What the rules mean is unchanged: ``none`` propagates through arithmetic and makes ordered
 comparisons false; ``and``/``or`` give true or false; ``/`` rounds up; each block counts its
-statements against the runtime's step cap; errors are located diagnostics. A name with no
-value raises the diagnostic of its first use in the function.
+statements against the runtime's step cap; errors are located diagnostics, never
+tracebacks: a name with no value is reported at its first use in the function, a value
+that cannot be computed (a text compared with a number) at the statement computing it.
 
 The generated source is kept on the function (``__rules_source__``) for debugging.
 """
