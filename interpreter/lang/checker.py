@@ -447,6 +447,11 @@ class _Checker:
                        hint="add a line such as: dice D6")
         else:
             self.dice(d.dice)
+            symbols = self.symbol_faces(d.dice)
+            if symbols and d.need is not None:
+                self.error(f"{what} needs a score, but die {d.dice.die_name!r} has faces that "
+                           f"are not numbers ({', '.join(symbols)})", d.span, "need-on-symbols",
+                           hint="compare its result in 'pass if' (pass if result == \"hit\")")
         if d.is_test and d.need is None and d.pass_if is None:
             self.error(f"{what} has no pass condition", d.span, "missing-pass",
                        hint="add 'need <score>' or 'pass if <condition>'")
@@ -471,6 +476,12 @@ class _Checker:
         lo, hi = d.cap
         if lo is not None and hi is not None and lo > hi:
             self.error(f"{what}: modifiers capped {lo}..{hi} is an empty range", d.span, "bad-range")
+
+    def symbol_faces(self, dice: ast.DiceLit) -> list[str]:
+        """The faces of a special die that are not numbers (none for other dice)."""
+        decl = self.decls.get(dice.die_name) if dice.die_name else None
+        faces = decl.faces if isinstance(decl, ast.DieDecl) else ()
+        return list(dict.fromkeys(str(f) for f in faces if not isinstance(f, int)))
 
     def check_SequenceDecl(self, d: ast.SequenceDecl) -> None:
         scope = self.param_scope(d.params)
