@@ -257,9 +257,7 @@ class CodeGen:
             return fn.bound[name]
         if types.get(name) == "dice":
             fn.names.setdefault(name, e.span)
-            t = fn.temp()
-            return (f"({t}.roll(env.chance, {name!r}) if isinstance(({t} := vars[{name!r}]), "
-                    f"_DiceExpr) else {t})")
+            return _rolled(fn, f"vars[{name!r}]", name)
         decl = self.rt.decls.get(name)
         if name in types or decl is None:
             if name in _SPECIAL_NAMES and name not in types:
@@ -284,9 +282,7 @@ class CodeGen:
         if decl is not None:
             value = f"_characteristic(env, {t}, {name!r})"
             if decl.type == "dice":
-                v = fn.temp()
-                value = (f"({v}.roll(env.chance, {name!r}) if isinstance(({v} := {value}), "
-                         f"_DiceExpr) else {v})")
+                value = _rolled(fn, value, name)
             return f"(None if ({t} := {target}) is None else {value})"
         if name in UNIT_PROPERTIES:
             return f"getattr({target}, {name!r}, None)"
@@ -384,6 +380,12 @@ class CodeGen:
 
     def _x_ListLit(self, fn, e: ast.ListLit, types) -> str:
         return f"[{''.join(f'{self.ex(fn, i, types)}, ' for i in e.items)}]"
+
+
+def _rolled(fn: _Function, value: str, tag: str) -> str:
+    """``value``, rolled when it is dice (a ``dice`` parameter or characteristic: ``D3``)."""
+    t = fn.temp()
+    return f"({t}.roll(env.chance, {tag!r}) if isinstance(({t} := {value}), _DiceExpr) else {t})"
 
 
 def _ordered_function(c: Any, order: ast.Expr) -> Any:
