@@ -72,7 +72,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         self._gaps: dict[tuple[Unit, Unit], tuple] = {}
         """(a, b) -> (a's pose, b's pose, a's footprint, b's footprint, the gap) (:meth:`_gap`)."""
         self._outlines = {}
-        """Unit or piece -> (pose, footprint, its outline as half-planes) (sight.py)."""
+        """Unit or piece -> (pose, footprint, (its outline as half-planes, its bounding box))
+        (sight.py)."""
         # built on first use: the terrain as pieces (sight.py), the places and who controls
         # them (objectives.py)
         self._terrain_pieces = None
