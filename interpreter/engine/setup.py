@@ -221,6 +221,14 @@ def option_problem(decl: ast.OptionDecl, value: Any) -> str | None:
     if expected and (not isinstance(value, expected) or
                      (decl.type in ("int", "number") and isinstance(value, bool))):
         return f"option {decl.name!r} takes {decl.type} values; got {value!r}"
+    return option_range_problem(decl, value)
+
+
+def option_range_problem(decl: ast.OptionDecl, value: Any) -> str | None:
+    """Why a number is outside the option's declared range, or None."""
+    if (decl.low is not None and value < decl.low) or (
+            decl.high is not None and value > decl.high):
+        return f"option {decl.name!r} takes values {decl.low}..{decl.high}; got {value!r}"
     return None
 
 

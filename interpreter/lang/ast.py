@@ -387,6 +387,10 @@ class OptionDecl(Decl):
     choices: tuple[str, ...] = ()
     default: object = None
     doc: str = ""
+    low: int | None = None
+    """The smallest value a number option takes (``range LO..HI``), if bounded."""
+    high: int | None = None
+    """The largest, if bounded."""
 
 
 @attrs.frozen

@@ -428,6 +428,16 @@ class _Checker:
                     f"option {d.name!r} is declared {d.type} but defaults to {d.default!r}",
                     d.span, "bad-option",
                 )
+            elif d.low is not None and d.high is not None:
+                if d.type not in ("int", "number"):
+                    self.error(f"option {d.name!r} is {d.type}: only numbers take a range",
+                               d.span, "bad-option")
+                elif d.low > d.high:
+                    self.error(f"option {d.name!r}: the range {d.low}..{d.high} is empty",
+                               d.span, "bad-range")
+                elif isinstance(d.default, (int, float)) and not d.low <= d.default <= d.high:
+                    self.error(f"option {d.name!r} defaults to {d.default!r}, outside its "
+                               f"range {d.low}..{d.high}", d.span, "bad-option")
 
     def check_CounterDecl(self, d: ast.CounterDecl) -> None:
         if d.initial is not None:

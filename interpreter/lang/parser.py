@@ -616,6 +616,9 @@ class _AstBuilder(Transformer):
     def option_decl(self, meta, children):
         name = str(children[0])
         kind, detail = children[1]
+        bounds = children[2] if isinstance(children[2], _Range) else None
+        if bounds is not None:
+            children = [*children[:2], *children[3:]]
         default = _as_literal(children[2], self)
         doc = ""
         rest = children[3:]
@@ -629,6 +632,7 @@ class _AstBuilder(Transformer):
             type="choice" if kind == "choice" else detail,
             choices=detail if kind == "choice" else (),
             default=default_value, doc=doc,
+            low=bounds.low if bounds else None, high=bounds.high if bounds else None,
         )
 
     def duration(self, meta, children):

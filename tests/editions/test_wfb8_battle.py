@@ -238,3 +238,17 @@ def test_the_reference_duel_still_favours_the_orcs() -> None:
 
     stats = summarise(run_many(RunSpec("wfb8", str(BATTLES / "duel.yaml"), {}, 1), 200))
     assert stats["outcomes"]["orcs"]["rate"] > stats["outcomes"]["empire"]["rate"]
+
+
+def test_an_option_outside_its_declared_range_is_refused(tmp_path: Path) -> None:
+    from interpreter.diagnostics import DataError, UsageError
+
+    duel = (BATTLES / "duel.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "duel.yaml"
+    path.write_text(duel + "options: {game_points: 200000}\n", encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        load_context("wfb8", str(path))
+    assert [d.message for d in err.value.diagnostics] == [
+        "option 'game_points' takes values 0..100000; got 200000"]
+    with pytest.raises(UsageError, match="takes values 0..100000; got -1"):
+        load_context("wfb8", str(BATTLES / "duel.yaml"), {"game_points": -1})
