@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers.wfb8_world import one, pos
 
 from interpreter.chance import RandomChance
 from interpreter.cli.common import load_context
@@ -168,15 +169,6 @@ def world(tmp_path: Path, units: list[dict], **extra: Any):
         bound = {k: get.get(v, v) if isinstance(v, str) else v for k, v in args.items()}
         return runtime.invoke(name, env, bound)
     return runtime, state, env, get, call, events
-
-
-def pos(x: float, y: float, facing: float = 0) -> dict:
-    return {"x": x, "y": y, "facing": facing}
-
-
-def one(uid: str, side: str, profile: str, where: dict, **spec: Any) -> dict:
-    return {"id": uid, "side": side, "profile": profile, "models": spec.pop("models", 1),
-            "position": where, **spec}
 
 
 def test_victory_points_by_category(tmp_path: Path) -> None:

@@ -7,20 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from helpers.wfb8_world import one, pos
 
 from interpreter.chance.source import ScriptedChance
 from interpreter.cli.common import load_context
 from interpreter.engine.driver import run_battle
 from interpreter.engine.state import BattleState
-
-
-def pos(x: float, y: float, facing: float = 0) -> dict:
-    return {"x": x, "y": y, "facing": facing}
-
-
-def one(uid: str, side: str, profile: str, where: dict, **spec: Any) -> dict:
-    return {"id": uid, "side": side, "profile": profile, "models": spec.pop("models", 1),
-            "position": where, **spec}
 
 
 def padded(dice: dict) -> dict:

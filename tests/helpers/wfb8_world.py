@@ -11,7 +11,7 @@ from interpreter.chance import RandomChance, ScriptedChance, enumerate_exact
 from interpreter.cli.common import load_context
 from interpreter.engine.state import BattleState
 
-__all__ = ["World", "unit"]
+__all__ = ["World", "one", "pos", "unit"]
 
 
 class World:
@@ -78,3 +78,14 @@ def unit(uid: str, side: str, x: float, y: float, facing: float = 0, **spec: Any
     spec.setdefault("models", 10)
     spec.setdefault("files", 5)
     return {"id": uid, "side": side, "position": {"x": x, "y": y, "facing": facing}, **spec}
+
+
+def pos(x: float, y: float, facing: float = 0) -> dict:
+    """A battle-file position."""
+    return {"x": x, "y": y, "facing": facing}
+
+
+def one(uid: str, side: str, profile: str, where: dict, **spec: Any) -> dict:
+    """A battle-file unit of a profile at a position (one model unless ``models`` says)."""
+    return {"id": uid, "side": side, "profile": profile, "models": spec.pop("models", 1),
+            "position": where, **spec}
