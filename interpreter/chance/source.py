@@ -369,7 +369,7 @@ class ReplayChance:
         self._stack = stack
         self._limit = limit
         self._ordered = ordered
-        self._options: dict[tuple[Die, ...], tuple[list[tuple[tuple[FaceValue, ...], int]], int]]
+        self._options: dict[Any, tuple[list[tuple[Any, int]], int]]
         self._options = {}
         self._leaves = 0
         self.error: ChanceError | None = None
@@ -444,6 +444,18 @@ class ReplayChance:
         if n == 1:
             return self._branch(n, [(0, 1)], 1)
         return self._branch(n, [(i, 1) for i in range(n)], n)
+
+    def draw(self, dist: Dist[Any], tag: str) -> Any:
+        """Replay the recorded outcome, or branch over every outcome of ``dist`` with its
+        probability: a step whose distribution is already known enters the enumeration as
+        one branch point (a sequence's steps do, :meth:`CompiledSequence.exact`)."""
+        if self._pos < self._replay:
+            return self._replayed(dist, tag)
+        found = self._options.get(dist)
+        if found is None:
+            total, weights = dist._int_weights()
+            found = self._options[dist] = ([(o, w) for o, w in weights.items()], total)
+        return self._branch(dist, found[0], found[1])
 
 
 def _describe(key: Any) -> str:

@@ -14,7 +14,7 @@ looks only at the rules its arguments carry.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -83,6 +83,18 @@ class RollResult:
 
     def __bool__(self) -> bool:
         return bool(self.passed) if self.passed is not None else bool(self.value)
+
+
+@attrs.frozen
+class _StepResult:
+    """What a sequence's chain reads of a step's result: whether it passed, and its marks."""
+
+    passed: bool | None
+    marks: frozenset[str]
+
+    @classmethod
+    def of(cls, result: RollResult) -> _StepResult:
+        return cls(result.passed, result.marks)
 
 
 @attrs.frozen
@@ -909,7 +921,11 @@ class CompiledSequence:
 
         The same chain code as :meth:`run`, enumerated one chain at a time: chains a hook
         adds (``chains 2``) are independent, so their distributions are enumerated once and
-        convolved, instead of enumerating every die of every chain together.
+        convolved, instead of enumerating every die of every chain together. Within a chain,
+        each step's roll is enumerated once, on its own: a chain tells a step's results
+        apart only by whether it passed and its marks, and a step's chances do not depend on
+        the steps before it (the sequence changes nothing), so the chain branches on those
+        few results instead of on every die of every step.
         """
         from interpreter.chance import Dist, binomial, enumerate_exact
 
@@ -919,8 +935,27 @@ class CompiledSequence:
             # each damage point is tested alone, the same way whatever the chain did: so the
             # points kept are a binomial thinning of the points made
             test, removes_on_pass = self.per_point
-            passes = enumerate_exact(lambda ch: bool(self._inside(make_env(ch), vars, test)))
+            passes = enumerate_exact(lambda ch: bool(self._inside(make_env(ch), vars,
+                                                                  test).passed))
             keep = passes.probability(not removes_on_pass)
+
+        steps: dict[int, Any] = {}
+
+        def step_result(i: int) -> Any:
+            # what a chain sees of step i's result, with its probability (made when a chain
+            # first reaches the step)
+            found = steps.get(i)
+            if found is None:
+                call = self.steps[i][1]
+                found = steps[i] = enumerate_exact(
+                    lambda ch: _StepResult.of(self._inside(make_env(ch), vars, call)))
+            return found
+
+        def drawn(i: int) -> Callable[[Env, dict], Any]:
+            name = self.step_names[i]
+            return lambda env, vars: env.chance.draw(step_result(i), name)
+
+        calls = [drawn(i) for i in range(len(self.steps))]
 
         def add(a: SequenceOutcome, b: SequenceOutcome) -> SequenceOutcome:
             return SequenceOutcome(tuple(x + y for x, y in zip(a.past, b.past)),
@@ -930,7 +965,7 @@ class CompiledSequence:
             key = (start, skip)
             if key not in memo:
                 chain = enumerate_exact(lambda ch: self._chain(make_env(ch), vars, start, skip,
-                                                               per_point=False))
+                                                               per_point=False, calls=calls))
 
                 def with_spawned(out: tuple) -> Any:
                     if keep is None or out[1] == 0:
@@ -947,28 +982,29 @@ class CompiledSequence:
 
         return from_chain(0, frozenset())
 
-    def _inside(self, env: Env, vars: dict, test: Closure) -> bool:
-        """A per-point test run inside this sequence, as a chain runs it."""
+    def _inside(self, env: Env, vars: dict, roll: Closure) -> Any:
+        """A step's roll or a per-point test, run inside this sequence as a chain runs it."""
         env.running.append((self.name, vars))
         try:
-            return bool(test(env, vars).passed)
+            return roll(env, vars)
         finally:
             env.running.pop()
 
     def _chain(self, env: Env, vars: dict, start: int, skip: frozenset[int],
-               per_point: bool = True
+               per_point: bool = True, calls: Sequence[Closure] | None = None
                ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
         """One chain from step ``start``: how many got past each step, its damage, and the
         chains its hooks added (each as its first step and the steps it skips). Without
-        ``per_point`` the damage is before the ``each point`` tests."""
+        ``per_point`` the damage is before the ``each point`` tests. ``calls`` stand in for
+        the steps' rolls (one each, in order)."""
         env.running.append((self.name, vars))
         try:
-            return self._chain_steps(env, vars, start, skip, per_point)
+            return self._chain_steps(env, vars, start, skip, per_point, calls)
         finally:
             env.running.pop()
 
     def _chain_steps(self, env: Env, vars: dict, start: int, skip: frozenset[int],
-                     per_point: bool
+                     per_point: bool, calls: Sequence[Closure] | None
                      ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
         n_steps = len(self.steps)
         past = [0] * n_steps
@@ -981,7 +1017,7 @@ class CompiledSequence:
                 i += 1
                 continue
             name, call, stops_on_pass, hooks = self.steps[i]
-            result = call(env, vars)
+            result = (call if calls is None else calls[i])(env, vars)
             passed = result.passed
             extra_chains = 0
             if result.marks:

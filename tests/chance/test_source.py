@@ -149,6 +149,22 @@ def test_replay_chance_is_exact_and_others_are_not() -> None:
     assert ScriptedChance([1]).exact is False
 
 
+def test_a_known_distribution_is_one_branch_point_weighted_by_its_probabilities() -> None:
+    step = Dist.from_weights({"hit": 2, "miss": 4})
+    runs = 0
+
+    def procedure(chance: Chance) -> tuple:
+        nonlocal runs
+        runs += 1
+        assert isinstance(chance, ReplayChance)
+        return (chance.draw(step, "hit roll"), d6(chance, "wound") >= 4)
+
+    d = enumerate_exact(procedure)
+    assert d.probability(("hit", True)) == Fraction(1, 3) * Fraction(1, 2)
+    assert d.probability(("miss", False)) == Fraction(2, 3) * Fraction(1, 2)
+    assert runs == 2 * 6
+
+
 def test_each_run_ends_in_a_leaf() -> None:
     runs = 0
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.chance import RandomChance, ScriptedChance, enumerate_exact
+from interpreter.chance import Dist, RandomChance, ScriptedChance, enumerate_exact
 from interpreter.editions.loader import load_ruleset
 from interpreter.engine.entities import Unit
 from interpreter.lang.compiler import compile_ruleset
@@ -211,10 +211,11 @@ rule "Mortal" @ L1
 
 def mean_damage(rt, a, t) -> F:
     seq = rt.sequences["attack"]
-    whole = enumerate_exact(lambda ch: seq.run(rt.env(ch), {"a": a, "t": t}).damage)
-    by_chain = seq.exact(rt.env, {"a": a, "t": t}).map(lambda o: o.damage)
-    assert whole == by_chain   # enumerating chain by chain changes nothing
-    return whole.mean()
+    whole = enumerate_exact(lambda ch: seq.run(rt.env(ch), {"a": a, "t": t}))
+    # enumerating chain by chain, each step's roll once, changes nothing: neither the damage
+    # nor how many got past each step
+    assert seq.exact(rt.env, {"a": a, "t": t}) == whole
+    return whole.map(lambda o: o.damage).mean()
 
 
 @pytest.mark.parametrize(("rules", "target_rules", "expected"), [
@@ -247,6 +248,20 @@ CONFIGS = [
     (("Mortal",), ("Ward (3+)",)), (("Two Hits", "Mortal", "Big"), ()),
     (("Two Hits", "Auto Wound", "Big"), ("Ward (6+)",)),
 ]
+
+
+def test_a_step_no_chain_reaches_is_never_rolled(tmp_path) -> None:
+    # the save divides by zero, but nothing ever wounds: enumerating the attack must not
+    # roll the save (running it would not either)
+    rules = SEQUENCE.replace("    need 5\n", "    need 5 / (t.S - t.S)\n").replace(
+        "test wound(a: unit, t: unit) @ L1\n    dice D6\n    need 4",
+        "test wound(a: unit, t: unit) @ L1\n    dice D6\n    need 7")
+    assert rules.count("/ (t.S - t.S)") == rules.count("need 7") == 1
+    rt = kit(tmp_path, rules)
+    a, t = unit(rt, "a"), unit(rt, "t")
+    exact = rt.sequences["attack"].exact(rt.env, {"a": a, "t": t})
+    assert exact.map(lambda o: o.damage) == Dist.certain(0)
+    assert exact.map(lambda o: o.past[0]).probability(1) == F(1, 2)
 
 
 @pytest.mark.parametrize(("rules", "target_rules"), CONFIGS)
