@@ -35,6 +35,12 @@ def run_command(body: Callable[[], int]) -> int:
         if count > 1:
             print(f"{count} errors", file=sys.stderr)
         return EXIT_ERROR
+    except RecursionError:
+        # actions, rolls and triggers report this located (code too-deep); this is the
+        # rest, such as a battle's turn block that plays a turn
+        print("error: the rules call each other without end, deeper than can be run",
+              file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

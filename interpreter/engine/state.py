@@ -152,9 +152,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             for effect, cond, body in by_rule.get(inst.rule.name, ()):
                 evars = rule_scope(args or {}, inst, None)
                 if cond is None or cond(env, evars):
-                    self.emit(env, "trigger", rule=inst.text, event=event, unit=None,
-                              cite=self.runtime.ruleset.cite(f"rule:{inst.rule.name}"))
-                    body(env, evars)
+                    self._trigger(env, event, inst, None, effect, body, evars)
         for unit in list(self.units):
             if not self.alive(unit) and event not in ("destroyed", "slain"):
                 continue
@@ -162,9 +160,19 @@ class BattleState(ObjectivesMixin, SightMixin):
                 for effect, cond, body in by_rule.get(inst.rule.name, ()):
                     evars = rule_scope(args or {}, inst, unit)
                     if cond is None or cond(env, evars):
-                        self.emit(env, "trigger", rule=inst.text, event=event, unit=unit.id,
-                                  cite=self.runtime.ruleset.cite(f"rule:{inst.rule.name}"))
-                        body(env, evars)
+                        self._trigger(env, event, inst, unit, effect, body, evars)
+
+    def _trigger(self, env: Any, event: str, inst: Any, unit: Unit | None, effect: Any,
+                 body: Callable[[Any, dict], Any], evars: dict) -> None:
+        """Run one ``when`` effect whose condition holds: announce it, run its statements."""
+        self.emit(env, "trigger", rule=inst.text, event=event,
+                  unit=None if unit is None else unit.id,
+                  cite=self.runtime.ruleset.cite(f"rule:{inst.rule.name}"))
+        try:
+            body(env, evars)
+        except RecursionError:
+            raise _error(f"the 'when {event}' of rule {inst.text!r} sets itself off without "
+                         "end", effect.span, "too-deep") from None
 
     def expire(self, env: Any, period: str) -> None:
         """Remove the statuses that last until the end of this period."""

@@ -40,10 +40,10 @@ _SPECIAL_NAMES = {
 class _Function:
     """One generated function being written: its lines, constants and temporaries."""
 
-    def __init__(self, gen: CodeGen, top: bool) -> None:
+    def __init__(self, gen: CodeGen, top: ast.ActionDecl | ast.PhaseDecl | None) -> None:
         self.gen = gen
         self.top = top
-        """Whether ``return`` returns from this function (an action's body)."""
+        """The action whose body this is (``return`` returns from it), or None."""
         self.lines: list[str] = []
         self.temps = 0
         self.names: dict[str, Span] = {}
@@ -71,6 +71,11 @@ class _Function:
         # line 1 is the def, line 2 the try: a body line i (from 0) is line i + 3
         spans = self.const(dict(enumerate(self.spans, start=3)))
         handlers = ["    except TypeError as _e:", f"        raise _type_error(_e, {spans}) from None"]
+        if self.top is not None:
+            # every frame of a call without end tries, until one has the room to report it
+            handlers += ["    except RecursionError as _e:",
+                         f"        raise _too_deep(_e, {self.top.name!r}, "
+                         f"{self.const(self.top.span)}) from None"]
         if self.names:
             handlers = ["    except KeyError as _e:",
                         f"        _no_value(_e, {self.const(dict(self.names))})",
@@ -111,6 +116,18 @@ class CodeGen:
             span = spans.get(tb.tb_lineno) if tb is not None else None
             return c._fail(f"cannot compute this: {err}", span, "bad-operands")
 
+        def too_deep(err: RecursionError, name: str, span: Span) -> Exception:
+            # the traceback starts at the action that caught it: the action is to blame
+            # when it was called again below; else the error goes on up
+            tb = err.__traceback__
+            own = tb.tb_frame.f_code if tb is not None else None
+            while tb is not None:
+                tb = tb.tb_next
+                if tb is not None and tb.tb_frame.f_code is own:
+                    return c._fail(f"{name!r} was called within itself too deeply: rules "
+                                   "that call each other without end", span, "too-deep")
+            return err
+
         def no_state(name: str, span: Span):
             raise c._fail(f"{name}() needs a battle; it cannot run in an odds calculation",
                           span)
@@ -123,6 +140,7 @@ class CodeGen:
             "_no_value": no_value,
             "_type_error": type_error,
             "_no_state": no_state,
+            "_too_deep": too_deep,
             "_Return": c._Return,
             "_DiceExpr": DiceExpr,
             "_characteristic": runtime.characteristic,
@@ -150,17 +168,18 @@ class CodeGen:
         key = (id(e), tuple(sorted(types.items())))
         found = self._cache.get(key)
         if found is None or found[0] is not e:
-            fn = _Function(self, top=False)
+            fn = _Function(self, top=None)
             fn.at = e.span
             fn.emit(1, f"return {self.ex(fn, e, types)}")
             found = self._cache[key] = (e, fn.build(type(e).__name__))
         return found[1]
 
     def block(self, body: tuple[ast.Stmt, ...], types: Mapping[str, str], cite: str,
-              top: bool = False) -> Any:
+              top: ast.ActionDecl | ast.PhaseDecl | None = None) -> Any:
         """A function ``f(env, vars)`` running the statements. In an action's body
-        (``top``) ``return`` gives the function's value; elsewhere it raises ``_Return``
-        for the enclosing action to catch."""
+        (``top``, the action) ``return`` gives the function's value, and a call without end
+        is reported naming the action; elsewhere ``return`` raises ``_Return`` for the
+        enclosing action to catch."""
         fn = _Function(self, top)
         self._block(fn, 1, body, types, cite)
         return fn.build(cite or "block")
@@ -170,9 +189,6 @@ class CodeGen:
         if not body:
             fn.emit(depth, "pass")
             return
-        # statements are counted a block at a time: a runaway loop still meets the cap
-        fn.emit(depth, f"env.steps += {len(body)}")
-        fn.emit(depth, f"if env.steps > {self.rt.STEP_CAP}: raise _step_cap()")
         for s in body:
             self._stmt(fn, depth, s, types, cite)
 
@@ -194,7 +210,7 @@ class CodeGen:
             fn.emit(depth, x(fn, s.call, types))
         elif isinstance(s, ast.Return):
             value = x(fn, s.value, types) if s.value is not None else "None"
-            fn.emit(depth, f"return {value}" if fn.top else f"raise _Return({value})")
+            fn.emit(depth, f"return {value}" if fn.top is not None else f"raise _Return({value})")
         elif isinstance(s, ast.Pass):
             fn.emit(depth, "pass")
         elif isinstance(s, ast.Log):
@@ -211,7 +227,12 @@ class CodeGen:
         elif isinstance(s, ast.ForEach):
             self._for_each(fn, depth, s, types, cite)
         elif isinstance(s, ast.While):
+            # the only statement that can run without end (a "for each" walks a list made
+            # before it starts; calls without end meet Python's depth limit): its turns are
+            # counted against the cap
             fn.emit(depth, f"while {x(fn, s.condition, types)}:")
+            fn.emit(depth + 1, "env.steps += 1")
+            fn.emit(depth + 1, f"if env.steps > {self.rt.STEP_CAP}: raise _step_cap()")
             self._block(fn, depth + 1, s.body, types, cite)
         else:
             # assignments to characteristics, stop and activate keep their closures
@@ -321,7 +342,15 @@ class CodeGen:
 
     def _x_BinOp(self, fn, e: ast.BinOp, types) -> str:
         op = fn.const(self.c._binop_function(e))
-        return f"{op}({self.ex(fn, e.left, types)}, {self.ex(fn, e.right, types)})"
+        left, right = self.ex(fn, e.left, types), self.ex(fn, e.right, types)
+        if e.op not in ("+", "-", "*"):
+            return f"{op}({left}, {right})"
+        # two whole numbers add, subtract and multiply in place; anything else (none, a
+        # list, an error to report) goes through the operator's function. Both sides are
+        # evaluated either way (they may roll dice).
+        a, b = fn.temp(), fn.temp()
+        return (f"({a} {e.op} {b} if (type({a} := {left}) is int) & (type({b} := {right}) "
+                f"is int) else {op}({a}, {b}))")
 
     def _x_Compare(self, fn, e: ast.Compare, types) -> str:
         left, right = self.ex(fn, e.left, types), self.ex(fn, e.right, types)

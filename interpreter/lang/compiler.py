@@ -724,10 +724,19 @@ class CompiledRoll:
         return totals, sources, reroll_failed, reroll_passed, auto
 
     def run(self, env: Env, vars: dict) -> RollResult:
-        """Roll (or test) with arguments ``vars``."""
+        """Roll (or test) with arguments ``vars``.
+
+        Raises:
+            BattleError: ``too-deep``, when the roll's effects roll it again without end.
+        """
         env.running.append((self.name, vars))
         try:
             return self._run(env, vars)
+        except RecursionError:
+            if sum(1 for name, _ in env.running if name == self.name) < 2:
+                raise
+            raise _fail(f"{self.name!r} was rolled within itself too deeply: rules that roll "
+                        "it again without end", self.decl.span, "too-deep") from None
         finally:
             env.running.pop()
 
@@ -1115,7 +1124,7 @@ class CompiledAction:
         self.decl = decl
         types = {p.name: p.type for p in decl.params}
         self.body = runtime.codegen.block(decl.body, types, runtime.ruleset.cite(decl.name),
-                                          top=True)
+                                          top=decl)
         self.returns_directly = not any(isinstance(node, ast.Activate)
                                         for node in walk(decl.body))
         """Whether every ``return`` is a Python return (none is inside an activation)."""

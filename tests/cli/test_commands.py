@@ -65,3 +65,34 @@ def test_rules_check_shows_warnings_and_still_exits_0(capsys: pytest.CaptureFixt
     assert main([str(case), "--json"]) == 0
     (result,) = json.loads(capsys.readouterr().out)["results"]
     assert result["ok"] and [w["code"] for w in result["warnings"]] == ["unused", "unused"]
+
+
+ENDLESS = """ruleset endless "A turn that plays a turn"
+    source "000_c4300f58fce5f1da.txt"
+characteristics model: W as wounds range 1..10 @ L1
+battle @ L1
+    rounds 1
+    round:
+        play_turn(active_side)
+    turn:
+        play_turn(active_side)
+    score:
+        pass
+"""
+
+
+def test_rules_calling_each_other_without_end_give_a_message_not_a_traceback(
+        tmp_path: Path) -> None:
+    # no action, roll or trigger is in the loop to name: the message says what happened
+    folder = tmp_path / "endless"
+    folder.mkdir()
+    (folder / "index.yaml").write_text("kind: ruleset\nrules: [endless.rules]\n")
+    (folder / "endless.rules").write_text(ENDLESS)
+    (tmp_path / "battle.yaml").write_text(
+        "edition: endless\nduel: {distance: 10}\nunits:\n"
+        "  - {id: a, side: red, characteristics: {W: 1}, models: 5}\n"
+        "  - {id: b, side: blue, characteristics: {W: 1}, models: 5}\n")
+    done = subprocess.run([script("rules-run"), "--edition", "./endless", "battle.yaml"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (
+        1, "error: the rules call each other without end, deeper than can be run\n")

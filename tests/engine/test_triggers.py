@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers.kit import kit_battle
+
+from interpreter.diagnostics import BattleError
 
 from interpreter.engine.driver import run_battle
 
@@ -90,3 +93,17 @@ def test_every_end_condition_is_checked_not_only_the_last(tmp_path: Path) -> Non
                                  .replace(', rules: ["Banner"]', "")
                                  .replace(", Ld: 12", "").replace("rounds: 2", "rounds: 5"))
     assert run_battle(runtime, battle).rounds == 2
+
+
+def test_a_trigger_that_sets_itself_off_stops_with_a_located_error(tmp_path: Path) -> None:
+    # every nerve test the Banner's bearer takes makes it take another
+    looping = RULES.replace('    grant "Drilled"\n',
+                            '    when nerve if u == bearer: nerve(bearer)\n    grant "Drilled"\n')
+    assert looping != RULES
+    runtime, battle = kit_battle(tmp_path, "trig", looping, BATTLE)
+    with pytest.raises(BattleError) as err:
+        run_battle(runtime, battle)
+    (d,) = err.value.diagnostics
+    assert (d.code, d.message) == ("too-deep", "the 'when nerve' of rule 'Banner' sets itself "
+                                   "off without end")
+    assert (d.span.line, d.span.column) == (25, 5)

@@ -136,6 +136,26 @@ action forever(x: int) @ L1
     assert run(rt, "forever", x=0) is None
 
 
+def test_actions_calling_each_other_without_end_are_located(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+action ping(x: int) @ L1
+    return pong(x + 1)
+action pong(x: int) @ L1
+    if x > 10 * x:
+        return x
+    return ping(x)
+''')
+    with pytest.raises(BattleError) as err:
+        run(rt, "ping", x=1)
+    d = diagnostic(err)
+    assert d.code == "too-deep"
+    name = "ping" if "'ping'" in d.message else "pong"
+    assert d.message == (f"'{name}' was called within itself too deeply: rules that call each "
+                         "other without end")
+    assert (d.span.line, d.span.column) == ((5, 1) if name == "ping" else (7, 1))
+    assert run(rt, "pong", x=-1) == -1
+
+
 def test_the_generated_source_is_kept_for_debugging(tmp_path) -> None:
     rt = kit(tmp_path, '''
 action add_one(x: int) @ L1

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.chance import Dist, RandomChance, ScriptedChance, enumerate_exact
+from interpreter.diagnostics import BattleError
 from interpreter.editions.loader import load_ruleset
 from interpreter.engine.entities import Unit
 from interpreter.lang.compiler import compile_ruleset
@@ -167,6 +168,22 @@ rule "Fearless" @ L1
     u = unit(rt, rules=["Fearless"])
     chance = ScriptedChance([])
     assert rt.invoke("panic", rt.env(chance), {"u": u}).passed is True
+
+
+def test_a_roll_whose_effects_roll_it_again_is_located(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+test hit(a: unit) @ L1
+    dice D6
+    need 4
+rule "Echo" is global @ "not in seed: a broken house rule"
+    modify hit by if hit(a) then 1 else 0
+''')
+    with pytest.raises(BattleError) as err:
+        rt.invoke("hit", rt.env(RandomChance(1)), {"a": unit(rt)})
+    (d,) = err.value.diagnostics
+    assert (d.code, d.message) == ("too-deep", "'hit' was rolled within itself too deeply: "
+                                   "rules that roll it again without end")
+    assert (d.span.line, d.span.column) == (5, 1)
 
 
 def test_d3_is_a_d6_halved_rounding_up(tmp_path) -> None:
