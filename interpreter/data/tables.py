@@ -94,7 +94,7 @@ class Table:
             TableKeyError: a key value the table does not list, or the wrong number of keys.
         """
         cell = self.cells.get(keys, _ABSENT)
-        if cell is _ABSENT or any(type(k) is bool for k in keys):
+        if cell is _ABSENT or bool in map(type, keys):
             # bool is an int in Python, but never a key value: _check says so
             self._check(keys)
         return self.cells[keys]

@@ -47,11 +47,18 @@ class Bearer:
         self.keywords: set[str] = keywords or set()
         self.statuses: dict[str, str | None] = {}
         """Status name -> when it wears off (``turn``, ``phase``, ...; None: until removed)."""
+        self._rule_names: tuple[list[RuleInstance], int, frozenset[str]] | None = None
+        """The names and texts of ``rules``, kept while that list and its length stay."""
 
     def has_rule(self, name: str) -> bool:
         """Carries a rule of that name (or keyword)."""
-        return name in self.keywords or any(r.rule.name == name or r.text == name
-                                            for r in self.rules)
+        if name in self.keywords:
+            return True
+        rules, known = self.rules, self._rule_names
+        if known is None or known[0] is not rules or known[1] != len(rules):
+            names = frozenset(n for r in rules for n in (r.rule.name, r.text))
+            known = self._rule_names = (rules, len(rules), names)
+        return name in known[2]
 
     def rule_instances(self, name: str) -> list[RuleInstance]:
         """The instances of a rule this bearer carries."""

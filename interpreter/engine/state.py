@@ -362,15 +362,16 @@ class BattleState(ObjectivesMixin, SightMixin):
         return True
 
     def _counter_key(self, env, name, owner, span):
+        key = (name, getattr(owner, "id", owner))
+        if key in self.counters:   # checked when it was first set
+            return key
         decl = self.runtime.decls.get(name)
         if not isinstance(decl, ast.CounterDecl):
             raise _error(f"{name!r} is not a counter", span)
-        key = (name, getattr(owner, "id", owner))
-        if key not in self.counters:
-            initial = 0
-            if decl.initial is not None:
-                initial = self.runtime.compile_expr(decl.initial, {})(env, {})
-            self.counters[key] = initial
+        initial = 0
+        if decl.initial is not None:
+            initial = self.runtime.compile_expr(decl.initial, {})(env, {})
+        self.counters[key] = initial
         return key
 
     def _b_counter(self, env, span, name, owner):

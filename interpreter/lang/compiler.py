@@ -296,7 +296,7 @@ def _lookup_function(e: ast.Lookup) -> Callable[[Any, tuple], Any]:
         if isinstance(table, list):
             index = key[0]
             return table[index] if -len(table) <= index < len(table) else None
-        if any(k is None for k in key):
+        if None in key:
             return None
         try:
             return table.lookup(*key)
