@@ -151,6 +151,8 @@ def _effect_targets(effect: ast.Effect) -> tuple[str, ...]:
         return (effect.roll,)
     if isinstance(effect, ast.AutoResult):
         return (effect.test,)
+    if isinstance(effect, ast.MarkEffect):
+        return (effect.roll,)
     if isinstance(effect, ast.RuleHook):
         return (effect.sequence,)
     if isinstance(effect, ast.CharacteristicEffect):

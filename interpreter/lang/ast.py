@@ -622,6 +622,16 @@ class CharacteristicEffect(Effect):
 
 
 @attrs.frozen
+class MarkEffect(Effect):
+    """``mark critical on hit_roll if natural >= 5``: the roll's result gets the mark when
+    the condition holds. The condition is read after the dice are rolled: it sees the
+    roll's arguments and ``natural``, ``result`` and ``dice``."""
+
+    mark: str = ""
+    roll: str = ""
+
+
+@attrs.frozen
 class NotSimulated(Effect):
     """``not simulated "why"``: the rule is catalogued but has no effect in simulation."""
 

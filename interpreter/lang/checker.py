@@ -289,6 +289,8 @@ class _Checker:
             if n.mark
         } | {
             mark for d in decls.values() if isinstance(d, ast.RollDecl) for mark, _ in d.marks
+        } | {
+            e.mark for d in rules.values() for e in d.effects if isinstance(e, ast.MarkEffect)
         }
         self.globals = _Scope(
             {n: _value_type(d) for n, d in decls.items()
@@ -629,6 +631,12 @@ class _Checker:
                                       f"reroll {e.which}")
         elif isinstance(e, ast.AutoResult):
             scope = self.target_scope(e.test, ("test",), e.span, base, e.result)
+        elif isinstance(e, ast.MarkEffect):
+            scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "mark")
+            if scope is not None:
+                # read once the dice are rolled
+                scope = scope.child({"result": "int", "natural": "int",
+                                     "dice": ty.list_of("int")})
         elif isinstance(e, ast.RuleHook):
             seq = self.decls.get(e.sequence)
             if not isinstance(seq, ast.SequenceDecl):

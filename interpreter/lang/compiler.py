@@ -332,6 +332,7 @@ class Runtime:
         self.modifiers: dict[str, list[tuple[str, ast.Modify, Closure | None, Closure]]] = {}
         self.rerolls: dict[str, list[tuple[str, ast.RerollEffect, Closure | None]]] = {}
         self.autos: dict[str, list[tuple[str, ast.AutoResult, Closure | None]]] = {}
+        self.marks: dict[str, list[tuple[str, ast.MarkEffect, Closure | None]]] = {}
         self.rule_hooks: dict[tuple[str, str], list[tuple[str, ast.RuleHook, Closure | None,
                                                           Closure | None]]] = {}
         self.char_effects: dict[str, list[tuple[ast.CharacteristicEffect, Closure | None,
@@ -388,6 +389,8 @@ class Runtime:
                 self.rerolls.setdefault(e.roll, []).append((rule.name, e, cond))
             elif isinstance(e, ast.AutoResult):
                 self.autos.setdefault(e.test, []).append((rule.name, e, cond))
+            elif isinstance(e, ast.MarkEffect):
+                self.marks.setdefault(e.roll, []).append((rule.name, e, cond))
             elif isinstance(e, ast.RuleHook):
                 arg = e.effect.arg
                 amount = self.compile_expr(arg, types) if isinstance(arg, ast.Expr) else None
@@ -678,28 +681,35 @@ class CompiledRoll:
         self.modifiers = self.runtime.modifiers.get(self.name, [])
         self.rerolls = self.runtime.rerolls.get(self.name, [])
         self.autos = self.runtime.autos.get(self.name, [])
-        self.has_effects = bool(self.modifiers or self.rerolls or self.autos)
-        self.by_rule: dict[str, tuple[list, list, list]] = {}
-        """rule name -> its modifiers (with their index), re-rolls and automatic results."""
+        marks = self.runtime.marks.get(self.name, [])
+        self.has_effects = bool(self.modifiers or self.rerolls or self.autos or marks)
+        self.by_rule: dict[str, tuple[list, list, list, list]] = {}
+        """rule name -> its modifiers (with their index), re-rolls, automatic results and
+        marks."""
         for i, (rname, eff, cond, amount) in enumerate(self.modifiers):
-            self.by_rule.setdefault(rname, ([], [], []))[0].append((i, eff, cond, amount))
+            self.by_rule.setdefault(rname, ([], [], [], []))[0].append((i, eff, cond, amount))
         for rname, reroll, cond in self.rerolls:
-            self.by_rule.setdefault(rname, ([], [], []))[1].append((reroll, cond))
+            self.by_rule.setdefault(rname, ([], [], [], []))[1].append((reroll, cond))
         for rname, auto, cond in self.autos:
-            self.by_rule.setdefault(rname, ([], [], []))[2].append((auto, cond))
+            self.by_rule.setdefault(rname, ([], [], [], []))[2].append((auto, cond))
+        for rname, mark, cond in marks:
+            self.by_rule.setdefault(rname, ([], [], [], []))[3].append((mark, cond))
 
     def _effects(self, env: Env, vars: dict):
-        """Modifiers (by part) with their sources, the re-roll asked for, an automatic result."""
+        """Modifiers (by part) with their sources, the re-roll asked for, an automatic result,
+        and the marks rules may give (each with its condition, read after the roll)."""
         mods: dict[tuple[str, int], list] = {}
         sources: list[tuple[str, int, str]] = []
         reroll_failed = reroll_passed = False
         auto = None
+        marking: list[tuple[str, Closure | None, dict]] = []
         for bearer, inst in self.runtime.carried(vars):
             effects = self.by_rule.get(inst.rule.name)
             if effects is None:
                 continue
-            modifiers, rerolls, autos = effects
+            modifiers, rerolls, autos, marks = effects
             evars = rule_scope(vars, inst, bearer)
+            marking.extend((eff.mark, cond, evars) for eff, cond in marks)
             for i, eff, cond, amount in modifiers:
                 if cond is None or cond(env, evars):
                     v = amount(env, evars)
@@ -721,7 +731,7 @@ class CompiledRoll:
         # a granted re-roll and a forced re-roll of successes cancel (000 L15)
         if reroll_failed and reroll_passed:
             reroll_failed = reroll_passed = False
-        return totals, sources, reroll_failed, reroll_passed, auto
+        return totals, sources, reroll_failed, reroll_passed, auto, marking
 
     def run(self, env: Env, vars: dict) -> RollResult:
         """Roll (or test) with arguments ``vars``.
@@ -742,10 +752,11 @@ class CompiledRoll:
 
     def _run(self, env: Env, vars: dict) -> RollResult:
         if self.has_effects:
-            totals, sources, reroll_failed, reroll_passed, auto = self._effects(env, vars)
+            totals, sources, reroll_failed, reroll_passed, auto, marking = self._effects(env,
+                                                                                      vars)
         else:
-            totals, sources, reroll_failed, reroll_passed, auto = (
-                _NO_MODS, (), False, False, None)
+            totals, sources, reroll_failed, reroll_passed, auto, marking = (
+                _NO_MODS, (), False, False, None, [])
         if auto is not None:
             result = RollResult(self.name, None, 0, auto[0])
             env.emit({"kind": "test", "rule": self.name, "cite": self.cite,
@@ -758,12 +769,12 @@ class CompiledRoll:
             modifier = self.lo
         if self.hi is not None and modifier > self.hi:
             modifier = self.hi
-        result = self._roll_once(env, vars, modifier, totals["need"])
+        result = self._roll_once(env, vars, modifier, totals["need"], marking)
         rerolled = False
         if self.decl.is_test and self.decl.reroll != "never" and result.faces and (
                 (reroll_failed and not result.passed) or (reroll_passed and result.passed)):
             # a die is re-rolled at most once, whatever the number of sources (000 L13)
-            result = self._roll_once(env, vars, modifier, totals["need"],
+            result = self._roll_once(env, vars, modifier, totals["need"], marking,
                                      self._rerolled_faces(env, result))
             rerolled = True
         if env.events is not None:
@@ -797,6 +808,7 @@ class CompiledRoll:
         return tuple(faces)
 
     def _roll_once(self, env: Env, vars: dict, modifier: int, need_mod: int,
+                   marking: list[tuple[str, Closure | None, dict]],
                    faces: tuple | None = None) -> RollResult:
         need = None
         if self.need is not None:
@@ -817,9 +829,13 @@ class CompiledRoll:
         vars["result"] = total
         marks = frozenset(n.mark for n in self.naturals
                           if n.mark is not None and natural in n.values)
-        if self.mark_ifs:
+        if self.mark_ifs or marking:
             vars["dice"] = list(faces)
             marks = marks | {mark for mark, cond in self.mark_ifs if cond(env, vars)}
+            # a rule's mark: its condition sees the dice as the roll's own clauses do
+            dice = {"natural": natural, "result": total, "dice": vars["dice"]}
+            marks = marks | {mark for mark, cond, evars in marking
+                             if cond is None or cond(env, {**evars, **dice})}
         passed: bool | None = None
         if self.decl.is_test:
             forced = None

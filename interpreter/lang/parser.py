@@ -1002,6 +1002,10 @@ class _AstBuilder(Transformer):
             **self._effect_common(meta, children), result=children[0], test=str(children[1])
         )
 
+    def mark_effect(self, meta, children):
+        return ast.MarkEffect(**self._effect_common(meta, children), mark=str(children[0]),
+                              roll=str(children[1]))
+
     def during(self, meta, children):
         return _During(str(children[0]))
 

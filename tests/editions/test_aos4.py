@@ -487,14 +487,10 @@ add rule "Cloying Quagmire"                                           @ L906-L90
 
 @pytest.fixture(scope="module")
 def crit_on_5(tmp_path_factory):
-    """aos4 with a hit roll whose crits come on an unmodified 5+ (the FAQ's situation)."""
+    """aos4 with a weapon ability whose crits come on an unmodified 5+ (the FAQ's situation)."""
     folder = write_patch(tmp_path_factory.mktemp("aos4") / "aos4_crit5", '''\
-override test hit_roll(attacker: unit, target: unit, weapon: weapon, shooting: bool = false)  @ L971-L972
-    dice D6
-    need weapon.Hit
-    natural 1 fails
-    natural 5, 6 is critical
-    modifiers capped -1..+1
+add rule "Crit on 5+"                                                @ L971-L972
+    mark critical on hit_roll if natural >= 5 and weapon == bearer
 ''')
     return compile_ruleset(load_ruleset(folder))
 
@@ -507,7 +503,7 @@ def test_we18_a_critical_hit_that_misses(crit_on_5, rule: str, damage_on_a_5: in
     unmodified 5 is a critical hit but not a hit (5 - 1 < 5): the sequence ends, so Crit
     (2 Hits) and Crit (Auto-wound) do nothing, while Crit (Mortal) still inflicts Damage."""
     rt2 = crit_on_5
-    a = attacker_with(rt2, 5, 2, 0, 2, rules=(rule,))
+    a = attacker_with(rt2, 5, 2, 0, 2, rules=(rule, "Crit on 5+"))
     t = unit(rt2, save=None, rules=("Cover",))
     (plan,) = plan_attacks(rt2, a, t, attacks=1)
     seq = rt2.sequences[plan.sequence]

@@ -223,6 +223,11 @@ rule "Auto Wound" @ L1
     on critical of attack.hit if a == bearer: skip wound
 rule "Mortal" @ L1
     on critical of attack.hit if a == bearer: end with damage 3
+rule "Keen" @ L1
+    mark critical on hit if natural >= 5 and a == bearer
+rule "Lucky" @ L1
+    mark lucky on wound if dice == [6] and a == bearer
+    on lucky of attack.wound if a == bearer: end with damage 2
 '''
 
 
@@ -247,6 +252,14 @@ def mean_damage(rt, a, t) -> F:
     # a 5+ ward removes each damage point on 5+
     (("Big",), ("Ward (5+)",), 2 * F(1, 2) * F(1, 2) * F(2, 3) * F(2, 3)),
     (("Mortal",), ("Ward (6+)",), (F(2, 6) * F(1, 3) + F(1, 6) * 3) * F(5, 6)),
+    # a rule widens the critical hit to 5+: a 4 is one hit, a 5 or a 6 two
+    (("Two Hits", "Keen"), (), F(1, 6) * F(1, 3) + F(2, 6) * 2 * F(1, 3)),
+    (("Mortal", "Keen"), (), F(1, 6) * F(1, 3) + F(2, 6) * 3),
+    # Keen is the attacker's: carried by the target it widens nothing
+    (("Two Hits",), ("Keen",), F(2, 6) * F(1, 3) + F(1, 6) * 2 * F(1, 3)),
+    # a mark only a rule gives, read by a hook of the same rule: a wound roll of 6 ends
+    # the attack with 2 damage, no save
+    (("Lucky",), (), F(1, 2) * (F(1, 6) * 2 + F(2, 6) * F(2, 3))),
 ])
 def test_sequence_hooks_and_wards_exactly(tmp_path, rules, target_rules, expected) -> None:
     rt = kit(tmp_path, SEQUENCE)
@@ -264,6 +277,7 @@ CONFIGS = [
     (("Two Hits", "Big"), ("Ward (5+)",)), (("Auto Wound",), ("Ward (4+)",)),
     (("Mortal",), ("Ward (3+)",)), (("Two Hits", "Mortal", "Big"), ()),
     (("Two Hits", "Auto Wound", "Big"), ("Ward (6+)",)),
+    (("Two Hits", "Keen"), ("Ward (5+)",)), (("Keen", "Lucky", "Big"), ()),
 ]
 
 
