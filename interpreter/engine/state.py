@@ -70,7 +70,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         self._footprints: dict[Unit, tuple] = {}
         """Unit -> (models, files, base width, base depth, its footprint) (:meth:`footprint`)."""
         self._gaps: dict[tuple[Unit, Unit], tuple] = {}
-        """(a, b) -> (a's pose, b's pose, a's footprint, b's footprint, the gap) (:meth:`_gap`)."""
+        """(a, b) -> (a's pose, b's pose, a's footprint, b's footprint, the gap) (:meth:`_gap`);
+        each gap is kept for (b, a) too."""
         self._outlines = {}
         """Unit or piece -> (pose, footprint, (its outline as half-planes, its bounding box))
         (sight.py)."""
@@ -221,7 +222,9 @@ class BattleState(ObjectivesMixin, SightMixin):
     def _gap(self, a: Unit, b: Unit) -> float:
         """The edge-to-edge distance between two units' footprints where they stand.
 
-        Kept for the pair until either moves or changes size (a new pose or footprint).
+        Kept for the pair, both ways round (the distance is the same from either: see
+        :func:`interpreter.space.edge_distance`), until either moves or changes size (a new
+        pose or footprint).
         """
         pa, pb, fa, fb = a.pose, b.pose, self.footprint(a), self.footprint(b)
         kept = self._gaps.get((a, b))
@@ -230,6 +233,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             return kept[4]
         gap = edge_distance(placed(a), fa, placed(b), fb)
         self._gaps[(a, b)] = (pa, pb, fa, fb, gap)
+        self._gaps[(b, a)] = (pb, pa, fb, fa, gap)
         return gap
 
     def _b_within(self, env, span, a, b, inches):

@@ -114,7 +114,8 @@ def _inside(p, poly) -> bool:
 
 
 def edge_distance(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint) -> float:
-    """The shortest distance between two footprints (0 when they touch or overlap).
+    """The shortest distance between two footprints (0 when they touch or overlap); the
+    same float whichever footprint comes first.
 
     Examples:
         >>> edge_distance(Pose(0, 0), Footprint(2, 2), Pose(0, 6), Footprint(2, 2))
