@@ -75,6 +75,14 @@ class BattleState(ObjectivesMixin, SightMixin):
         self._outlines = {}
         """Unit or piece -> (pose, footprint, (its outline as half-planes, its bounding box))
         (sight.py)."""
+        self._terrain_under = {}
+        """Unit -> (pose, footprint, the terrain pieces it stands in) (sight.py)."""
+        self._in_range = {}
+        """(a, b, inches) -> (a's pose, a's footprint, b's pose, b's size, whether b is within
+        that range in a's front arc) (sight.py)."""
+        self._between = {}
+        """(a, b) -> (a's pose, a's footprint, b's pose, b's size, the outlines of all that
+        might stand between them, what does) (sight.py)."""
         # built on first use: the terrain as pieces (sight.py), the places and who controls
         # them (objectives.py)
         self._terrain_pieces = None
