@@ -96,6 +96,7 @@ class ObjectivesMixin:
     vp: dict[str, int]
     _places: dict[str, Place] | None
     _controllers: dict[str, str | None]
+    _bases: dict[Unit, tuple[Pose, Footprint, list[tuple[Pose, Footprint]]]]
 
     if TYPE_CHECKING:
         def footprint(self, unit: Unit) -> Footprint: ...
@@ -137,10 +138,18 @@ class ObjectivesMixin:
         return found
 
     def model_bases(self, unit: Any) -> list[tuple[Pose, Footprint]]:
-        """Where each living model's base is: the unit's block, rank by rank."""
+        """Where each living model's base is: the unit's block, rank by rank.
+
+        Kept per unit until it moves or changes size (its footprint stands for its models,
+        files and bases: the same footprint comes back only while they are the same).
+        """
         models = max(0, int(unit.models))
         if models == 0 or unit.pose is None:
             return []
+        size = self.footprint(unit)
+        kept = self._bases.get(unit)
+        if kept is not None and kept[0] is unit.pose and kept[1] is size:
+            return list(kept[2])
         files = max(1, min(int(unit.files), models))
         ranks = math.ceil(models / files)
         base = Footprint(unit.base_w, unit.base_d)
@@ -156,7 +165,8 @@ class ObjectivesMixin:
             x = unit.pose.x + across * rx + along * fx
             y = unit.pose.y + across * ry + along * fy
             bases.append((Pose(x, y, unit.pose.facing), base))
-        return bases
+        self._bases[unit] = (unit.pose, size, bases)
+        return list(bases)
 
     def _base_distance(self, pose: Pose, size: Footprint, where: Place) -> float:
         if where.is_point:

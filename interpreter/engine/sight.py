@@ -13,10 +13,11 @@ for the ruleset to decide.
 from __future__ import annotations
 
 import math
+import operator
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag
-from interpreter.engine.entities import Bearer
+from interpreter.engine.entities import Bearer, placed
 from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
 
 if TYPE_CHECKING:
@@ -170,6 +171,10 @@ class SightMixin:
     terrain: list[dict[str, Any]]
     _outlines: dict[Any, tuple[Pose, Footprint, tuple[list[tuple[float, float, float, float]],
                                                       tuple[float, float, float, float]]]]
+    _terrain_under: dict[Unit, tuple[Pose, Footprint, list[TerrainPiece]]]
+    _in_range: dict[tuple[Unit, Any, float], tuple[Pose, Footprint, Pose, Footprint, bool]]
+    _between: dict[tuple[Unit, Any], tuple[Pose, Footprint, Pose, Footprint, list[Any],
+                                           list[Any]]]
     _terrain_pieces: list[TerrainPiece] | None
 
     if TYPE_CHECKING:
@@ -228,7 +233,12 @@ class SightMixin:
         pieces = self._pieces()
         if not pieces:
             return []
+        # kept until the unit moves or changes size (its footprint stands for its models and
+        # files too: the same footprint comes back only while they are the same)
         size = self.footprint(unit)
+        kept = self._terrain_under.get(unit)
+        if kept is not None and kept[0] is unit.pose and kept[1] is size:
+            return list(kept[2])
         files = max(1, min(unit.files, unit.models or 1))
         ranks = max(1, math.ceil((unit.models or 1) / files))
         points = grid_points(unit.pose, size, files, ranks)
@@ -238,7 +248,8 @@ class SightMixin:
             inside = sum(1 for p in points if _inside(p, planes))
             if inside * 2 > len(points):
                 out.append(piece)
-        return out
+        self._terrain_under[unit] = (unit.pose, size, out)
+        return list(out)
 
     def _b_in_arc(self, env, span, a, b):
         size_a = self.footprint(a)
@@ -253,16 +264,28 @@ class SightMixin:
         if b in a.engaged:
             return True
         reach = float(inches)
+        kept = self._in_range.get((a, b, reach))
+        if (kept is not None and kept[0] is a.pose and kept[1] is size_a and kept[2] is b.pose
+                and kept[3] is size_b):
+            return kept[4]
+        found = self._reaches(env, span, a, size_a, b, size_b, reach)
+        self._in_range[(a, b, reach)] = (a.pose, size_a, b.pose, size_b, found)
+        return found
+
+    def _reaches(self, env: Any, span: Any, a: Unit, size_a: Footprint, b: Any,
+                 size_b: Footprint, reach: float) -> bool:
+        """Whether ``b`` is within ``reach`` of ``a``'s front arc (engagement aside)."""
+        pose = placed(a)
         for x, y in _edge_points(b.pose, size_b):
-            if arc_of(a.pose, size_a, x, y) != "front":
+            if arc_of(pose, size_a, x, y) != "front":
                 continue
             point = Pose(x, y)
-            if (not far_apart(a.pose, size_a, point, _POINT, reach)
-                    and edge_distance(a.pose, size_a, point, _POINT) <= reach):
+            if (not far_apart(pose, size_a, point, _POINT, reach)
+                    and edge_distance(pose, size_a, point, _POINT) <= reach):
                 return True
         # the whole of a's front may face part of b without a sample point in the arc
-        return (not far_apart(a.pose, size_a, b.pose, size_b, reach)
-                and edge_distance(a.pose, size_a, b.pose, size_b) <= reach
+        return (not far_apart(pose, size_a, b.pose, size_b, reach)
+                and edge_distance(pose, size_a, b.pose, size_b) <= reach
                 and self._b_in_arc(env, span, a, b))
 
     def _sight_lines(self, a, b) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -277,25 +300,54 @@ class SightMixin:
         return [(origin, t) for t in targets]
 
     def _b_between(self, env, span, a, b):
-        lines = self._sight_lines(a, b)
         things: list[Any] = [u for u in self.units
                              if u is not a and u is not b and self.alive(u)]
         things.extend(self._pieces())
-        xs = [x for p, q in lines for x in (p[0], q[0])]
-        ys = [y for p, q in lines for y in (p[1], q[1])]
-        x0, y0, x1, y1 = min(xs) - _MARGIN, min(ys) - _MARGIN, max(xs) + _MARGIN, max(ys) + _MARGIN
+        shapes = [self._shape(thing) for thing in things]
+        size_a, size_b = self.footprint(a), self._size_of(b)
+        # kept until a or b moves or changes size, or anything else moves, changes size,
+        # falls or arrives: an outline is made for one thing where it stands, so the same
+        # outlines are the same things in the same places
+        kept = self._between.get((a, b))
+        if (kept is not None and kept[0] is a.pose and kept[1] is size_a and kept[2] is b.pose
+                and kept[3] is size_b and len(kept[4]) == len(shapes)
+                and all(map(operator.is_, kept[4], shapes))):
+            return list(kept[5])
+        out = self._hiding(self._sight_lines(a, b), things, shapes)
+        self._between[(a, b)] = (a.pose, size_a, b.pose, size_b, shapes, out)
+        return list(out)
+
+    @staticmethod
+    def _hiding(lines: list[tuple[tuple[float, float], tuple[float, float]]], things: list[Any],
+                shapes: list[tuple[list[tuple[float, float, float, float]],
+                                   tuple[float, float, float, float]]]) -> list[Any]:
+        """The things (with their outlines) that cut the majority of the lines of sight.
+
+        A thing is tested against a line only when their bounding boxes meet (within
+        :data:`_MARGIN`), and no further than it takes to know the majority's verdict.
+        """
+        boxes = [(p, q, min(p[0], q[0]) - _MARGIN, min(p[1], q[1]) - _MARGIN,
+                  max(p[0], q[0]) + _MARGIN, max(p[1], q[1]) + _MARGIN) for p, q in lines]
+        x0, y0 = min(box[2] for box in boxes), min(box[3] for box in boxes)
+        x1, y1 = max(box[4] for box in boxes), max(box[5] for box in boxes)
+        n = len(lines)
         out = []
-        for thing in things:
-            planes, (bx0, by0, bx1, by1) = self._shape(thing)
+        for thing, (planes, (bx0, by0, bx1, by1)) in zip(things, shapes):
             if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
                 continue   # nowhere near the lines of sight
-            crossed = 0
-            for p, q in lines:
-                cut = _clip(p, q, planes)
-                if cut is not None and cut[1] - cut[0] > 1e-9:
-                    crossed += 1
-            if crossed * 2 > len(lines):
-                out.append(thing)
+            crossed = missed = 0
+            for p, q, lx0, ly0, lx1, ly1 in boxes:
+                if not (bx0 > lx1 or bx1 < lx0 or by0 > ly1 or by1 < ly0):
+                    cut = _clip(p, q, planes)
+                    if cut is not None and cut[1] - cut[0] > 1e-9:
+                        crossed += 1
+                        if crossed * 2 > n:
+                            out.append(thing)
+                            break
+                        continue
+                missed += 1
+                if missed * 2 >= n:
+                    break   # the rest cannot make a majority
         return out
 
     def _b_line_through(self, env, span, a, b, piece):

@@ -70,10 +70,21 @@ class BattleState(ObjectivesMixin, SightMixin):
         self._footprints: dict[Unit, tuple] = {}
         """Unit -> (models, files, base width, base depth, its footprint) (:meth:`footprint`)."""
         self._gaps: dict[tuple[Unit, Unit], tuple] = {}
-        """(a, b) -> (a's pose, b's pose, a's footprint, b's footprint, the gap) (:meth:`_gap`)."""
+        """(a, b) -> (a's pose, b's pose, a's footprint, b's footprint, the gap) (:meth:`_gap`);
+        each gap is kept for (b, a) too."""
         self._outlines = {}
         """Unit or piece -> (pose, footprint, (its outline as half-planes, its bounding box))
         (sight.py)."""
+        self._terrain_under = {}
+        """Unit -> (pose, footprint, the terrain pieces it stands in) (sight.py)."""
+        self._in_range = {}
+        """(a, b, inches) -> (a's pose, a's footprint, b's pose, b's size, whether b is within
+        that range in a's front arc) (sight.py)."""
+        self._between = {}
+        """(a, b) -> (a's pose, a's footprint, b's pose, b's size, the outlines of all that
+        might stand between them, what does) (sight.py)."""
+        self._bases = {}
+        """Unit -> (pose, footprint, where each of its models' bases is) (objectives.py)."""
         # built on first use: the terrain as pieces (sight.py), the places and who controls
         # them (objectives.py)
         self._terrain_pieces = None
@@ -229,7 +240,9 @@ class BattleState(ObjectivesMixin, SightMixin):
     def _gap(self, a: Unit, b: Unit) -> float:
         """The edge-to-edge distance between two units' footprints where they stand.
 
-        Kept for the pair until either moves or changes size (a new pose or footprint).
+        Kept for the pair, both ways round (the distance is the same from either: see
+        :func:`interpreter.space.edge_distance`), until either moves or changes size (a new
+        pose or footprint).
         """
         pa, pb, fa, fb = a.pose, b.pose, self.footprint(a), self.footprint(b)
         kept = self._gaps.get((a, b))
@@ -238,6 +251,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             return kept[4]
         gap = edge_distance(placed(a), fa, placed(b), fb)
         self._gaps[(a, b)] = (pa, pb, fa, fb, gap)
+        self._gaps[(b, a)] = (pb, pa, fb, fa, gap)
         return gap
 
     def _b_within(self, env, span, a, b, inches):

@@ -59,17 +59,17 @@ def corners(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
     """
     (fx, fy), (rx, ry) = axes(pose.facing)
     hw, hd = size.width / 2, size.depth / 2
-    out = []
-    for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1)):
-        out.append((pose.x + sx * hw * rx + sy * hd * fx, pose.y + sx * hw * ry + sy * hd * fy))
-    return out
+    # half the width along the right axis, half the depth along the forward axis
+    wx, wy, dx, dy = hw * rx, hw * ry, hd * fx, hd * fy
+    x, y = pose.x, pose.y
+    return [(x - wx + dx, y - wy + dy), (x + wx + dx, y + wy + dy),
+            (x + wx - dx, y + wy - dy), (x - wx - dx, y - wy - dy)]
 
 
 def _nearest(points, poly, best: float) -> float:
     """The least of ``best`` and the distances from the points to the polygon's edges."""
-    for i in range(4):
-        ax, ay = poly[i]
-        bx, by = poly[(i + 1) % 4]
+    hypot = math.hypot
+    for (ax, ay), (bx, by) in zip(poly, poly[1:] + poly[:1]):
         dx, dy = bx - ax, by - ay
         length2 = dx * dx + dy * dy
         for px, py in points:
@@ -82,7 +82,7 @@ def _nearest(points, poly, best: float) -> float:
                     t = 1.0
                 if not t > 0.0:
                     t = 0.0
-            d = math.hypot(px - (ax + t * dx), py - (ay + t * dy))
+            d = hypot(px - (ax + t * dx), py - (ay + t * dy))
             if d < best:
                 best = d
     return best
@@ -114,7 +114,8 @@ def _inside(p, poly) -> bool:
 
 
 def edge_distance(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint) -> float:
-    """The shortest distance between two footprints (0 when they touch or overlap).
+    """The shortest distance between two footprints (0 when they touch or overlap); the
+    same float whichever footprint comes first.
 
     Examples:
         >>> edge_distance(Pose(0, 0), Footprint(2, 2), Pose(0, 6), Footprint(2, 2))

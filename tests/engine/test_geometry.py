@@ -92,6 +92,15 @@ def test_turned_footprints_agree_with_the_polygons(ax, ay, af, aw, ad, bx, by, b
                         abs_tol=1e-6)
 
 
+@given(coordinate, coordinate, st.floats(0, 360) | facing, side, side, coordinate, coordinate,
+       st.floats(0, 360) | facing, side, side)
+def test_the_distance_is_the_same_either_way_round(ax, ay, af, aw, ad, bx, by, bf, bw, bd):
+    # the battle keeps a pair's distance for both orders (BattleState._gap)
+    a, b = Pose(ax, ay, af), Pose(bx, by, bf)
+    fa, fb = Footprint(aw, ad), Footprint(bw, bd)
+    assert edge_distance(a, fa, b, fb) == edge_distance(b, fb, a, fa)
+
+
 @given(coordinate, coordinate, st.floats(0, 360), side, side, coordinate, coordinate,
        st.floats(0, 360), side, side, st.floats(0, 40))
 def test_far_apart_footprints_are_farther_than_that(ax, ay, af, aw, ad, bx, by, bf, bw, bd,

@@ -1,0 +1,54 @@
+"""The battle state's caches of geometry (footprints, distances, outlines, sight, bases):
+what they give is what the state computes afresh."""
+
+from __future__ import annotations
+
+import random
+
+from interpreter.chance import RandomChance
+from interpreter.cli.common import load_context
+from interpreter.engine.state import BattleState
+from interpreter.space import Pose
+
+_KEPT = ("_footprints", "_gaps", "_outlines", "_terrain_under", "_in_range", "_between",
+         "_bases")
+"""The battle state's caches of geometry."""
+
+
+def test_kept_answers_are_those_computed_afresh() -> None:
+    # units move, turn, lose models and fall, at random: every answer the caches give is
+    # the one the state computes with nothing kept
+    _, runtime, battle = load_context("wfb8", "rulesets/wfb8/battles/battle.yaml")
+    state = BattleState(runtime, battle, [], {})
+    env = runtime.env(RandomChance(1), battle.options, [], state)
+    units = list(state.units)
+    rng = random.Random(7)
+    seen: set[tuple[str, bool]] = set()
+    for _ in range(300):
+        unit = rng.choice(units)
+        change = rng.randrange(4)
+        if change == 0:
+            unit.pose = Pose(rng.uniform(0, state.width), rng.uniform(0, state.depth),
+                             unit.pose.facing)
+        elif change == 1:
+            unit.pose = Pose(unit.pose.x, unit.pose.y, rng.choice([0.0, 90.0, 180.0,
+                                                                   rng.uniform(0, 360)]))
+        elif change == 2 and unit.models > 1:
+            unit.models -= 1
+        elif change == 3 and rng.random() < 0.1:
+            unit.destroyed = True
+        for _ in range(5):
+            a, b = rng.sample(units, 2)
+            for name, args in (("between", [a, b]), ("in_range", [a, b, rng.choice([6, 24])]),
+                               ("terrain_at", [a]), ("distance", [a, b]),
+                               ("models_within", [a, "wood", rng.choice([0, 3])])):
+                answer = state.builtin(env, name, args, None)
+                kept = {attr: getattr(state, attr) for attr in _KEPT}
+                for attr in _KEPT:
+                    setattr(state, attr, {})
+                assert state.builtin(env, name, args, None) == answer, (name, args)
+                for attr, value in kept.items():
+                    setattr(state, attr, value)
+                seen.add((name, bool(answer)))
+    # each builtin said yes (or something) and no (or nothing) along the way
+    assert len(seen) == 10, seen
