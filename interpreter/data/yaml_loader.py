@@ -11,8 +11,9 @@ The YAML dialect is deliberately small. Nothing the user gave is lost or rewritt
 - only ``true`` and ``false`` (in any case) are booleans; ``yes``, ``no``, ``on``, ``off``
   stay the strings the user wrote (YAML 1.1 would turn a unit called ``No`` into ``False``);
 - dates and times stay strings;
-- integers are decimal (``12``, ``-3``) and stay ints; floats (``1.5``, ``2e3``) stay floats;
-  ``0x1F``, ``1_000`` and ``1:30`` stay strings;
+- integers are decimal (``12``, ``-3``) and stay ints; floats (``1.5``, ``2e3``) stay floats,
+  and one too large to hold (``1e999``, infinity) is an error; ``0x1F``, ``1_000`` and
+  ``1:30`` stay strings;
 - ``null``, ``~`` and an empty value are ``None``;
 - mapping keys keep their type, so a table keyed ``1:``, ``2:`` has int keys;
 - aliases (``*name``) are allowed; merge keys (``<<``) and tags other than the standard
@@ -21,6 +22,7 @@ The YAML dialect is deliberately small. Nothing the user gave is lost or rewritt
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -368,7 +370,12 @@ class _Builder:
             return None
         pattern, convert = _SCALARS[node.tag]
         if pattern.match(node.value):
-            return convert(node.value)
+            value = convert(node.value)
+            if isinstance(value, float) and math.isinf(value):
+                self.bag.add(f"{node.value} is too large a number", span, code="bad-value",
+                             hint="a number up to about 1e308")
+                return None
+            return value
         # Only an explicit tag (``!!int abc``) can get here: the resolvers match the patterns.
         self.bag.add(f"{node.value!r} is not a valid {_tag_name(node.tag)}", span, code="bad-value")
         return None

@@ -267,6 +267,13 @@ BROKEN = [
         "a: !!int many\n", [(1, 4, "bad-value", "'many' is not a valid !!int")], id="bad-int-tag"
     ),
     pytest.param(
+        # a position of 1e999 inches would read as infinity, and geometry with it is not exact
+        "x: 1.0e+999\ny: -2e400\nz: 1e308\n",
+        [(1, 4, "bad-value", "1.0e+999 is too large a number"),
+         (2, 4, "bad-value", "-2e400 is too large a number")],
+        id="infinite-float",
+    ),
+    pytest.param(
         "base: &b {WS: 3}\nelite:\n  <<: *b\n  BS: 4\n",
         [(3, 3, "merge-key", "merge keys ('<<') are not supported")],
         id="merge-key",
