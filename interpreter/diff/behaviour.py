@@ -158,15 +158,21 @@ class _Evaluator:
         return thing
 
     def run(self, decl: ast.Decl, dims: Sequence[Dim], cell: Sequence[int]) -> Dist | str:
-        """The exact distribution of the declaration's result in one cell, or an error."""
+        """The exact distribution of the declaration's result in one cell, or an error.
+
+        A test's outcome is whether it passed, a roll's its value; with the marks the result
+        got (``critical``), as a pair, so that a rule widening a mark is seen."""
         runtime, options, name, kind = self.runtime, self.options, decl.name, decl.kind
         fixed = None if kind == "action" else self.args(decl, dims, cell)
 
         def procedure(chance):
             args = fixed if fixed is not None else self.args(decl, dims, cell)
-            result = runtime.invoke(name, runtime.env(chance, options), dict(args))
-            if kind == "test":
-                return bool(result.passed)
+            env = runtime.env(chance, options)
+            if kind in ("test", "roll"):
+                rolled = runtime.rolls[name].run(env, dict(args))
+                main = bool(rolled.passed) if kind == "test" else _hashable(rolled.value)
+                return main, tuple(sorted(rolled.marks))
+            result = runtime.invoke(name, env, dict(args))
             if kind == "sequence":
                 return result.damage
             return _hashable(result)
@@ -252,8 +258,9 @@ class CellDiff:
     """B minus A on the declaration's metric (None when one side failed)."""
     distance: Fraction
     """Total variation distance between the two distributions (1 when one side failed)."""
-    extra: tuple[tuple[str, Fraction | None, Fraction | None], ...] = ()
-    """Further numbers: for a sequence, P(damage >= 1) in A and B."""
+    extra: tuple[tuple[str, str, Fraction | None, Fraction | None], ...] = ()
+    """Further numbers, as (key, label, A, B): for a sequence, P(damage >= 1); for a roll or
+    test, the probability of each mark that differs (``P(critical)``)."""
     index: tuple[int, ...] = ()
     """The cell's position in the grid (ties are shown in grid order)."""
 
@@ -277,9 +284,9 @@ class CellDiff:
             "delta": None if self.delta is None else round(float(self.delta), 6),
             "delta_exact": None if self.delta is None else str(self.delta),
             "distance": round(float(self.distance), 6),
-            **{name: {"a": None if x is None else round(float(x), 6),
-                      "b": None if y is None else round(float(y), 6)}
-               for name, x, y in self.extra},
+            **{key: {"a": None if x is None else round(float(x), 6),
+                     "b": None if y is None else round(float(y), 6)}
+               for key, _, x, y in self.extra},
         }
 
 
@@ -518,18 +525,35 @@ def _compare(builder: GridBuilder, ea: _Evaluator, eb: _Evaluator, da: ast.Decl,
                          tuple((side, n, error) for side, (n, error) in one_sided.items()))
 
 
+def _marked(kind: str, d: Dist | str) -> tuple[Dist | str, dict[str, Fraction]]:
+    """A roll's or test's outcome without its marks, and the probability of each mark."""
+    if kind not in ("test", "roll") or not isinstance(d, Dist):
+        return d, {}
+    marks: dict[str, Fraction] = {}
+    for (_, names), p in d.items():
+        for mark in names:
+            marks[mark] = marks.get(mark, Fraction(0)) + p
+    return d.map(lambda outcome: outcome[0]), marks
+
+
 def _cell_diff(kind: str, metric: str | None, dims: Sequence[Dim], cell: tuple[int, ...],
-               ra: Dist | str, rb: Dist | str) -> CellDiff:
+               whole_a: Dist | str, whole_b: Dist | str) -> CellDiff:
+    distance = (_tv(whole_a, whole_b) if isinstance(whole_a, Dist) and isinstance(whole_b, Dist)
+                else Fraction(1))
+    (ra, marks_a), (rb, marks_b) = _marked(kind, whole_a), _marked(kind, whole_b)
     m = metric or metric_name(kind, ra, rb)
     va, vb = _value(m, ra), _value(m, rb)
     delta = vb - va if va is not None and vb is not None else (
         None if isinstance(ra, str) or isinstance(rb, str) else Fraction(0))
-    distance = _tv(ra, rb) if isinstance(ra, Dist) and isinstance(rb, Dist) else Fraction(1)
     extra: tuple = ()
     if kind == "sequence":
         pa = ra.p_at_least(1) if isinstance(ra, Dist) else None
         pb = rb.p_at_least(1) if isinstance(rb, Dist) else None
-        extra = (("p_at_least_1", pa, pb),)
+        extra = (("p_at_least_1", "P(damage>=1)", pa, pb),)
+    for mark in sorted(set(marks_a) | set(marks_b)):
+        pa, pb = marks_a.get(mark, Fraction(0)), marks_b.get(mark, Fraction(0))
+        if pa != pb:
+            extra += ((f"p_{mark}", f"P({mark})", pa, pb),)
     inputs = tuple((d.label, d.values[i]) for d, i in zip(dims, cell))
     shown = ", ".join(t for t in (d.show(i) for d, i in zip(dims, cell)) if t) or "-"
     return CellDiff(inputs, shown, ra, rb, va, vb, delta, distance, extra, tuple(cell))

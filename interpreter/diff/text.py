@@ -159,7 +159,7 @@ def _compared(d: DeclBehaviour, top: int) -> Iterator[str]:
             b = c.b if isinstance(c.b, str) else "evaluates"
             yield f"      {c.shown:<{width}}  A: {a}; B: {b}"
             continue
-        extra = "".join(f"   P(damage>=1) {_f(x)} -> {_f(y)}" for name, x, y in c.extra)
+        extra = "".join(f"   {label} {_f(x)} -> {_f(y)}" for _, label, x, y in c.extra)
         if d.metric == "distribution":
             yield f"      {c.shown:<{width}}  distributions differ (distance {_f(c.distance)})"
         else:

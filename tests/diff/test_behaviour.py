@@ -106,3 +106,25 @@ def test_a_grid_larger_than_the_cap_is_cut_down_deterministically() -> None:
     assert cells == select_cells(dims, 300, "example")[0]
     # every combination of the focus dimensions, the others at their default
     assert {(a, b, 5, 5, 5) for a in range(10) for b in range(10)} <= set(cells)
+
+
+def test_a_rule_that_only_widens_a_mark_is_seen(tmp_path) -> None:
+    # critical hits on a 5+ for everyone: nothing passes or fails differently, but the
+    # hit roll's critical comes twice as often
+    folder = tmp_path / "aos4-keen"
+    folder.mkdir()
+    (folder / "index.yaml").write_text("kind: ruleset\ndescription: t\nrules:\n  - p.rules\n")
+    (folder / "p.rules").write_text(
+        'ruleset aos4-keen "t" extends aos4\n'
+        '    source "002_71a3a79b74c3f40d.txt"\n\n'
+        'add rule "Keen Eye" is global                                        @ L971-L972\n'
+        '    mark critical on hit_roll if natural >= 5\n')
+    diff = behaviour_diff(load_edition("aos4"), load_ruleset(folder), cells=200,
+                          only={"hit_roll"})
+    (hit,) = diff.compared
+    assert hit.metric == "P(pass)" and hit.cells
+    for c in hit.cells:
+        assert c.delta == 0
+        (extra,) = c.extra
+        assert extra == ("p_critical", "P(critical)", Fraction(1, 6), Fraction(1, 3))
+        assert c.distance == Fraction(1, 6)
