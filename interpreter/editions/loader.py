@@ -26,12 +26,11 @@ from interpreter.diagnostics import (
 from interpreter.editions.registry import MANIFEST, find_edition
 from interpreter.editions.ruleset import Origin, Ruleset
 from interpreter.lang import ast
-from interpreter.lang.checker import check_declarations, report_unused, rule_arguments_problem
+from interpreter.lang.checker import check_declarations, report_unused, rule_reference_problem
 from interpreter.lang.parser import parse_file
-from interpreter.lang.rule_refs import RuleRefError, parse_rule_ref
 from interpreter.paths import shown
 
-__all__ = ["load_ruleset", "load_edition", "clear_cache", "resolve_rule", "apply_patch_op"]
+__all__ = ["load_ruleset", "load_edition", "clear_cache", "apply_patch_op"]
 
 _CACHE: dict[Path, tuple[tuple[tuple[str, int, int], ...], Ruleset]] = {}
 
@@ -102,18 +101,6 @@ def _fail(bag: DiagnosticBag) -> NoReturn:
 def _a(word: str) -> str:
     """``a test``, ``an action``."""
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
-
-
-def resolve_rule(text: str, rules: dict[str, ast.RuleDecl] | Any) -> tuple[ast.RuleDecl, tuple]:
-    """The rule a reference names, and its arguments (``"Ward Save (5+)"``).
-
-    Raises:
-        KeyError: no such rule. RuleRefError: not a rule reference.
-    """
-    if text in rules:
-        return rules[text], ()
-    ref = parse_rule_ref(text)
-    return rules[ref.name], ref.args
 
 
 def _origin_key(kind: str, name: str) -> str:
@@ -482,28 +469,12 @@ class _Builder:
                     )
 
     def check_rule_refs(self, located: _Located, rules, decls) -> None:
+        def removed(name: str) -> str | None:
+            removal = self.removed.get(f"rule:{name}")
+            return f"the patch removes it at {removal.span.text()}" if removal else None
+
         for path, text in located.rule_refs():
-            try:
-                rule, args = resolve_rule(text, rules)
-            except RuleRefError as err:
-                # A rule whose own name has brackets ("Crit (2 Hits)") is looked up whole.
-                close = did_you_mean(text, rules)
-                if close is not None:
-                    self.bag.add(f"unknown rule {text!r}", located.doc.span(path),
-                                 code="unknown-rule", hint=close)
-                else:
-                    self.bag.add(str(err), located.doc.span(path), code="bad-rule-reference")
-                continue
-            except KeyError:
-                name = text.split("(")[0].strip()
-                removal = self.removed.get(f"rule:{name}")
-                self.bag.add(
-                    f"unknown rule {text!r}", located.doc.span(path), code="unknown-rule",
-                    hint=f"the patch removes it at {removal.span.text()}" if removal
-                    else did_you_mean(name, rules),
-                )
-                continue
-            problem = rule_arguments_problem(rule, text, args)
+            problem = rule_reference_problem(text, rules, removed)
             if problem is not None:
                 code, message, hint = problem
                 self.bag.add(message, located.doc.span(path), code=code, hint=hint)

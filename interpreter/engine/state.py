@@ -697,7 +697,12 @@ def _snapshot(unit: Unit, seq: Any) -> tuple:
     return (unit.id, tuple(sorted(unit.profile.items(), key=lambda kv: kv[0])),
             tuple(sorted(s for s in unit.statuses if s in seq.statuses)),
             tuple(r.text for r in unit.rules), tuple(sorted(unit.values.items())),
-            tuple(getattr(unit, name, None) for name in sorted(seq.reads & _PROPERTIES)))
+            tuple(_frozen(getattr(unit, name, None)) for name in sorted(seq.reads & _PROPERTIES)))
+
+
+def _frozen(value: Any) -> Any:
+    """A property's value as a key: a set (``keywords``) as a frozenset."""
+    return frozenset(value) if isinstance(value, set) else value
 
 
 def _key_of(value: Any) -> Any:

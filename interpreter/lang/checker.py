@@ -29,9 +29,16 @@ from interpreter.lang.builtins import (
     NAME_TYPES,
     PROPERTY_TYPES,
 )
-from interpreter.lang.rule_refs import RuleArg, RuleRefError, parse_rule_ref
+from interpreter.lang.rule_refs import (
+    RuleArg,
+    RuleRefError,
+    parse_rule_ref,
+    resolve_rule,
+    template_params,
+)
 
 __all__ = ["check_declarations", "report_unused", "Usage", "rule_arguments_problem",
+           "rule_reference_problem",
            "CALLABLE_KINDS", "NOT_IN_SEED"]
 
 CALLABLE_KINDS = ("roll", "test", "sequence", "action", "decision", "phase")
@@ -219,6 +226,32 @@ _ARGUMENT_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 """What a rule reference may pass for a parameter of each type: the argument kinds
 (:class:`RuleArg.kind`) accepted, and what to call them. Other types accept any argument."""
+
+
+def rule_reference_problem(text: str, rules: Mapping[str, ast.RuleDecl],
+                           removed: Callable[[str], str | None] = lambda name: None
+                           ) -> tuple[str, str, str | None] | None:
+    """Why ``text`` names no rule of ``rules`` or does not fit its parameters, or None.
+
+    Returns:
+        ``(code, message, hint)``: an unknown rule (``unknown-rule``; the hint is what
+        ``removed`` says of the name, else the closest names), text that is no reference
+        (``bad-rule-reference``), or arguments that do not fit (see
+        :func:`rule_arguments_problem`).
+    """
+    try:
+        rule, args = resolve_rule(text, rules)
+    except RuleRefError as err:
+        # A rule whose own name has brackets ("Crit (2 Hits)") is looked up whole.
+        close = did_you_mean(text, rules)
+        if close is not None:
+            return "unknown-rule", f"unknown rule {text!r}", close
+        return "bad-rule-reference", str(err), None
+    except KeyError:
+        name = text.split("(")[0].strip()
+        return ("unknown-rule", f"unknown rule {text!r}",
+                removed(name) or did_you_mean(name, rules))
+    return rule_arguments_problem(rule, text, args)
 
 
 def rule_arguments_problem(
@@ -587,6 +620,14 @@ class _Checker:
             self.expr(e, self.globals)
 
     def check_RuleDecl(self, d: ast.RuleDecl) -> None:
+        held = template_params(d.name)
+        if held and held != [p.name for p in d.params]:
+            types = {p.name: p.type for p in d.params}
+            self.error(f"rule {d.name!r}: the names in braces ({', '.join(held)}) must be its "
+                       f"parameters, in order; it has ({', '.join(types) or 'none'})", d.span,
+                       "bad-rule-template",
+                       hint=f'declare: rule "{d.name}" ('
+                       + ", ".join(f"{h}: {types.get(h, 'keyword')}" for h in held) + ")")
         if d.is_global:
             for p in d.params:
                 if p.default is None:
@@ -697,24 +738,7 @@ class _Checker:
             self.expr(e.condition, scope)
 
     def rule_ref(self, text: str, span: Span) -> None:
-        if text in self.rules:
-            return
-        try:
-            ref = parse_rule_ref(text)
-        except RuleRefError as err:
-            # A rule whose own name has brackets ("Crit (2 Hits)") is looked up whole.
-            close = did_you_mean(text, self.rules)
-            if close is not None:
-                self.error(f"unknown rule {text!r}", span, "unknown-rule", hint=close)
-            else:
-                self.error(str(err), span, "bad-rule-reference")
-            return
-        rule = self.rules.get(ref.name)
-        if rule is None:
-            self.error(f"unknown rule {text!r}", span, "unknown-rule",
-                       hint=did_you_mean(ref.name, self.rules))
-            return
-        problem = rule_arguments_problem(rule, text, ref.args)
+        problem = rule_reference_problem(text, self.rules)
         if problem is not None:
             code, message, hint = problem
             self.error(message, span, code, hint=hint)

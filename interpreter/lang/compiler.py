@@ -466,8 +466,8 @@ class Runtime:
 
     def bind_rule(self, text: str) -> RuleInstance:
         """A rule reference from data (``Ward Save (5+)``) as a :class:`RuleInstance`."""
-        from interpreter.editions.loader import resolve_rule
         from interpreter.lang.parser import parse_dice
+        from interpreter.lang.rule_refs import resolve_rule
 
         rule, args = resolve_rule(text, self.ruleset.rules)
         values: dict[str, Any] = {}

@@ -8,15 +8,22 @@ A reference is a name, then optionally arguments in parentheses separated by com
 argument is a signed number, a score (``5+``), dice (``D3``, ``2D6``, ``D3+1``), or words,
 optionally led by a label (``Strength 4``). A rule whose own name contains parentheses
 (``Crit (2 Hits)``) is found by its whole name first, so both styles coexist.
+
+A rule's name may also hold its parameters: ``Anti-{x} (+1 Rend)`` with parameter ``x`` is
+what ``Anti-INFANTRY (+1 Rend)`` names, with ``x`` = ``INFANTRY`` (:func:`resolve_rule`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
-__all__ = ["RuleArg", "RuleRef", "RuleRefError", "parse_rule_ref"]
+__all__ = ["RuleArg", "RuleRef", "RuleRefError", "parse_rule_ref", "resolve_rule",
+           "template_params"]
 
 _DICE = re.compile(r"^([0-9]*)D([0-9]+)(?:x([0-9]+))?([+-][0-9]+)?$")
 _NEED = re.compile(r"^([0-9]+)\+$")
@@ -112,3 +119,58 @@ def parse_rule_ref(text: str) -> RuleRef:
     except RuleRefError as err:
         raise RuleRefError(f"{text!r}: {err}") from None
     return RuleRef(name, args, s)
+
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def template_params(name: str) -> list[str]:
+    """The parameters a rule's name holds, in order (``Anti-{x} (+1 Rend)``: ``["x"]``)."""
+    return _PLACEHOLDER.findall(name)
+
+
+@functools.lru_cache(maxsize=None)
+def _template(name: str) -> re.Pattern[str]:
+    parts = _PLACEHOLDER.split(name)   # text, parameter, text, parameter, ..., text
+    return re.compile("".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)"
+                              for i, part in enumerate(parts)))
+
+
+def _match_template(text: str, name: str) -> tuple[RuleArg, ...] | None:
+    """The arguments ``text`` gives a rule named by the template ``name``, or None."""
+    found = _template(name).fullmatch(text.strip())
+    if found is None:
+        return None
+    try:
+        return tuple(_arg(found.group(p)) for p in template_params(name))
+    except RuleRefError:
+        return None
+
+
+def resolve_rule(text: str, rules: Mapping[str, Any]) -> tuple[Any, tuple[RuleArg, ...]]:
+    """The rule a reference names, and its arguments: a rule of that whole name, else one
+    whose name is a template the text fits, else ``Name (arguments)``.
+
+    Examples:
+        >>> class Rule:  # anything; a rule declaration in the interpreter
+        ...     pass
+        >>> ward, anti = Rule(), Rule()
+        >>> rules = {"Ward Save": ward, "Anti-{x} (+1 Rend)": anti}
+        >>> rule, args = resolve_rule("Anti-INFANTRY (+1 Rend)", rules)
+        >>> rule is anti, args[0].value
+        (True, 'INFANTRY')
+        >>> resolve_rule("Ward Save (4+)", rules)[1][0].value
+        4
+
+    Raises:
+        KeyError: no such rule. RuleRefError: not a rule reference.
+    """
+    if text in rules:
+        return rules[text], ()
+    for name, rule in rules.items():
+        if "{" in name:
+            args = _match_template(text, name)
+            if args is not None:
+                return rule, args
+    ref = parse_rule_ref(text)
+    return rules[ref.name], ref.args

@@ -291,6 +291,14 @@ def test_anti_infantry_adds_1_rend_against_infantry_only(rt) -> None:
     assert mean_damage(rt, a, unit(rt, keywords=("CAVALRY",))) == F(4, 9) * F(2, 3)
 
 
+def test_anti_x_takes_x_from_its_name_whatever_the_keyword(rt) -> None:
+    # L448: one rule, "Anti-{x} (+1 Rend)"; a keyword no bundled weapon names works too
+    a = attacker_with(rt, 3, 3, 1, 1, rules=("Anti-DAEMON (+1 Rend)",))
+    assert [r.args for r in a.weapons[0].rules] == [{"x": "DAEMON"}]
+    assert mean_damage(rt, a, unit(rt, keywords=("DAEMON",))) == F(4, 9) * F(5, 6)
+    assert mean_damage(rt, a, unit(rt, keywords=("INFANTRY",))) == F(4, 9) * F(2, 3)
+
+
 def test_anti_charge_adds_1_rend_against_a_unit_that_charged(rt) -> None:
     a = attacker_with(rt, 3, 3, 0, 1, rules=("Anti-charge (+1 Rend)",))
     assert mean_damage(rt, a, unit(rt, statuses=("charged",))) == F(4, 9) * F(2, 3)

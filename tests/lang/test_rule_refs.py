@@ -7,9 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter.diagnostics import Span
-from interpreter.editions.loader import resolve_rule
 from interpreter.lang import ast
-from interpreter.lang.rule_refs import RuleArg, RuleRef, RuleRefError, parse_rule_ref
+from interpreter.lang.rule_refs import RuleArg, RuleRef, RuleRefError, parse_rule_ref, resolve_rule
 
 
 @pytest.mark.parametrize(("text", "name", "args"), [
@@ -82,6 +81,24 @@ def test_a_rule_whose_own_name_has_brackets_is_found_whole() -> None:
         resolve_rule("Crit (3 Hits)", rules)
     with pytest.raises(KeyError):
         resolve_rule("Regeneration (5+)", rules)
+
+
+def test_a_rule_name_can_hold_its_parameters() -> None:
+    where = Span("r.rules", 1)
+    anti = ast.RuleDecl(where, "Anti-{x} (+1 Rend)", None,
+                        params=(ast.Param(where, "x", "keyword"),))
+    sworn = ast.RuleDecl(where, "{n} Sworn {foe}", None,
+                         params=(ast.Param(where, "n", "int"), ast.Param(where, "foe", "keyword")))
+    ward = ast.RuleDecl(where, "Ward Save", None, params=(ast.Param(where, "value", "need"),))
+    rules = {r.name: r for r in (anti, sworn, ward)}
+    rule, args = resolve_rule("Anti-INFANTRY (+1 Rend)", rules)
+    assert rule is anti and [(a.kind, a.value) for a in args] == [("words", "INFANTRY")]
+    rule, args = resolve_rule("3 Sworn Night Goblins", rules)
+    assert rule is sworn and [(a.kind, a.value) for a in args] == [("int", 3),
+                                                                   ("words", "Night Goblins")]
+    assert resolve_rule("Ward Save (4+)", rules)[0] is ward     # brackets as before
+    with pytest.raises(RuleRefError):   # the template does not fit, nor is it Name (args)
+        resolve_rule("Anti-INFANTRY (+2 Rend)", rules)
 
 
 # ---------------------------------------------------------------- a property
