@@ -1,0 +1,103 @@
+"""Characters joined to units in wfb8 (seed 000 L741-L799): blows at a joined character in
+close combat (L767), the unit left with no rank-and-file (L775)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from helpers.wfb8_world import World, unit
+
+
+def combined(tmp_path: Path, character: str = "empire/battle_wizard", **extra: Any) -> World:
+    """Ten Halberdiers (a, five files) with a character (c) joined, engaged by ten Orc Boyz
+    (b, five files) in front."""
+    w = World(tmp_path, [
+        unit("a", "empire", 36, 10, equipment=["halberd", "light_armour"]),
+        unit("c", "empire", 36, 10, profile=character, models=1, values={"joined_to": "a"}),
+        unit("b", "orcs", 36, 14, 180, profile="orcs/orc_boy",
+             equipment=["hand_weapon", "shield", "light_armour"]),
+    ], **extra)
+    w.call("join_characters")
+    w.state._b_engage(w.env(), None, w.unit("b"), w.unit("a"))
+    return w
+
+
+def decisions(w: World, name: str) -> list[dict]:
+    return [e for e in w.events if e["kind"] == "decision" and e["decision"] == name]
+
+
+def test_the_joined_character_is_in_the_fight_but_not_the_units_place_in_it(
+        tmp_path: Path) -> None:
+    w = combined(tmp_path)
+    a, b, c = w.unit("a"), w.unit("b"), w.unit("c")
+    assert c.leader is a and c in b.engaged
+    # even listed first, the character is not whom the Orcs strike or measure against:
+    # the unit is (L767)
+    b.engaged.sort(key=lambda u: u.id != "c")
+    assert b.engaged[0] is c
+    assert w.call("strike_target", x="b") is a
+    assert w.call("primary_target", x="b") is a
+
+
+def test_an_enemy_declares_how_many_blows_go_at_the_character(tmp_path: Path) -> None:
+    # L767: the Orcs put 2 of their 5 blows on the Wizard, declared before any die is rolled;
+    # only the 3 models touching it may (character_contact_models), so 0..3 are offered
+    w = combined(tmp_path)
+    w.state.orders = [{"decision": "attack_character", "unit": "b", "choose": 2}]
+    dice = {"to_hit": [4, 4, 1, 1, 1], "to_wound": [6, 1], "*": [1] * 20}
+    blows = w.call("aimed_blows", dice, x="b", t="a", seq="melee_attack", attacks=5, each=1)
+    asked = decisions(w, "attack_character")
+    assert [d["options"] for d in asked] == [[0, 1, 2, 3]]
+    assert asked[0]["why"] == "scripted order"
+    assert [(x.id, t.id, n) for x, t, n, _ in blows] == [("b", "c", 1), ("b", "a", 0)]
+    attacks = [(e["target"], e["attacks"]) for e in w.events if e["kind"] == "attacks"]
+    assert attacks == [("c", 2), ("a", 3)]
+    assert w.logs("attacks the character") == [["b", "c", 2]]
+
+
+def test_every_blow_at_the_character_leaves_none_for_the_unit(tmp_path: Path) -> None:
+    w = combined(tmp_path)
+    w.state.orders = [{"decision": "attack_character", "unit": "b", "choose": 3}]
+    blows = w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack",
+                   attacks=3, each=1)
+    assert [(t.id, n) for _, t, n, _ in blows] == [("c", 0)]
+    assert [e["target"] for e in w.events if e["kind"] == "attacks"] == ["c"]
+
+
+def test_the_contact_option_bounds_the_blows_at_the_character(tmp_path: Path) -> None:
+    w = combined(tmp_path, options={"character_contact_models": 1})
+    w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack", attacks=5, each=2)
+    assert [d["options"] for d in decisions(w, "attack_character")] == [[0, 1, 2]]
+
+
+def test_the_default_policy_aims_at_a_character_it_can_slay_no_tougher_than_its_unit(
+        tmp_path: Path) -> None:
+    # the Wizard (T3, W2) among Halberdiers (T3): three blows can reach him: all three go
+    w = combined(tmp_path)
+    w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack", attacks=5, each=1)
+    assert [(d["choice"], d["why"]) for d in decisions(w, "attack_character")] == [
+        (3, "policy aggressive")]
+    # with one model touching him, one blow cannot slay his two Wounds: all at the unit
+    w = combined(tmp_path, options={"character_contact_models": 1})
+    w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack", attacks=5, each=1)
+    assert [d["choice"] for d in decisions(w, "attack_character")] == [0]
+    # the Captain (T4) is tougher than his Halberdiers (T3): all at the unit
+    w = combined(tmp_path, character="empire/captain")
+    w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack", attacks=5, each=1)
+    assert [d["choice"] for d in decisions(w, "attack_character")] == [0]
+    assert [e["target"] for e in w.events if e["kind"] == "attacks"] == ["a"]
+
+
+def test_a_slain_characters_excess_wounds_are_lost(tmp_path: Path) -> None:
+    # L767: 5 Wounds on the 2-Wound Wizard slay him; 3 are lost: none reach the Halberdiers
+    # and only 2 count for the combat result (an overkill counts only in a challenge, L789)
+    w = combined(tmp_path)
+    w.call("deal", attacker="b", target="c", damage=5)
+    assert w.unit("c").models == 0 and w.unit("a").models == 10
+    assert w.state.counters[("wounds_caused", "b")] == 2
+    assert w.logs("excess wounds are lost") == [["c", 3]]
+    # a unit's own casualties count in full, as before
+    w.call("deal", attacker="b", target="a", damage=3)
+    assert w.unit("a").models == 7
+    assert w.state.counters[("wounds_caused", "b")] == 5
