@@ -101,3 +101,77 @@ def test_a_slain_characters_excess_wounds_are_lost(tmp_path: Path) -> None:
     w.call("deal", attacker="b", target="a", damage=3)
     assert w.unit("a").models == 7
     assert w.state.counters[("wounds_caused", "b")] == 5
+
+
+# ============================================================== a unit with no rank-and-file
+
+
+def alone(tmp_path: Path, models: int = 2, **extra: Any) -> World:
+    """Two Halberdiers (a) with a Captain (c) joined, a friend (f) 4" away, Orc Boyz (b)
+    12" off."""
+    w = World(tmp_path, [
+        unit("a", "empire", 36, 10, models=models, files=2),
+        unit("c", "empire", 36, 10, profile="empire/captain", models=1,
+             values={"joined_to": "a"}),
+        unit("f", "empire", 44, 10),
+        unit("b", "orcs", 36, 26, 180, profile="orcs/orc_boy"),
+    ], **extra)
+    w.call("join_characters")
+    return w
+
+
+def test_the_characters_left_alone_fight_on_and_everyone_near_tests_for_panic(
+        tmp_path: Path) -> None:
+    # L775: the last two Halberdiers fall to shooting: the Captain is a unit of his own, and
+    # he and the friend 4" away test for Panic, though the unit was far below Unit Strength 10
+    w = alone(tmp_path)
+    w.call("remove_casualties", {"panic_test": [6, 6, 1, 1], "flee_distance": [2, 2]}, u="a", wounds=2, source="b")
+    c = w.unit("c")
+    assert w.unit("a").destroyed and c.leader is None and c.models == 1
+    assert w.logs("is left as a unit of its own") == [["c", "a"]]
+    assert sorted(t["units"][0] for t in w.tests("panic_test")) == ["c", "f"]
+    # a failed test (12 on Ld 8) makes the Captain flee
+    assert w.logs("panics") == [["c"]] and "fleeing" in c.statuses
+    # read as the destroyed-unit Panic of L516 instead, a unit that small panics nobody
+    w = alone(tmp_path, options={"character_left_panic": "unit_strength_10"})
+    w.call("remove_casualties", {}, u="a", wounds=2, source="b")
+    assert not w.tests("panic_test")
+
+
+def test_a_character_left_alone_in_close_combat_stays_in_the_fight(tmp_path: Path) -> None:
+    w = alone(tmp_path)
+    w.state._b_engage(w.env(), None, w.unit("b"), w.unit("a"))
+    w.call("deal", {"panic_test": [1, 1]}, attacker="b", target="a", damage=2)
+    c, b = w.unit("c"), w.unit("b")
+    assert w.unit("a").destroyed and c.leader is None
+    assert b in c.engaged and c in b.engaged
+    # the friend tests; the Captain, in close combat, does not (panic_in_combat false)
+    assert [t["units"] for t in w.tests("panic_test")] == [["f"]]
+
+
+def test_a_joined_character_breaks_flees_and_rallies_with_its_unit(tmp_path: Path) -> None:
+    # L755, L771: one Break test for the combined unit; the character flees with it and
+    # rallies with it
+    w = alone(tmp_path, models=10)
+    w.state._b_engage(w.env(), None, w.unit("b"), w.unit("a"))
+    a, c = w.unit("a"), w.unit("c")
+    w.state.orders = [{"decision": "pursue", "unit": "b", "choose": "restrain"}]
+    w.call("lose_combat", {"break_test": [6, 6], "restraint_test": [1, 1], "*": [3, 3]},
+           losers=[a, c], winners=[w.unit("b")], margin=2)
+    assert [t["units"] for t in w.tests("break_test")] == [["a"]]
+    assert "fleeing" in a.statuses and "fleeing" in c.statuses and c.leader is a
+    for u in (a, c):
+        u.statuses.pop("fled_this_turn", None)
+    w.state.active_side = "empire"
+    w.call("compulsory_moves", {"rallying_test": [1, 1]})
+    assert [t["units"] for t in w.tests("rallying_test")] == [["a"]]
+    assert "fleeing" not in a.statuses and "fleeing" not in c.statuses
+
+
+def test_a_unit_run_down_passes_the_wounds_left_over_to_its_characters(tmp_path: Path) -> None:
+    # L470, L763: 3 Wounds on two Halberdiers (W1) and the Captain (W2): he keeps 1 Wound
+    w = alone(tmp_path)
+    w.call("run_down", target="a", wounds=3)
+    assert w.unit("a").destroyed
+    c = w.unit("c")
+    assert c.models == 1 and w.call("wounds_left", u="c") == 1
