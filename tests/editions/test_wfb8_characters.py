@@ -53,7 +53,7 @@ def test_an_enemy_declares_how_many_blows_go_at_the_character(tmp_path: Path) ->
     assert [(x.id, t.id, n) for x, t, n, _ in blows] == [("b", "c", 1), ("b", "a", 0)]
     attacks = [(e["target"], e["attacks"]) for e in w.events if e["kind"] == "attacks"]
     assert attacks == [("c", 2), ("a", 3)]
-    assert w.logs("attacks the character") == [["b", "c", 2]]
+    assert w.logs("blows at the character") == [["b", "c", 2]]
 
 
 def test_every_blow_at_the_character_leaves_none_for_the_unit(tmp_path: Path) -> None:
@@ -175,3 +175,36 @@ def test_a_unit_run_down_passes_the_wounds_left_over_to_its_characters(tmp_path:
     assert w.unit("a").destroyed
     c = w.unit("c")
     assert c.models == 1 and w.call("wounds_left", u="c") == 1
+
+
+# ============================================================== missiles and templates
+
+
+def test_look_out_sir_keeps_templates_and_missiles_off_a_joined_character(
+        tmp_path: Path) -> None:
+    # L761, L765: in a unit of five or more, the Captain is no target of his own for a
+    # breath weapon (a template, read as hits on a unit) or a magic missile
+    w = World(tmp_path, [
+        unit("a", "empire", 36, 10),
+        unit("c", "empire", 36, 10, profile="empire/captain", models=1,
+             values={"joined_to": "a"}),
+        # Trolls (Line of Sight 2) see over the Halberdiers (1) to the Captain
+        unit("b", "orcs", 36, 16, 180, profile="orcs/troll", models=3, files=3,
+             rules=["Breath Weapon (4)"]),
+        unit("s", "orcs", 28, 22, 180, profile="orcs/orc_shaman", models=1,
+             values={"wizard_level": 1, "lore": "fire"}),
+    ], battlefield={"width": 72, "depth": 48, "terrain": [
+        # the Shaman's hill lets him see over the Halberdiers to the Captain (L29, L887)
+        {"id": "hill", "kind": "hill", "name": "Hill", "at": {"x": 28, "y": 22},
+         "size": {"w": 8, "h": 8}, "effects": ["Hill", "Line of Sight (2)"]}]})
+    w.call("join_characters")
+    a, c = w.unit("a"), w.unit("c")
+    assert w.call("can_see", a="s", b="c")
+    assert c not in w.call("spell_targets", w="s", s="fireball")
+    assert a in w.call("spell_targets", w="s", s="fireball")
+    # the Captain is in sight, listed first among the enemies and as near: the breath still
+    # goes at the unit
+    assert w.call("can_see", a="b", b="c")
+    w.state.units.sort(key=lambda u: u.id != "c")
+    w.call("breathe", {"template_hits": [2], "*": [1] * 10}, u="b")
+    assert [v[:2] for v in w.logs("breathes")] == [["b", "a"]]
