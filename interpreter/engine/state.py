@@ -418,9 +418,10 @@ class BattleState(ObjectivesMixin, SightMixin):
     def _destroy(self, env, unit: Unit) -> None:
         unit.destroyed = True
         unit.models = 0
-        self._disengage(unit)
+        # the units attached to it go on where they stand, in their fights
         for follower in list(unit.followers):
             self._b_detach(env, None, follower)
+        self._disengage(unit)
         if unit.leader is not None:
             self._b_detach(env, None, unit)
         self.emit(env, "destroyed", unit=unit.id)

@@ -124,7 +124,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("add_counter", 3, 3, "counter, any, number -> any", "add_counter(name, owner, amount)"),
         _b("inflict", 2, 3, "unit, number, any -> int",
            "inflict(unit, damage[, saves]): remove models for that damage"),
-        _b("destroy", 1, 1, "unit -> bool", "remove the unit from the battle"),
+        _b("destroy", 1, 1, "unit -> bool",
+           "remove the unit from the battle (units attached to it stay, detached)"),
         _b("attach", 2, 2, "unit, unit -> bool",
            "attach(a, b): a moves with b (a character joined to a unit): it stands in b's place, "
            "goes where b goes and is in b's fights"),

@@ -94,7 +94,7 @@ def test_the_pitched_battle_is_the_same_for_the_same_seed() -> None:
 
 
 def test_every_bundled_battle_runs(tmp_path: Path) -> None:
-    for name in ("duel.yaml", "shooting.yaml", "battle.yaml"):
+    for name in ("duel.yaml", "shooting.yaml", "battle.yaml", "characters.yaml"):
         _, runtime, battle = load_context("wfb8", str(BATTLES / name))
         result = run_battle(runtime, battle, seed=2, keep_events=False)
         assert result.rounds >= 1
