@@ -171,7 +171,7 @@ def test_a_joined_character_breaks_flees_and_rallies_with_its_unit(tmp_path: Pat
 def test_a_unit_run_down_passes_the_wounds_left_over_to_its_characters(tmp_path: Path) -> None:
     # L470, L763: 3 Wounds on two Halberdiers (W1) and the Captain (W2): he keeps 1 Wound
     w = alone(tmp_path)
-    w.call("run_down", target="a", wounds=3)
+    w.call("run_down", target="a", wounds=3, source="b")
     assert w.unit("a").destroyed
     c = w.unit("c")
     assert c.models == 1 and w.call("wounds_left", u="c") == 1

@@ -487,6 +487,28 @@ def test_panic_at_a_quarter_of_the_models_of_the_phase(tmp_path: Path) -> None:
     assert "fleeing" in w.unit("b").statuses
 
 
+def test_a_unit_run_down_panics_its_friends_nearby(tmp_path: Path) -> None:
+    # L516: destroyed for any reason, run down included, a unit that began the phase at Unit
+    # Strength 10 or more makes friends within 6" test; one that began it smaller does not
+    def world(models: int) -> World:
+        w = World(tmp_path, [unit("a", "empire", 36, 10, models=models),
+                             unit("f", "empire", 44, 10),
+                             unit("far", "empire", 36, 40),
+                             unit("b", "orcs", 36, 26, 180, profile="orcs/orc_boy")])
+        w.call("remember_phase_start")
+        return w
+
+    w = world(10)
+    w.call("run_down", {"panic_test": [6, 6], "flee_distance": [2, 2]}, target="a", wounds=20,
+           source="b")
+    assert w.unit("a").destroyed
+    assert [t["units"] for t in w.tests("panic_test")] == [["f"]]
+    assert "fleeing" in w.unit("f").statuses
+    w = world(9)
+    w.call("run_down", {}, target="a", wounds=20, source="b")
+    assert w.unit("a").destroyed and not w.tests("panic_test")
+
+
 def test_stand_and_shoot_needs_the_charger_beyond_its_move(tmp_path: Path) -> None:
     # L122: only if the charger is farther than its Move (M4; the units are 12" apart).
     w = shooting_world(tmp_path)
