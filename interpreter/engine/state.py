@@ -650,17 +650,25 @@ class BattleState(ObjectivesMixin, SightMixin):
             self.ended = "an end condition held"
         return None
 
-    def activate(self, env, vars, var, units, order, start, picker, body) -> None:
-        """Units act one at a time; sides alternate picking (or one side after the other)."""
+    def activate(self, env, vars, var, units, order, start, picker, body, may=None) -> None:
+        """Units act one at a time; sides alternate picking (or one side after the other).
+
+        With ``may`` (``where``), a side is handed only units for which it holds now; a side
+        with none passes, and the activation ends when no side has one.
+        """
         remaining = list(units)
         sides = [start] + [s for s in self.sides if s != start]
-        turn = 0
+        turn = passed = 0
         while remaining:
             side = sides[turn % len(sides)]
-            mine = [u for u in remaining if u.side == side]
+            mine = [u for u in remaining if u.side == side and (may is None or may(u))]
             if not mine:
+                passed += 1
+                if passed >= len(sides) and may is not None:
+                    return
                 turn += 1
                 continue
+            passed = 0
             unit = mine[0]
             if picker is not None and len(mine) > 1:
                 unit = self.decide(env, None, picker, _picker_args(self, picker, mine, side))

@@ -307,6 +307,8 @@ class Activate(Stmt):
     picker: str | None
     """The decision that picks the next unit; None picks in listed order."""
     body: tuple[Stmt, ...]
+    where: Expr | None = None
+    """``where C``: a unit is handed out only while ``C`` holds for it (checked at each pick)."""
 
 
 # ---------------------------------------------------------------- declarations

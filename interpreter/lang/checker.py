@@ -828,7 +828,10 @@ class _Checker:
                                s.span, "unknown-decision",
                                hint=did_you_mean(s.picker, self.names_of("decision")))
                 self.use(s.picker)
-            self.block(s.body, scope.child({s.var: self.local(s.var, "unit")}))
+            inner = scope.child({s.var: self.local(s.var, "unit")})
+            if s.where is not None:
+                self.expr(s.where, inner)
+            self.block(s.body, inner)
 
     def local(self, name: str, t: str) -> str:
         """The type of a local that starts as a ``t``: no known type if it is given another

@@ -1199,12 +1199,17 @@ def _statement_closure(runtime: Runtime, s: ast.Stmt, types, cite: str) -> Closu
         units, start = x(s.units, types), x(s.start, types)
         body = _compile_block(runtime, s.body, types, cite)
         var, picker, order, span = s.var, s.picker, s.order, s.span
+        where = x(s.where, dict(types, **{var: "unit"})) if s.where is not None else None
 
         def activate(env, vars):
             if env.state is None:
                 raise _fail("'activate' needs a battle", span)
+            may = None
+            if where is not None:
+                def may(unit):
+                    return bool(where(env, dict(vars, **{var: unit})))
             env.state.activate(env, vars, var, units(env, vars), order, start(env, vars),
-                               picker, body)
+                               picker, body, may)
         return activate
     raise AssertionError(f"no compiler for {type(s).__name__}")  # pragma: no cover
 

@@ -1107,16 +1107,21 @@ class _AstBuilder(Transformer):
     def activation_order(self, meta, children):
         return _Order(" ".join(str(c) for c in children))
 
+    def activation_where(self, meta, children):
+        return _Where(children[0])
+
     def activate_stmt(self, meta, children):
         var = str(children[0])
         units = children[1]
         order = next(c.what for c in children if isinstance(c, _Order))
+        where = next((c.expr for c in children if isinstance(c, _Where)), None)
         exprs = [c for c in children[2:] if isinstance(c, ast.Expr)]
         picker = next(
             (str(c) for c in children[2:] if isinstance(c, Token) and c.type == "NAME"), None
         )
         return ast.Activate(
-            self._span(meta), var, units, order, exprs[0], picker, self._body(children[2:])
+            self._span(meta), var, units, order, exprs[0], picker, self._body(children[2:]),
+            where,
         )
 
     # -------------------------------------------------------- expressions
