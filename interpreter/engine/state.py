@@ -145,7 +145,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         """Run a phase: announce it, run it, let statuses lasting to its end expire."""
         outer = self.phase
         self.phase = name
-        self.emit(env, "phase", phase=name, within=outer, cite=self.runtime.ruleset.cite(name))
+        if env.events is not None:
+            self.emit(env, "phase", phase=name, within=outer, cite=self.runtime.ruleset.cite(name))
         self.fire(env, "start_of_phase")
         try:
             return body()
@@ -307,9 +308,10 @@ class BattleState(ObjectivesMixin, SightMixin):
                 a.engaged.append(b)
             if a not in b.engaged:
                 b.engaged.append(a)
-        self.emit(env, "engage", unit=unit.id, target=other.id,
-                  arc=arc or arc_of(other.pose, self.footprint(other), unit.pose.x,
-                                    unit.pose.y))
+        if env.events is not None:
+            self.emit(env, "engage", unit=unit.id, target=other.id,
+                      arc=arc or arc_of(other.pose, self.footprint(other), unit.pose.x,
+                                        unit.pose.y))
         return True
 
     def _carry(self, unit: Unit) -> None:
@@ -586,10 +588,11 @@ class BattleState(ObjectivesMixin, SightMixin):
         choice, why = self._scripted(name, subject, side, options)
         if why is None:
             choice, why = self._policy(env, decl, side, vars, options)
-        self.emit(env, "decision", decision=name, side=side,
-                  unit=subject.id if subject is not None else None,
-                  options=[_name(o) for o in options], choice=_name(choice), why=why,
-                  cite=self.runtime.ruleset.cite(name))
+        if env.events is not None:
+            self.emit(env, "decision", decision=name, side=side,
+                      unit=subject.id if subject is not None else None,
+                      options=[_name(o) for o in options], choice=_name(choice), why=why,
+                      cite=self.runtime.ruleset.cite(name))
         return choice
 
     def _scripted(self, name, subject, side, options):
