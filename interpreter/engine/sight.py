@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.entities import Bearer, placed
 from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
+from interpreter.space.lines import Convex, band, behind, closest_points, segment_clear
 
 if TYPE_CHECKING:
     from interpreter.engine.entities import Unit
@@ -176,10 +177,12 @@ class SightMixin:
     _between: dict[tuple[Unit, Any], tuple[Pose, Footprint, Pose, Footprint, list[Any],
                                            list[Any]]]
     _terrain_pieces: list[TerrainPiece] | None
+    _behind: dict[tuple[Any, ...], tuple[Pose, Footprint, Pose, Footprint, Any]]
 
     if TYPE_CHECKING:
         def footprint(self, unit: Unit) -> Footprint: ...
         def alive(self, unit: Unit) -> bool: ...
+        def model_bases(self, unit: Any) -> list[tuple[Pose, Footprint]]: ...
 
     def _pieces(self) -> list[TerrainPiece]:
         """The battle file's terrain as pieces (built once, effects bound as rules)."""
@@ -357,3 +360,83 @@ class SightMixin:
         if cut is None:
             return 0.0
         return round((cut[1] - cut[0]) * math.hypot(q[0] - p[0], q[1] - p[1]), 6)
+
+    # ------------------------------------------------------------ behind a piece
+    def _pieces_named(self, what: Any, span: Any) -> list[TerrainPiece]:
+        """A piece, a piece's id, or a list of them, as pieces."""
+        items = what if isinstance(what, (list, tuple)) else [what]
+        out = []
+        for item in items:
+            if isinstance(item, TerrainPiece):
+                out.append(item)
+                continue
+            found = next((p for p in self._pieces() if p.id == item), None)
+            if found is None:
+                known = ", ".join(p.id for p in self._pieces()) or "none in this battle"
+                raise BattleError([DiagnosticBag().add(
+                    f"no terrain piece {item!r} (pieces: {known})", span,
+                    code="unknown-place")])
+            out.append(found)
+        return out
+
+    def _kept_behind(self, key: tuple[Any, ...], a: Unit, b: Unit, work: Any) -> Any:
+        """``work()``'s answer for a and b where they stand, kept until a or b moves or
+        changes size (the pieces never move)."""
+        size_a, size_b = self.footprint(a), self.footprint(b)
+        kept = self._behind.get(key)
+        if (kept is not None and kept[0] is a.pose and kept[1] is size_a and kept[2] is b.pose
+                and kept[3] is size_b):
+            return kept[4]
+        answer = work()
+        self._behind[key] = (placed(a), size_a, placed(b), size_b, answer)
+        return answer
+
+    def _b_behind(self, env, span, a, b, pieces, ignore_within=0):
+        found = self._pieces_named(pieces, span)
+        if a.pose is None or b.pose is None or not found:
+            return False
+        reach = max(0.0, float(ignore_within))
+
+        def work() -> bool:
+            shape_a = Convex(corners(placed(a), self.footprint(a)))
+            shape_b = Convex(corners(placed(b), self.footprint(b)))
+            return any(behind(shape_a, shape_b, Convex(corners(p.pose, p.size)), reach)
+                       for p in found)
+        return self._kept_behind(("behind", a, b, tuple(p.id for p in found), reach), a, b,
+                                 work)
+
+    def _b_models_behind(self, env, span, a, b, pieces, ignore_within=0, from_unit=False):
+        found = self._pieces_named(pieces, span)
+        if a.pose is None or b.pose is None or not found:
+            return 0
+        reach = max(0.0, float(ignore_within))
+        whole = bool(from_unit)
+
+        def work() -> int:
+            mine = [Convex(corners(pose, size)) for pose, size in self.model_bases(a)]
+            theirs = [Convex(corners(pose, size)) for pose, size in self.model_bases(b)]
+            if not mine or not theirs:
+                return 0
+            shape_a = Convex(corners(placed(a), self.footprint(a)))
+            shape_b = Convex(corners(placed(b), self.footprint(b)))
+            near = (min(shape_a.box[0], shape_b.box[0]), min(shape_a.box[1], shape_b.box[1]),
+                    max(shape_a.box[2], shape_b.box[2]), max(shape_a.box[3], shape_b.box[3]))
+            shapes = [s for s in (Convex(corners(p.pose, p.size)) for p in found)
+                      if not (s.box[0] > near[2] or s.box[2] < near[0] or s.box[1] > near[3]
+                              or s.box[3] < near[1])]
+            if not shapes:
+                return 0
+            unit_band = band(shape_a, reach) if whole else None
+            count = 0
+            for base in mine:
+                found_lines = [closest_points(base, other) for other in theirs]
+                lines = [line for line in found_lines if line is not None]
+                if len(lines) < len(found_lines):
+                    continue   # in base contact with the target: nothing between them
+                ignored = unit_band if whole else band(base, reach)
+                if any(all(not segment_clear(p, q, shape, ignored) for p, q in lines)
+                       for shape in shapes):
+                    count += 1
+            return count
+        return self._kept_behind(("models", a, b, tuple(p.id for p in found), reach, whole),
+                                 a, b, work)
