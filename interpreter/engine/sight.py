@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.entities import Bearer, placed
 from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
-from interpreter.space.lines import Convex, band, behind, closest_points, segment_clear
+from interpreter.space.lines import (Convex, apart, band, behind, closest_points, hull,
+                                     segment_clear)
 
 if TYPE_CHECKING:
     from interpreter.engine.entities import Unit
@@ -391,6 +392,11 @@ class SightMixin:
         self._behind[key] = (placed(a), size_a, placed(b), size_b, answer)
         return answer
 
+    def _base_shapes(self, unit: Unit) -> list[Convex]:
+        """Its models' bases as shapes, kept until it moves or changes size."""
+        return self._kept_behind(("bases", unit), unit, unit, lambda: [
+            Convex(corners(pose, size)) for pose, size in self.model_bases(unit)])
+
     def _b_behind(self, env, span, a, b, pieces, ignore_within=0):
         found = self._pieces_named(pieces, span)
         if a.pose is None or b.pose is None or not found:
@@ -413,29 +419,39 @@ class SightMixin:
         whole = bool(from_unit)
 
         def work() -> int:
-            mine = [Convex(corners(pose, size)) for pose, size in self.model_bases(a)]
-            theirs = [Convex(corners(pose, size)) for pose, size in self.model_bases(b)]
-            if not mine or not theirs:
-                return 0
             shape_a = Convex(corners(placed(a), self.footprint(a)))
             shape_b = Convex(corners(placed(b), self.footprint(b)))
-            near = (min(shape_a.box[0], shape_b.box[0]), min(shape_a.box[1], shape_b.box[1]),
-                    max(shape_a.box[2], shape_b.box[2]), max(shape_a.box[3], shape_b.box[3]))
+            # a piece the hull of the two units misses is crossed by no line between them
+            around = hull(shape_a.corners + shape_b.corners)
             shapes = [s for s in (Convex(corners(p.pose, p.size)) for p in found)
-                      if not (s.box[0] > near[2] or s.box[2] < near[0] or s.box[1] > near[3]
-                              or s.box[3] < near[1])]
+                      if not apart(around, s)]
             if not shapes:
                 return 0
+            mine, theirs = self._base_shapes(a), self._base_shapes(b)
             unit_band = band(shape_a, reach) if whole else None
             count = 0
             for base in mine:
-                found_lines = [closest_points(base, other) for other in theirs]
-                lines = [line for line in found_lines if line is not None]
-                if len(lines) < len(found_lines):
-                    continue   # in base contact with the target: nothing between them
-                ignored = unit_band if whole else band(base, reach)
-                if any(all(not segment_clear(p, q, shape, ignored) for p, q in lines)
-                       for shape in shapes):
+                ignored = unit_band if whole else None
+                # the pieces that every line drawn so far from this model passes across
+                hiding = shapes
+                for other in theirs:
+                    line = closest_points(base, other)
+                    if line is None:
+                        hiding = []   # in base contact with the target: nothing between
+                        break
+                    p, q = line
+                    still = []
+                    for shape in hiding:
+                        if segment_clear(p, q, shape, None):
+                            continue
+                        if reach > 0 and ignored is None:
+                            ignored = band(base, reach)
+                        if not segment_clear(p, q, shape, ignored):
+                            still.append(shape)
+                    hiding = still
+                    if not hiding:
+                        break
+                if hiding:
                     count += 1
             return count
         return self._kept_behind(("models", a, b, tuple(p.id for p in found), reach, whole),

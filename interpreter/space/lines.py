@@ -25,7 +25,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-__all__ = ["Convex", "EPSILON", "behind", "closest_points", "gap", "segment_clear"]
+__all__ = ["Convex", "EPSILON", "apart", "behind", "closest_points", "gap", "hull",
+           "segment_clear"]
 
 Point = tuple[float, float]
 
@@ -162,22 +163,60 @@ def closest_points(a: Convex, b: Convex) -> tuple[Point, Point] | None:
     """The closest point of ``a`` to ``b`` and of ``b`` to ``a``; None when they touch or
     overlap. Where the closest points are not single (facing edges side by side), the middle
     of each closest stretch."""
-    if gap(a, b) == 0.0:
+    if not apart(a, b):
         return None
     found: list[tuple[float, Point, Point]] = []
+    edges_a, edges_b = a.edges(), b.edges()
     for p in a.corners:
-        for q1, q2 in b.edges():
+        for q1, q2 in edges_b:
             d, q = _point_segment(p, q1, q2)
             found.append((d, p, q))
     for q in b.corners:
-        for p1, p2 in a.edges():
+        for p1, p2 in edges_a:
             d, p = _point_segment(q, p1, p2)
             found.append((d, p, q))
     best = min(d for d, _, _ in found)
+    if best <= 1e-9:
+        return None
     near = [(p, q) for d, p, q in found if d <= best + 1e-9]
     n = len(near)
     return ((sum(p[0] for p, _ in near) / n, sum(p[1] for p, _ in near) / n),
             (sum(q[0] for _, q in near) / n, sum(q[1] for _, q in near) / n))
+
+
+def apart(a: Convex, b: Convex) -> bool:
+    """Whether a straight line separates the two shapes (they may touch along it).
+
+    Examples:
+        >>> apart(Convex([(0, 0), (1, 0), (1, 1), (0, 1)]), Convex([(1, 0), (2, 0), (2, 1), (1, 1)]))
+        True
+        >>> apart(Convex([(0, 0), (2, 0), (2, 2), (0, 2)]), Convex([(1, 1), (3, 1), (3, 3), (1, 3)]))
+        False
+    """
+    for one, other in ((a, b), (b, a)):
+        for nx, ny, c in one.planes:
+            if min(nx * x + ny * y for x, y in other.corners) >= c - 1e-12:
+                return True
+    return False
+
+
+def hull(points: Iterable[Point]) -> Convex:
+    """The convex hull of the points (at least three not on one line)."""
+    pts = sorted(set(points))
+
+    def cross(o: Point, p: Point, q: Point) -> float:
+        return (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
+    lower: list[Point] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[Point] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return Convex(lower[:-1] + upper[:-1])
 
 
 class _Band:
@@ -191,10 +230,15 @@ class _Band:
         self.reach = reach
         strips = []
         edges = []
-        for (a, b), (nx, ny, _) in zip(_edges_by_plane(shape), shape.planes):
+        for (a, b), (nx, ny, c) in zip(_edges_by_plane(shape), shape.planes):
             a2 = (a[0] + nx * reach, a[1] + ny * reach)
             b2 = (b[0] + nx * reach, b[1] + ny * reach)
-            strips.append(Convex([a, b, b2, a2]).planes)
+            # between the edge and its copy pushed out by reach, and across its two ends
+            ex, ey = b[0] - a[0], b[1] - a[1]
+            length = math.hypot(ex, ey)
+            ex, ey = ex / length, ey / length
+            strips.append([(nx, ny, c + reach), (-nx, -ny, -c), (ex, ey, ex * b[0] + ey * b[1]),
+                           (-ex, -ey, -(ex * a[0] + ey * a[1]))])
             edges.append((a2, b2))
         self.strips = strips
         self.edges = edges
@@ -286,8 +330,8 @@ def behind(a: Convex, b: Convex, piece: Convex, ignore: float = 0.0) -> bool:
     """
     box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
            max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
-    if not _boxes_meet(box, piece.box):
-        return False
+    if not _boxes_meet(box, piece.box) or apart(hull(a.corners + b.corners), piece):
+        return False   # every line from a to b runs inside their hull, which misses the piece
     if gap(a, b) <= ignore + EPSILON:
         return False   # every line from a to b runs within the ignored distance of a
     band = None
