@@ -52,6 +52,8 @@ class TerrainPiece(Bearer):
         self.side = None
         self.models = None
         self.on_table = True
+        self.shape: Convex | None = None
+        """Its rectangle as a shape for the lines of sight (made on first use)."""
 
     def __repr__(self) -> str:
         return f"TerrainPiece({self.id!r})"
@@ -184,6 +186,7 @@ class SightMixin:
         def footprint(self, unit: Unit) -> Footprint: ...
         def alive(self, unit: Unit) -> bool: ...
         def model_bases(self, unit: Any) -> list[tuple[Pose, Footprint]]: ...
+        def _gap(self, a: Unit, b: Unit) -> float: ...
 
     def _pieces(self) -> list[TerrainPiece]:
         """The battle file's terrain as pieces (built once, effects bound as rules)."""
@@ -392,6 +395,18 @@ class SightMixin:
         self._behind[key] = (placed(a), size_a, placed(b), size_b, answer)
         return answer
 
+    def _unit_shape(self, unit: Unit) -> Convex:
+        """Its footprint as a shape, kept until it moves or changes size."""
+        return self._kept_behind(("shape", unit), unit, unit, lambda: Convex(
+            corners(placed(unit), self.footprint(unit))))
+
+    @staticmethod
+    def _piece_shape(piece: TerrainPiece) -> Convex:
+        """A piece's rectangle as a shape (pieces never move)."""
+        if piece.shape is None:
+            piece.shape = Convex(corners(piece.pose, piece.size))
+        return piece.shape
+
     def _base_shapes(self, unit: Unit) -> list[Convex]:
         """Its models' bases as shapes, kept until it moves or changes size."""
         return self._kept_behind(("bases", unit), unit, unit, lambda: [
@@ -404,10 +419,10 @@ class SightMixin:
         reach = max(0.0, float(ignore_within))
 
         def work() -> bool:
-            shape_a = Convex(corners(placed(a), self.footprint(a)))
-            shape_b = Convex(corners(placed(b), self.footprint(b)))
-            return any(behind(shape_a, shape_b, Convex(corners(p.pose, p.size)), reach)
-                       for p in found)
+            if self._gap(a, b) <= reach:
+                return False   # every line from a to b runs within the ignored distance of a
+            shape_a, shape_b = self._unit_shape(a), self._unit_shape(b)
+            return any(behind(shape_a, shape_b, self._piece_shape(p), reach) for p in found)
         return self._kept_behind(("behind", a, b, tuple(p.id for p in found), reach), a, b,
                                  work)
 
@@ -419,12 +434,12 @@ class SightMixin:
         whole = bool(from_unit)
 
         def work() -> int:
-            shape_a = Convex(corners(placed(a), self.footprint(a)))
-            shape_b = Convex(corners(placed(b), self.footprint(b)))
+            if whole and self._gap(a, b) <= reach:
+                return 0   # every line from a to b runs within the ignored distance of a
+            shape_a, shape_b = self._unit_shape(a), self._unit_shape(b)
             # a piece the hull of the two units misses is crossed by no line between them
             around = hull(shape_a.corners + shape_b.corners)
-            shapes = [s for s in (Convex(corners(p.pose, p.size)) for p in found)
-                      if not apart(around, s)]
+            shapes = [s for s in (self._piece_shape(p) for p in found) if not apart(around, s)]
             if not shapes:
                 return 0
             mine, theirs = self._base_shapes(a), self._base_shapes(b)
