@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.entities import Bearer, placed
 from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
+from interpreter.space.lines import (Convex, apart, band, behind, closest_points, hull,
+                                     segment_clear)
 
 if TYPE_CHECKING:
     from interpreter.engine.entities import Unit
@@ -50,6 +52,8 @@ class TerrainPiece(Bearer):
         self.side = None
         self.models = None
         self.on_table = True
+        self.shape: Convex | None = None
+        """Its rectangle as a shape for the lines of sight (made on first use)."""
 
     def __repr__(self) -> str:
         return f"TerrainPiece({self.id!r})"
@@ -176,10 +180,13 @@ class SightMixin:
     _between: dict[tuple[Unit, Any], tuple[Pose, Footprint, Pose, Footprint, list[Any],
                                            list[Any]]]
     _terrain_pieces: list[TerrainPiece] | None
+    _behind: dict[tuple[Any, ...], tuple[Pose, Footprint, Pose, Footprint, Any]]
 
     if TYPE_CHECKING:
         def footprint(self, unit: Unit) -> Footprint: ...
         def alive(self, unit: Unit) -> bool: ...
+        def model_bases(self, unit: Any) -> list[tuple[Pose, Footprint]]: ...
+        def _gap(self, a: Unit, b: Unit) -> float: ...
 
     def _pieces(self) -> list[TerrainPiece]:
         """The battle file's terrain as pieces (built once, effects bound as rules)."""
@@ -357,3 +364,110 @@ class SightMixin:
         if cut is None:
             return 0.0
         return round((cut[1] - cut[0]) * math.hypot(q[0] - p[0], q[1] - p[1]), 6)
+
+    # ------------------------------------------------------------ behind a piece
+    def _pieces_named(self, what: Any, span: Any) -> list[TerrainPiece]:
+        """A piece, a piece's id, or a list of them, as pieces."""
+        items = what if isinstance(what, (list, tuple)) else [what]
+        out = []
+        for item in items:
+            if isinstance(item, TerrainPiece):
+                out.append(item)
+                continue
+            found = next((p for p in self._pieces() if p.id == item), None)
+            if found is None:
+                known = ", ".join(p.id for p in self._pieces()) or "none in this battle"
+                raise BattleError([DiagnosticBag().add(
+                    f"no terrain piece {item!r} (pieces: {known})", span,
+                    code="unknown-place")])
+            out.append(found)
+        return out
+
+    def _kept_behind(self, key: tuple[Any, ...], a: Unit, b: Unit, work: Any) -> Any:
+        """``work()``'s answer for a and b where they stand, kept until a or b moves or
+        changes size (the pieces never move)."""
+        size_a, size_b = self.footprint(a), self.footprint(b)
+        kept = self._behind.get(key)
+        if (kept is not None and kept[0] is a.pose and kept[1] is size_a and kept[2] is b.pose
+                and kept[3] is size_b):
+            return kept[4]
+        answer = work()
+        self._behind[key] = (placed(a), size_a, placed(b), size_b, answer)
+        return answer
+
+    def _unit_shape(self, unit: Unit) -> Convex:
+        """Its footprint as a shape, kept until it moves or changes size."""
+        return self._kept_behind(("shape", unit), unit, unit, lambda: Convex(
+            corners(placed(unit), self.footprint(unit))))
+
+    @staticmethod
+    def _piece_shape(piece: TerrainPiece) -> Convex:
+        """A piece's rectangle as a shape (pieces never move)."""
+        if piece.shape is None:
+            piece.shape = Convex(corners(piece.pose, piece.size))
+        return piece.shape
+
+    def _base_shapes(self, unit: Unit) -> list[Convex]:
+        """Its models' bases as shapes, kept until it moves or changes size."""
+        return self._kept_behind(("bases", unit), unit, unit, lambda: [
+            Convex(corners(pose, size)) for pose, size in self.model_bases(unit)])
+
+    def _b_behind(self, env, span, a, b, pieces, ignore_within=0):
+        found = self._pieces_named(pieces, span)
+        if a.pose is None or b.pose is None or not found:
+            return False
+        reach = max(0.0, float(ignore_within))
+
+        def work() -> bool:
+            if self._gap(a, b) <= reach:
+                return False   # every line from a to b runs within the ignored distance of a
+            shape_a, shape_b = self._unit_shape(a), self._unit_shape(b)
+            return any(behind(shape_a, shape_b, self._piece_shape(p), reach) for p in found)
+        return self._kept_behind(("behind", a, b, tuple(p.id for p in found), reach), a, b,
+                                 work)
+
+    def _b_models_behind(self, env, span, a, b, pieces, ignore_within=0, from_unit=False):
+        found = self._pieces_named(pieces, span)
+        if a.pose is None or b.pose is None or not found:
+            return 0
+        reach = max(0.0, float(ignore_within))
+        whole = bool(from_unit)
+
+        def work() -> int:
+            if whole and self._gap(a, b) <= reach:
+                return 0   # every line from a to b runs within the ignored distance of a
+            shape_a, shape_b = self._unit_shape(a), self._unit_shape(b)
+            # a piece the hull of the two units misses is crossed by no line between them
+            around = hull(shape_a.corners + shape_b.corners)
+            shapes = [s for s in (self._piece_shape(p) for p in found) if not apart(around, s)]
+            if not shapes:
+                return 0
+            mine, theirs = self._base_shapes(a), self._base_shapes(b)
+            unit_band = band(shape_a, reach) if whole else None
+            count = 0
+            for base in mine:
+                ignored = unit_band if whole else None
+                # the pieces that every line drawn so far from this model passes across
+                hiding = shapes
+                for other in theirs:
+                    line = closest_points(base, other)
+                    if line is None:
+                        hiding = []   # in base contact with the target: nothing between
+                        break
+                    p, q = line
+                    still = []
+                    for shape in hiding:
+                        if segment_clear(p, q, shape, None):
+                            continue
+                        if reach > 0 and ignored is None:
+                            ignored = band(base, reach)
+                        if not segment_clear(p, q, shape, ignored):
+                            still.append(shape)
+                    hiding = still
+                    if not hiding:
+                        break
+                if hiding:
+                    count += 1
+            return count
+        return self._kept_behind(("models", a, b, tuple(p.id for p in found), reach, whole),
+                                 a, b, work)

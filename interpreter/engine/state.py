@@ -83,6 +83,9 @@ class BattleState(ObjectivesMixin, SightMixin):
         self._between = {}
         """(a, b) -> (a's pose, a's footprint, b's pose, b's size, the outlines of all that
         might stand between them, what does) (sight.py)."""
+        self._behind = {}
+        """(builtin, a, b, pieces, ...) -> (a's pose, a's footprint, b's pose, b's footprint,
+        the answer of behind or models_behind) (sight.py)."""
         self._bases = {}
         """Unit -> (pose, footprint, where each of its models' bases is) (objectives.py)."""
         # built on first use: the terrain as pieces (sight.py), the places and who controls

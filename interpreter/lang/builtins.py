@@ -194,6 +194,15 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("line_through", 3, 3, "unit, unit, any -> number",
            "line_through(a, b, piece): inches of the line from a's front to b's centre inside the"
            " piece"),
+        _b("behind", 3, 4, "unit, unit, any, number -> bool",
+           "behind(a, b, pieces[, ignore_within]): every straight line from a point of a to a "
+           "point of b passes across the piece (one of them), its parts within ignore_within "
+           "of a aside"),
+        _b("models_behind", 3, 5, "unit, unit, any, number, bool -> int",
+           "models_behind(a, b, pieces[, ignore_within[, from_unit]]): a's models from whose "
+           "base the line between closest points to every model of b passes across the piece "
+           "(one of them), its parts within ignore_within of the model (of a, with from_unit) "
+           "aside"),
         _b("files", 1, 1, "unit -> int", "models in the unit's front rank"),
     ]
 )

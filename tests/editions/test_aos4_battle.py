@@ -531,13 +531,63 @@ def test_cover_after_a_charge_differs_in_2026_27() -> None:
     assert units_of(turn)["liberators"].models == 5
 
 
+def test_cover_behind_a_feature_differs_by_season() -> None:
+    # L466, L1533 (any line from the attacking unit), L1260 (closest points, each attacking
+    # model's combat range ignored), L132, L1002 (the attacking unit's combat range). The
+    # Clanrats stand beyond a low ruin, not on it; every hit roll is a 3 (Hit 3+).
+    path = f"{SEASONS}/behind_cover.yaml"
+    outcome = {}
+    for edition in EDITIONS:
+        result = fight(edition, path)
+        hits = {}
+        for e in result.events:
+            if e["kind"] == "attacks":
+                hits.setdefault(e["attacker"], []).append((e["attacks"], e["steps"][0][1]))
+        outcome[edition] = (hits, units_of(result)["clanrats"].models)
+    far = [(10, 0)]   # behind the ruin in every version: every shot at -1
+    assert outcome == {
+        "aos4": ({"far_judicators": far, "near_judicators": [(20, 20)]}, 0),
+        "aos4-gh2025": ({"far_judicators": far, "near_judicators": [(10, 0), (10, 10)]}, 10),
+        "aos4-gh2026": ({"far_judicators": far, "near_judicators": [(20, 20)]}, 0)}
+    probe = Probe("aos4-gh2025", path)
+    assert probe("cover_models", attacker="near_judicators", target="clanrats") == 5
+    assert probe("cover_models", attacker="far_judicators", target="clanrats") == 5
+    assert probe.state.builtin(probe.env, "models_wholly_on", [probe.unit["clanrats"], "ruin"],
+                               None) == 0
+
+
+def test_the_original_obscuring_hides_a_unit_behind_it(tmp_path: Path) -> None:
+    # L538, L1533: behind or wholly on an Obscuring feature, a unit cannot be shot (original
+    # rules); 2025-26 obscures only units within 1" of it (L377)
+    path = battle_file(tmp_path, """
+edition: aos4
+game: {rounds: 1, first: order}
+sides: [order, chaos]
+battlefield:
+  width: 60
+  depth: 44
+  terrain:
+    - {id: wood, kind: wood, at: {x: 30, y: 28}, size: {w: 16, h: 4}, effects: [Obscuring]}
+units:
+  - {id: judicators, side: order, profile: order/judicators, models: 5, position: {x: 30, y: 15}}
+  - {id: clanrats, side: chaos, profile: chaos/clanrats, models: 5, position: {x: 30, y: 34, facing: 180}}
+  - {id: stormvermin, side: chaos, profile: chaos/stormvermin, models: 5, position: {x: 48, y: 34, facing: 180}}
+""")
+    probe = Probe("aos4", path, active="order")
+    assert probe("shooting_blocked", shooter="judicators", target="clanrats")
+    assert not probe("shooting_blocked", shooter="judicators", target="stormvermin")
+    assert probe("shooting_targets", u="judicators") == [probe.unit["stormvermin"]]
+    season = Probe("aos4-gh2025", path, active="order")
+    assert not season("shooting_blocked", shooter="judicators", target="clanrats")
+
+
 def test_cover_gives_minus_1_to_hit_to_a_unit_wholly_on_the_feature() -> None:
+    # every attacking model's attacks get Cover's -1 (cover_models counts the models)
     probe = Probe("aos4", BATTLE)
-    assert probe("in_cover", u="judicators")
-    assert not probe("in_cover", u="liberators")
-    assert probe("hit_modifier", attacker="clanrats", target="judicators", shooting=False) == -1
+    assert probe("cover_models", attacker="clanrats", target="judicators") == 20
+    assert probe("cover_models", attacker="clanrats", target="liberators") == 0
     probe.state._b_apply(probe.env, None, "charged", probe.unit["judicators"])
-    assert not probe("in_cover", u="judicators")
+    assert probe("cover_models", attacker="clanrats", target="judicators") == 0
 
 
 def test_the_2026_27_wording_has_no_cover_option() -> None:

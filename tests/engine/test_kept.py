@@ -11,7 +11,7 @@ from interpreter.engine.state import BattleState
 from interpreter.space import Pose
 
 _KEPT = ("_footprints", "_gaps", "_outlines", "_terrain_under", "_in_range", "_between",
-         "_bases")
+         "_bases", "_behind")
 """The battle state's caches of geometry."""
 
 
@@ -41,7 +41,10 @@ def test_kept_answers_are_those_computed_afresh() -> None:
             a, b = rng.sample(units, 2)
             for name, args in (("between", [a, b]), ("in_range", [a, b, rng.choice([6, 24])]),
                                ("terrain_at", [a]), ("distance", [a, b]),
-                               ("models_within", [a, "wood", rng.choice([0, 3])])):
+                               ("models_within", [a, "wood", rng.choice([0, 3])]),
+                               ("behind", [a, b, ["wood", "wall", "hill"], rng.choice([0, 3])]),
+                               ("models_behind", [a, b, ["wood", "wall", "hill"],
+                                                  rng.choice([0, 3]), rng.random() < 0.5])):
                 answer = state.builtin(env, name, args, None)
                 kept = {attr: getattr(state, attr) for attr in _KEPT}
                 for attr in _KEPT:
@@ -51,4 +54,4 @@ def test_kept_answers_are_those_computed_afresh() -> None:
                     setattr(state, attr, value)
                 seen.add((name, bool(answer)))
     # each builtin said yes (or something) and no (or nothing) along the way
-    assert len(seen) == 10, seen
+    assert len(seen) == 14, seen
