@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
-MANIFESTS = sorted(p for p in RULESETS.glob("*/index.yaml") if (p.parent / "battles").is_dir())
+MANIFESTS = sorted(p for p in RULESETS.rglob("index.yaml") if (p.parent / "battles").is_dir())
 
 
 @pytest.mark.parametrize("manifest", MANIFESTS, ids=lambda p: p.parent.name)
