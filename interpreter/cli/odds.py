@@ -132,7 +132,7 @@ def _json(ruleset, a, t, plans, rows, damage: Dist, sampled, samples) -> dict:
         "edition": ruleset.id,
         "attacker": a.id,
         "target": t.id,
-        "attacks": [{"label": p.label, "count": p.attacks, "sequence": p.sequence}
+        "attacks": [{"label": p.label, "count": _count_json(p.attacks), "sequence": p.sequence}
                     for p in plans],
         "distribution": {str(k): float(v) for k, v in damage.items()},
         "exact": {str(k): str(v) for k, v in damage.items()},
@@ -150,11 +150,28 @@ def _json(ruleset, a, t, plans, rows, damage: Dist, sampled, samples) -> dict:
     return out
 
 
+def _count_json(count: int | Dist[int]) -> Any:
+    """A count of attacks as JSON: the number, or its distribution and mean."""
+    if isinstance(count, int):
+        return count
+    return {"distribution": {str(k): float(v) for k, v in count.items()},
+            "exact": {str(k): str(v) for k, v in count.items()}, "mean": float(count.mean())}
+
+
+def _count_text(count: int | Dist[int]) -> str:
+    """``12``, or ``3-9 (mean 6.00)`` for a count that rolls dice."""
+    if isinstance(count, int):
+        return str(count)
+    return f"{count.min()}-{count.max()} (mean {float(count.mean()):.2f})"
+
+
 def _print_text(ruleset, a, t, plans, rows, damage: Dist, sampled, samples) -> None:
-    count = sum(p.attacks for p in plans)
+    counts = [p.attacks for p in plans]
+    total = (str(sum(counts)) if all(isinstance(c, int) for c in counts) else
+             f"mean {sum(float(c) if isinstance(c, int) else float(c.mean()) for c in counts):.2f}")
     print(f"{a.name} ({a.id}) attack {t.name} ({t.id}) under {ruleset.id}: "
-          + ", ".join(f"{p.attacks} × {p.label}" for p in plans)
-          + f" ({count} attack{'s' if count != 1 else ''}), sequence {plans[0].sequence}")
+          + ", ".join(f"{_count_text(p.attacks)} × {p.label}" for p in plans)
+          + f" ({total} attack{'' if total == '1' else 's'}), sequence {plans[0].sequence}")
     top = min(max(d.max() for _, d in rows), 10)
     ks = list(range(1, top + 1))
     header = f"  {'':<18}{'mean':>9}" + "".join(f"{'P(>=' + str(k) + ')':>9}" for k in ks)

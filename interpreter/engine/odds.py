@@ -8,12 +8,13 @@ source instead of a random one.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any
 
 import attrs
 
-from interpreter.chance import Dist, RandomChance
+from interpreter.chance import Dist, RandomChance, enumerate_exact
 from interpreter.diagnostics import UsageError
 from interpreter.engine.entities import Unit, Weapon, wounds_per_model
 from interpreter.lang.compiler import Runtime
@@ -27,7 +28,9 @@ class AttackPlan:
 
     sequence: str
     args: dict[str, Any] = attrs.field(hash=False)
-    attacks: int
+    attacks: int | Dist[int]
+    """How many: a number, or its distribution when counting them rolls dice (a random
+    Attacks characteristic, ``D3``)."""
     label: str
     """``melee`` or ``shooting``, and the weapon when there is one."""
 
@@ -82,17 +85,21 @@ def plan_attacks(runtime: Runtime, attacker: Unit, target: Unit, *, mode: str = 
 
     With ``attacks`` the count is fixed (one group per weapon the attacker carries, each
     with that count); otherwise the ruleset's counting action gives the groups: a number,
-    or ``[weapon, count]`` pairs, so the ruleset decides which weapons fit the mode.
+    or ``[weapon, count]`` pairs, so the ruleset decides which weapons fit the mode. The
+    counting action is enumerated exactly: a count that rolls dice is a distribution.
+
+    Raises:
+        UsageError: the counts of two weapons depend on the same dice, so their attacks
+            cannot be added up as independent (give ``attacks``).
     """
     spec = _mode_spec(runtime, mode)
     sequence = spec["sequence"]
     context = {"attacker": attacker, "shooter": attacker, "target": target,
                "charging": charging}
-    groups: list[tuple[Weapon | None, int]]
+    groups: list[tuple[Weapon | None, int | Dist[int]]]
     if "count" in spec and attacks is None:
-        env = runtime.env(RandomChance(0), options)
-        counted = runtime.invoke(spec["count"], env, _bind(runtime, spec["count"], context))
-        groups = _groups(counted)
+        groups = _counted(runtime, spec["count"], _bind(runtime, spec["count"], context),
+                          attacker, options)
     else:
         weapons: list[Weapon | None] = list(attacker.weapons) or [None]
         groups = [(w, attacks if attacks is not None else 1) for w in weapons]
@@ -100,14 +107,38 @@ def plan_attacks(runtime: Runtime, attacker: Unit, target: Unit, *, mode: str = 
     for weapon, count in groups:
         ctx = dict(context, weapon=weapon)
         label = mode + (f" ({weapon.name})" if weapon is not None else "")
-        plans.append(AttackPlan(sequence, _bind(runtime, sequence, ctx), int(count), label))
+        plans.append(AttackPlan(sequence, _bind(runtime, sequence, ctx), count, label))
     return plans
 
 
-def _groups(counted: Any) -> list[tuple[Weapon | None, int]]:
-    if isinstance(counted, int):
-        return [(None, counted)]
-    return [(w, int(n)) for w, n in counted]
+def _counted(runtime: Runtime, action: str, args: dict[str, Any], attacker: Unit,
+             options: dict[str, Any] | None) -> list[tuple[Weapon | None, int | Dist[int]]]:
+    """Each weapon's count of attacks: a number, or its distribution when it rolls dice."""
+    weapons = list(attacker.weapons)
+
+    def by_weapon(chance) -> tuple[tuple[int, int], ...]:
+        # weapons by their place on the unit (-1: no weapon), so outcomes sort the same way
+        counted = runtime.invoke(action, runtime.env(chance, options), dict(args))
+        if isinstance(counted, int):
+            return ((-1, counted),)
+        return tuple((weapons.index(w) if w is not None else -1, int(n)) for w, n in counted)
+
+    def count_of(outcome: tuple[tuple[int, int], ...], place: int) -> int:
+        return sum(n for j, n in outcome if j == place)
+
+    joint = enumerate_exact(by_weapon)
+    places = list(dict.fromkeys(i for outcome in joint.support() for i, _ in outcome))
+    marginals: list[Dist[int]] = [joint.map(functools.partial(count_of, place=i))
+                                  for i in places]
+    apart: Dist[tuple[int, ...]] = Dist.certain(())
+    for m in marginals:
+        apart = apart.combine(m, lambda a, n: a + (n,))
+    if joint.map(lambda o: tuple(count_of(o, i) for i in places)) != apart:
+        raise UsageError(f"the attacks counted by {action!r} for {attacker.id!r} share dice "
+                         "between weapons, so their odds cannot be added up: give --attacks")
+    return [(weapons[i] if i >= 0 else None,
+             m.support()[0] if len(m.support()) == 1 else m)
+            for i, m in zip(places, marginals)]
 
 
 def attack_odds(runtime: Runtime, plan: AttackPlan, target: Unit,
@@ -116,9 +147,15 @@ def attack_odds(runtime: Runtime, plan: AttackPlan, target: Unit,
     seq = runtime.sequences[plan.sequence]
     per_attack = seq.exact(lambda chance: runtime.env(chance, options), dict(plan.args))
     n = plan.attacks
-    past = tuple(per_attack.map(lambda o, i=i: o.past[i]).repeat_sum(n)
+
+    def over_attacks(one: Dist) -> Dist:
+        if isinstance(n, Dist):
+            return n.bind(one.repeat_sum)
+        return one.repeat_sum(n)
+
+    past = tuple(over_attacks(per_attack.map(lambda o, i=i: o.past[i]))
                  for i in range(len(seq.step_names)))
-    damage = per_attack.map(lambda o: o.damage).repeat_sum(n)
+    damage = over_attacks(per_attack.map(lambda o: o.damage))
     wounds = wounds_per_model(runtime, target)
     carried = target.damage
     removed = damage.map(lambda d: min(target.models, (carried + d) // wounds))
@@ -134,7 +171,8 @@ def sample_attacks(runtime: Runtime, plan: AttackPlan, samples: int, seed: int,
     counts: dict[int, int] = {}
     for _ in range(samples):
         total = 0
-        for _ in range(plan.attacks):
+        n = plan.attacks if isinstance(plan.attacks, int) else plan.attacks.sample(chance.rng)
+        for _ in range(n):
             total += seq.run(env, dict(plan.args)).damage
         counts[total] = counts.get(total, 0) + 1
     return Dist.from_weights({k: Fraction(v, samples) for k, v in counts.items()})

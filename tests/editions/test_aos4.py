@@ -23,7 +23,7 @@ import pytest
 
 from interpreter.chance import D3, Dist, RandomChance, ScriptedChance, enumerate_exact
 from interpreter.cli.common import load_context
-from interpreter.diagnostics import Span
+from interpreter.diagnostics import Span, UsageError
 from interpreter.editions.loader import load_edition, load_ruleset
 from interpreter.engine.entities import Unit, Weapon
 from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
@@ -839,3 +839,46 @@ def test_the_grey_seers_d3_staff_from_data(tmp_path) -> None:
     result = odds(runtime, fight.unit("seer"), fight.unit("liberators"))
     assert result.damage.mean() == F(1, 2)
     assert result.damage.max() == 3
+
+
+def test_a_random_attacks_characteristic_is_exact_in_rules_odds(rt) -> None:
+    # L549: a D3 Attacks is rolled once for the ability, for the whole unit (reading 7):
+    # two models make 2, 4 or 6 attacks, each hitting and wounding on 3+ (4/9), no save
+    d3 = dice_of(parse_dice("D3", Span("test", 1)))
+    a = unit(rt, "attacker", models=2, weapons=(weapon(rt, 3, 3, 0, 1, attacks=d3),))
+    t = unit(rt, save=None)
+    (plan,) = plan_attacks(rt, a, t)
+    assert plan.attacks == Dist.uniform([2, 4, 6])
+    damage = attack_odds(rt, plan, t).damage
+    assert damage.mean() == 4 * F(4, 9)
+    miss = F(5, 9)
+    assert damage.probability(0) == (miss ** 2 + miss ** 4 + miss ** 6) / 3
+    sampled = sample_attacks(rt, plan, 4000, 11)
+    assert abs(float(sampled.mean() - damage.mean())) <= 4 * math.sqrt(
+        float(damage.variance()) / 4000)
+
+
+def test_counts_of_two_weapons_sharing_one_roll_are_refused(tmp_path) -> None:
+    # a house rule: one D3 for every melee weapon of the unit; the two counts are not
+    # independent, so their odds cannot be added up weapon by weapon
+    folder = write_patch(tmp_path / "aos4_shared", '''\\
+add roll frenzy_roll(u: unit)                                        @ "not in seed: a test fixture"
+    dice D3
+
+override action combat_attacks(attacker: unit, target: unit)         @ "not in seed: a test fixture"
+    let n = frenzy_roll(attacker)
+    let attacks = []
+    for each w in weapons(attacker) where not (w.Range > 0):
+        attacks += [[w, n]]
+    return attacks
+''')
+    rt2 = compile_ruleset(load_ruleset(folder))
+    a = unit(rt2, "attacker", weapons=(weapon(rt2, name="claws"), weapon(rt2, name="horns")))
+    with pytest.raises(UsageError) as err:
+        plan_attacks(rt2, a, unit(rt2))
+    assert str(err.value) == ("error: the attacks counted by 'combat_attacks' for 'attacker' share "
+                              "dice between weapons, so their odds cannot be added up: give "
+                              "--attacks")
+    # one weapon alone: its count is the roll's
+    (plan,) = plan_attacks(rt2, unit(rt2, "attacker", weapons=(weapon(rt2),)), unit(rt2))
+    assert plan.attacks == Dist.uniform([1, 2, 3])
