@@ -354,7 +354,18 @@ class BattleState(ObjectivesMixin, SightMixin):
             return []
         start, end, size = move
         swept = hull(corners(start, size) + corners(end, size))
-        return [o for o in self._others(unit) if overlap(swept, self._unit_shape(o))]
+        x0, y0, x1, y1 = swept.box
+        out = []
+        for o in self._others(unit):
+            # the circle around its footprint misses the swept area's box: it is not touched
+            pose, there = placed(o), self.footprint(o)
+            r = math.hypot(there.width, there.depth) / 2
+            if (pose.x + r <= x0 or pose.x - r >= x1 or pose.y + r <= y0
+                    or pose.y - r >= y1):
+                continue
+            if overlap(swept, self._unit_shape(o)):
+                out.append(o)
+        return out
 
     def _on_table(self, unit: Unit) -> bool:
         size = self.footprint(unit)
