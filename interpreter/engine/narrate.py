@@ -93,7 +93,8 @@ def _line(e: dict) -> str | None:
     if kind == "move":
         other = e.get("toward") or e.get("away_from")
         how = "toward" if "toward" in e else "away from"
-        return f"    {e['unit']} moves {e['inches']:g}\" {how} {other}"
+        on = f" ({e['on_until_clear']:g}\" of it on until clear)" if e.get("on_until_clear") else ""
+        return f"    {e['unit']} moves {e['inches']:g}\" {how} {other}{on}"
     if kind == "log":
         return f"    {e['message']}: {_values(e['values'])}" if e["values"] else \
             f"    {e['message']}"

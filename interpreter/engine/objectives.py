@@ -103,6 +103,7 @@ class ObjectivesMixin:
         def alive(self, unit: Unit) -> bool: ...
         def emit(self, env: Any, kind: str, **fields: Any) -> None: ...
         def _carry(self, unit: Unit) -> None: ...
+        def _moved(self, unit: Unit, start: Pose) -> None: ...
 
     # ------------------------------------------------------------ places
     def places(self) -> dict[str, Place]:
@@ -260,6 +261,7 @@ class ObjectivesMixin:
                 break
             moved = step
         unit.pose = advance(start, heading, moved) if moved > 0 else start
+        self._moved(unit, start)
         self._carry(unit)
         moved = round(moved, 3)
         self.emit(env, "move", unit=unit.id, toward=where.id, inches=moved)

@@ -19,8 +19,9 @@ from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
 from interpreter.lang.builtins import UNIT_PROPERTIES
 from interpreter.lang.compiler import rule_scope
-from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, edge_distance
-from interpreter.space import heading_to
+from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, axes, corners
+from interpreter.space import edge_distance, far_apart, heading_to
+from interpreter.space.lines import EPSILON, Convex, hull, overlap, until_clear
 
 __all__ = ["BattleState", "DEFAULT_TABLE"]
 
@@ -88,6 +89,9 @@ class BattleState(ObjectivesMixin, SightMixin):
         the answer of behind or models_behind) (sight.py)."""
         self._bases = {}
         """Unit -> (pose, footprint, where each of its models' bases is) (objectives.py)."""
+        self._moves: dict[Unit, tuple[Pose, Pose, Footprint]] = {}
+        """Unit -> its last straight move: (where it started, turned to the way it went, where
+        it ended, its footprint then) (:meth:`passed_through`)."""
         # built on first use: the terrain as pieces (sight.py), the places and who controls
         # them (objectives.py)
         self._terrain_pieces = None
@@ -274,21 +278,94 @@ class BattleState(ObjectivesMixin, SightMixin):
         gap = self._b_distance(env, span, unit, other)
         step = max(0.0, min(float(inches), gap))
         heading = heading_to(unit.pose, other.pose.x, other.pose.y)
-        unit.pose = advance(unit.pose, heading, step)
+        start = unit.pose
+        unit.pose = advance(start, heading, step)
+        self._moved(unit, start)
         self._carry(unit)
         self.emit(env, "move", unit=unit.id, toward=other.id, inches=round(step, 3))
         return step
 
-    def _b_move_away(self, env, span, unit, other, inches):
+    def _b_move_away(self, env, span, unit, other, inches, clear_of=None):
+        """Straight away from ``other``, turned to face the way it goes; with ``clear_of``,
+        on along the same line until it is that far or more from every other unit (those
+        attached to it aside). Returns the inches moved."""
         heading = (heading_to(unit.pose, other.pose.x, other.pose.y) + 180) % 360
-        unit.pose = advance(unit.pose, heading, float(inches))
+        start = unit.pose
+        unit.pose = advance(start, heading, float(inches))
+        on = self._on_until_clear(unit, heading, float(clear_of)) if clear_of else 0.0
+        self._moved(unit, start)
         self._disengage(unit)
-        self.emit(env, "move", unit=unit.id, away_from=other.id, inches=float(inches))
+        if on:
+            moved = round(float(inches) + on, 3)
+            self.emit(env, "move", unit=unit.id, away_from=other.id, inches=moved,
+                      on_until_clear=round(on, 3))
+        else:
+            moved = float(inches)
+            self.emit(env, "move", unit=unit.id, away_from=other.id, inches=moved)
         if not self._on_table(unit):
             unit.on_table = False
             self.emit(env, "left_table", unit=unit.id)
         self._carry(unit)
-        return float(inches)
+        return moved
+
+    def _moved(self, unit: Unit, start: Pose) -> None:
+        """Remember a straight move from ``start`` to where the unit stands now."""
+        end = placed(unit)
+        self._moves[unit] = (Pose(start.x, start.y, end.facing), end, self.footprint(unit))
+
+    def _others(self, unit: Unit) -> list[Unit]:
+        """The units in the battle but this one and those attached to it (or it to)."""
+        return [o for o in self.units if o is not unit and self.alive(o)
+                and o not in unit.followers and o is not unit.leader]
+
+    def _on_until_clear(self, unit: Unit, heading: float, reach: float) -> float:
+        """Move the unit on along ``heading`` until it is ``reach`` inches or more from every
+        other unit; returns how far.
+
+        Each step goes to where the unit is clear for good of every unit it is now nearer
+        than ``reach`` to (:func:`interpreter.space.lines.until_clear`): past that point it
+        never comes near that unit again, so there are at most as many steps as units.
+        Leaving the table ends the move.
+        """
+        size = self.footprint(unit)
+        v = axes(heading)[0]
+        others = self._others(unit)
+        on = 0.0
+        for _ in range(len(others) + 1):
+            pose = placed(unit)
+            near = [o for o in others
+                    if not far_apart(pose, size, placed(o), self.footprint(o), reach)
+                    and self._gap(unit, o) < reach - 1e-9]
+            if not near or not self._on_table(unit):
+                break
+            shape = Convex(corners(pose, size))
+            step = max(EPSILON, max(until_clear(shape, self._unit_shape(o), v, reach)
+                                    for o in near))
+            unit.pose = advance(pose, heading, step)
+            on += step
+        return on
+
+    def _b_passed_through(self, env, span, unit):
+        """The units (but those attached to it, or it to) whose footprints overlap the area
+        the unit's last straight move swept: the hull of its footprint where it started,
+        turned the way it went, and where it ended."""
+        move = self._moves.get(unit)
+        if move is None:
+            return []
+        start, end, size = move
+        swept = hull(corners(start, size) + corners(end, size))
+        x0, y0, x1, y1 = swept.box
+        out = []
+        for o in self._others(unit):
+            # the circle around its footprint misses the swept area's box: it is not touched
+            pose, there = placed(o), self.footprint(o)
+            r = math.hypot(there.width, there.depth) / 2
+            if (pose.x + r <= x0 or pose.x - r >= x1 or pose.y + r <= y0
+                    or pose.y - r >= y1):
+                continue
+            if overlap(swept, self._unit_shape(o)):
+                out.append(o)
+        return out
 
     def _on_table(self, unit: Unit) -> bool:
         size = self.footprint(unit)

@@ -110,8 +110,11 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            'arc(a, b): the arc of b that a is in ("front", "flank", "rear")'),
         _b("move_toward", 3, 3, "unit, unit, number -> number",
            "move_toward(unit, other, inches): move straight at it"),
-        _b("move_away", 3, 3, "unit, unit, number -> number",
-           "move_away(unit, other, inches): move straight away"),
+        _b("move_away", 3, 4, "unit, unit, number, number -> number",
+           "move_away(unit, other, inches[, clear_of]): move straight away (with clear_of, on "
+           "until that far from every other unit); the inches moved"),
+        _b("passed_through", 1, 1, "unit -> list:unit",
+           "passed_through(unit): the units its last straight move passed through"),
         _b("engage", 2, 3, "unit, unit, text -> bool",
            "engage(unit, other[, arc]): put the units in base contact"),
         _b("disengage", 1, 1, "unit -> bool", "take the unit out of every combat"),

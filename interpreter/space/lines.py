@@ -26,7 +26,7 @@ import math
 from collections.abc import Iterable, Sequence
 
 __all__ = ["Convex", "EPSILON", "apart", "behind", "closest_points", "gap", "hull",
-           "segment_clear"]
+           "overlap", "segment_clear", "until_clear"]
 
 Point = tuple[float, float]
 
@@ -184,8 +184,9 @@ def closest_points(a: Convex, b: Convex) -> tuple[Point, Point] | None:
             (sum(q[0] for _, q in near) / n, sum(q[1] for _, q in near) / n))
 
 
-def apart(a: Convex, b: Convex) -> bool:
-    """Whether a straight line separates the two shapes (they may touch along it).
+def apart(a: Convex, b: Convex, margin: float = 1e-12) -> bool:
+    """Whether a straight line separates the two shapes (they may touch along it, or cross
+    it by up to ``margin`` inches).
 
     Examples:
         >>> apart(Convex([(0, 0), (1, 0), (1, 1), (0, 1)]), Convex([(1, 0), (2, 0), (2, 1), (1, 1)]))
@@ -195,9 +196,50 @@ def apart(a: Convex, b: Convex) -> bool:
     """
     for one, other in ((a, b), (b, a)):
         for nx, ny, c in one.planes:
-            if min(nx * x + ny * y for x, y in other.corners) >= c - 1e-12:
+            if min(nx * x + ny * y for x, y in other.corners) >= c - margin:
                 return True
     return False
+
+
+def overlap(a: Convex, b: Convex) -> bool:
+    """Whether the two shapes share more than their outlines: shapes that only touch along an
+    edge or at a corner (to within :data:`EPSILON`) do not overlap.
+
+    Examples:
+        >>> overlap(Convex([(0, 0), (2, 0), (2, 2), (0, 2)]), Convex([(1, 1), (3, 1), (3, 3), (1, 3)]))
+        True
+        >>> overlap(Convex([(0, 0), (1, 0), (1, 1), (0, 1)]), Convex([(1, 0), (2, 0), (2, 1), (1, 1)]))
+        False
+    """
+    box, other = a.box, b.box
+    if (box[0] >= other[2] - EPSILON or box[2] <= other[0] + EPSILON
+            or box[1] >= other[3] - EPSILON or box[3] <= other[1] + EPSILON):
+        return False
+    return not apart(a, b, EPSILON)
+
+
+def until_clear(a: Convex, b: Convex, v: Point, reach: float) -> float:
+    """How far ``a`` moved along the unit vector ``v`` must go before it is ``reach`` inches
+    or more from ``b`` for good: the largest t at which ``a`` moved by t·v is within reach of
+    ``b`` (grown by :data:`EPSILON`), or a negative number when it never is ahead.
+
+    The distance of ``a`` moved by t·v from ``b`` is convex in t (the distance from t·v to
+    the shape ``b`` less ``a``), so the t within reach are one interval, and past its end the
+    shapes stay apart. Two polygons' nearest points include a corner of one of them: the
+    interval's end is the last t at which a corner of ``a`` moved is within reach of ``b``,
+    or a corner of ``b`` moved back by t·v is within reach of ``a``.
+
+    Examples:
+        >>> square = Convex([(0, 0), (2, 0), (2, 2), (0, 2)])
+        >>> round(until_clear(square, Convex([(0, 3), (2, 3), (2, 5), (0, 5)]), (0, 1), 1), 6)
+        6.0
+        >>> until_clear(square, Convex([(0, -5), (2, -5), (2, -3), (0, -3)]), (0, 1), 1) < 0
+        True
+    """
+    back = (-v[0], -v[1])
+    around_b, around_a = _Band(b, reach), _Band(a, reach)
+    return max(max(around_b.end(p, v) for p in a.corners),
+               max(around_a.end(q, back) for q in b.corners))
 
 
 def hull(points: Iterable[Point]) -> Convex:
