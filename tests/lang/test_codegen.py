@@ -183,6 +183,24 @@ action sort(xs: list) @ L1
     assert (d.span.line, d.span.column) == (7, 33)
 
 
+def test_arithmetic_on_whole_numbers_and_on_anything_else(tmp_path) -> None:
+    # two whole numbers are added in place; lists, texts, none and mistakes go through the
+    # operator's checks, which name the operands
+    rt = kit(tmp_path, '''
+action calc(xs: list) @ L1
+    let total = 0
+    for each x in xs:
+        total = total + (x - 1) * 2
+    return [total, [1] + [2], "a" + "b", xs[0] + none]
+''')
+    assert run(rt, "calc", xs=[1, 2, 3]) == [6, [1, 2], "ab", None]
+    with pytest.raises(BattleError) as err:
+        run(rt, "calc", xs=[1, "five"])
+    d = diagnostic(err)
+    assert (d.code, d.message) == ("bad-operands", "cannot compute 'five' - 1")
+    assert (d.span.line, d.span.column) == (8, 26)
+
+
 def test_values_that_cannot_be_computed_are_located_at_their_statement(tmp_path) -> None:
     # the checker cannot know a list parameter's items: a text compared with a number fails
     # when the action runs, at the statement that compares them
