@@ -275,10 +275,14 @@ _LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
 def _binop_function(e: ast.BinOp) -> Callable[[Any, Any], Any]:
     """``a <op> b`` for the operator of ``e``: none if either side is none, errors located."""
     op = _BINOPS[e.op]
+    numbers_only = e.op != "+"   # "+" also joins texts and lists; the rest take numbers
 
     def binop(a, b):
         if a is None or b is None:
             return None
+        if numbers_only and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
+            raise _fail(f"cannot compute {_show(a)!r} {e.op} {_show(b)!r}", e.span,
+                        "bad-operands")
         try:
             return op(a, b)
         except ZeroDivisionError:

@@ -201,6 +201,20 @@ action calc(xs: list) @ L1
     assert (d.span.line, d.span.column) == (8, 26)
 
 
+def test_only_numbers_subtract_multiply_and_divide(tmp_path) -> None:
+    # a text or a list times a number is no repetition: "-", "*", "/" and "//" take numbers
+    rt = kit(tmp_path, '''
+action times(x: list, n: int) @ L1
+    return x[0] * n
+''')
+    assert run(rt, "times", x=[3], n=2) == 6
+    assert run(rt, "times", x=[True], n=2) == 2     # true counts as 1
+    for item, shown in (("ab", "'ab'"), ([1], "[1]")):
+        with pytest.raises(BattleError) as err:
+            run(rt, "times", x=[item], n=2)
+        assert diagnostic(err).message == f"cannot compute {shown} * 2"
+
+
 def test_values_that_cannot_be_computed_are_located_at_their_statement(tmp_path) -> None:
     # the checker cannot know a list parameter's items: a text compared with a number fails
     # when the action runs, at the statement that compares them
