@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.entities import Bearer, placed
 from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
-from interpreter.space.lines import (Convex, apart, band, behind, closest_points, hull,
-                                     segment_clear)
+from interpreter.space.lines import (Convex, apart, band, behind, clear_line, closest_points,
+                                     hull, segment_clear)
 
 if TYPE_CHECKING:
     from interpreter.engine.entities import Unit
@@ -471,3 +471,35 @@ class SightMixin:
             return count
         return self._kept_behind(("models", a, b, tuple(p.id for p in found), reach, whole),
                                  a, b, work)
+
+    # ------------------------------------------------------------ visible
+    def _b_visible(self, env, span, a, b, pieces=None, units=True):
+        if a is b:
+            return True   # a unit always sees itself
+        if a.pose is None or b.pose is None:
+            return False
+        if b in a.engaged:
+            return True   # in base contact: nothing between them
+        found = self._pieces_named(pieces, span) if pieces else []
+        others = ([u for u in self.units if u is not a and u is not b and u.pose is not None
+                   and self.alive(u)] if units else [])
+        # only the units whose boxes meet the box around a and b can stand between them; the
+        # answer is kept until a or b moves or changes size, or another unit comes into that
+        # box, leaves it or moves or changes size in it: a unit's shape is made anew each time
+        # it stands somewhere new, so the same shapes are the same units in the same places
+        # (the pieces never move)
+        shape_a, shape_b = self._unit_shape(a), self._unit_shape(b)
+        x0, y0 = min(shape_a.box[0], shape_b.box[0]), min(shape_a.box[1], shape_b.box[1])
+        x1, y1 = max(shape_a.box[2], shape_b.box[2]), max(shape_a.box[3], shape_b.box[3])
+        shapes = tuple(s for s in map(self._unit_shape, others)
+                       if not (s.box[0] > x1 or s.box[2] < x0 or s.box[1] > y1 or s.box[3] < y0))
+        key = ("visible", a, b, tuple(p.id for p in found), bool(units))
+        size_a, size_b = self.footprint(a), self.footprint(b)
+        kept = self._behind.get(key)
+        if (kept is not None and kept[0] is a.pose and kept[1] is size_a and kept[2] is b.pose
+                and kept[3] is size_b and len(kept[4][0]) == len(shapes)
+                and all(map(operator.is_, kept[4][0], shapes))):
+            return kept[4][1]
+        answer = clear_line(shape_a, shape_b, [self._piece_shape(p) for p in found] + list(shapes))
+        self._behind[key] = (placed(a), size_a, placed(b), size_b, (shapes, answer))
+        return answer

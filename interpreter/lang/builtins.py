@@ -206,6 +206,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "base the line between closest points to every model of b passes across the piece "
            "(one of them), its parts within ignore_within of the model (of a, with from_unit) "
            "aside"),
+        _b("visible", 2, 4, "unit, unit, any, bool -> bool",
+           "visible(a, b[, pieces[, units]]): some straight line from a point of a to a point "
+           "of b passes across none of the pieces and (unless units is false) no other unit"),
         _b("files", 1, 1, "unit -> int", "models in the unit's front rank"),
     ]
 )

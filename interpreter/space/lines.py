@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-__all__ = ["Convex", "EPSILON", "apart", "behind", "closest_points", "gap", "hull",
-           "overlap", "segment_clear", "until_clear"]
+__all__ = ["Convex", "EPSILON", "apart", "behind", "clear_line", "closest_points", "gap",
+           "hull", "overlap", "segment_clear", "until_clear"]
 
 Point = tuple[float, float]
 
@@ -338,23 +338,25 @@ def _line_clear(p: Point, v: Point, a: Convex, b: Convex, piece: Convex,
                 band: _Band | None) -> bool:
     """Whether, on the line through p along v, the stretch from ``a`` to ``b`` avoids the
     piece (beyond the band around ``a``). False when the line misses ``a`` or ``b``."""
-    length = math.hypot(v[0], v[1])
-    v = (v[0] / length, v[1] / length)
-    ia = _interval(p, v, a.planes, EPSILON)
-    if ia is None:
-        return False
-    ib = _interval(p, v, b.planes, EPSILON)
-    if ib is None:
-        return False
-    if ib[1] <= ia[0]:
-        v = (-v[0], -v[1])
-        ia, ib = (-ia[1], -ia[0]), (-ib[1], -ib[0])
-    elif ia[1] > ib[0]:
-        return True   # the line meets a and b at a common point
-    ip = _interval(p, v, piece.planes, -EPSILON, ia[1], ib[0])
-    if ip is None or ip[1] - ip[0] <= EPSILON:
-        return True
-    return band is not None and ip[1] <= band.end(p, v) + EPSILON
+    return _lines_clear(p, v, a, b, (piece,), band)
+
+
+def _stretch_clear(p: Point, v: Point, t0: float, t1: float, pieces: Iterable[Convex],
+                   band: _Band | None) -> bool:
+    """Whether the stretch t0..t1 of the line p + t·v (v of unit length) passes across none
+    of the pieces (beyond the band, if any)."""
+    end = None
+    for piece in pieces:
+        ip = _interval(p, v, piece.planes, -EPSILON, t0, t1)
+        if ip is None or ip[1] - ip[0] <= EPSILON:
+            continue
+        if band is None:
+            return False
+        if end is None:
+            end = band.end(p, v)
+        if ip[1] > end + EPSILON:
+            return False
+    return True
 
 
 def behind(a: Convex, b: Convex, piece: Convex, ignore: float = 0.0) -> bool:
@@ -383,10 +385,26 @@ def behind(a: Convex, b: Convex, piece: Convex, ignore: float = 0.0) -> bool:
             return False   # the whole piece is ignored
         band = _Band(a, ignore)
         points += band.outline_meets(piece)
-    for shape in (a, b):
-        for p1, p2 in piece.edges():
-            for q1, q2 in shape.edges():
-                points += _segments_cross(p1, p2, q1, q2)
+    return not _key_line_clear(a, b, [piece], points, band)
+
+
+def _key_line_clear(a: Convex, b: Convex, pieces: Sequence[Convex], points: list[Point],
+                    band: _Band | None) -> bool:
+    """Whether some straight line from a point of ``a`` to a point of ``b`` passes across none
+    of the pieces (beyond the band), trying the lines through every two key points: the
+    ``points`` given (the corners of ``a``, ``b`` and the pieces first, in that order, and
+    where the band's outline meets the pieces'), and where each piece's outline meets the
+    outlines of ``a`` and ``b``.
+
+    The clear lines for one piece form a region of the plane of lines whose edges are pencils
+    through that piece's key points; the lines clear of every piece are the intersection of
+    those regions, whose edges are among the same pencils, so a non-empty one still has a
+    corner through two key points (of one piece or of two)."""
+    for piece in pieces:
+        for shape in (a, b):
+            for p1, p2 in piece.edges():
+                for q1, q2 in shape.edges():
+                    points += _segments_cross(p1, p2, q1, q2)
     # corner of a to corner of b first: the likeliest clear lines
     na, nb = len(a.corners), len(b.corners)
     pairs = [(i, na + j) for i in range(na) for j in range(nb)]
@@ -397,9 +415,29 @@ def behind(a: Convex, b: Convex, piece: Convex, ignore: float = 0.0) -> bool:
         v = (q[0] - p[0], q[1] - p[1])
         if abs(v[0]) + abs(v[1]) < 1e-9:
             continue
-        if _line_clear(p, v, a, b, piece, band):
-            return False
-    return True
+        if _lines_clear(p, v, a, b, pieces, band):
+            return True
+    return False
+
+
+def _lines_clear(p: Point, v: Point, a: Convex, b: Convex, pieces: Sequence[Convex],
+                 band: _Band | None) -> bool:
+    """:func:`_line_clear` for several pieces: the stretch from ``a`` to ``b`` passes across
+    none of them."""
+    length = math.hypot(v[0], v[1])
+    v = (v[0] / length, v[1] / length)
+    ia = _interval(p, v, a.planes, EPSILON)
+    if ia is None:
+        return False
+    ib = _interval(p, v, b.planes, EPSILON)
+    if ib is None:
+        return False
+    if ib[1] <= ia[0]:
+        v = (-v[0], -v[1])
+        ia, ib = (-ia[1], -ia[0]), (-ib[1], -ib[0])
+    elif ia[1] > ib[0]:
+        return True   # the line meets a and b at a common point
+    return _stretch_clear(p, v, ia[1], ib[0], pieces, band)
 
 
 def segment_clear(p: Point, q: Point, piece: Convex, band: _Band | None) -> bool:
@@ -418,3 +456,34 @@ def segment_clear(p: Point, q: Point, piece: Convex, band: _Band | None) -> bool
 def band(shape: Convex, reach: float) -> _Band | None:
     """The points within ``reach`` of the shape, for :func:`segment_clear` (None for 0)."""
     return _Band(shape, reach) if reach > 0 else None
+
+
+def clear_line(a: Convex, b: Convex, obstacles: Iterable[Convex]) -> bool:
+    """True when some straight line from a point of ``a`` to a point of ``b`` passes across
+    none of the obstacles (a line touching a corner or running along an edge does not pass
+    across). Shapes that touch or overlap always have one. Obstacles the hull of ``a`` and
+    ``b`` misses are set aside; the rest are decided as :func:`behind` decides one.
+
+    Examples:
+        >>> a = Convex([(-1, 0), (1, 0), (1, 1), (-1, 1)])
+        >>> b = Convex([(-1, 9), (1, 9), (1, 10), (-1, 10)])
+        >>> left = Convex([(-5, 4), (0.5, 4), (0.5, 5), (-5, 5)])
+        >>> right = Convex([(-0.5, 6), (5, 6), (5, 7), (-0.5, 7)])
+        >>> clear_line(a, b, [left]), clear_line(a, b, [right]), clear_line(a, b, [left, right])
+        (True, True, False)
+    """
+    box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
+           max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+    candidates = [o for o in obstacles if _boxes_meet(box, o.box)]
+    if not candidates:
+        return True
+    around = hull(a.corners + b.corners)
+    pieces = [o for o in candidates if not apart(around, o)]
+    if not pieces:
+        return True   # every line from a to b runs inside their hull, which misses them
+    points = a.corners + b.corners
+    for piece in pieces:
+        points = points + piece.corners
+    # shapes that touch or overlap have a line through a point they share (asked last: the
+    # key lines usually find a clear one first)
+    return _key_line_clear(a, b, pieces, points, None) or gap(a, b) <= EPSILON

@@ -955,3 +955,67 @@ def test_the_event_log_is_byte_identical_in_two_processes(tmp_path: Path) -> Non
                        capture_output=True, env={"PYTHONHASHSEED": hashseed, "PATH": ""})
         logs.append(out.read_bytes())
     assert logs[0] == logs[1]
+
+
+# ============================================================== visibility (reading 30)
+
+
+def hidden_target(tmp_path: Path, *, screen: bool, wall: bool, clanrat_y: float = 22) -> Path:
+    """Judicators (x 26.06..33.94, y 9.21..10.79) and one Clanrat facing them at x 30; between
+    them, if asked, ten Liberators in one rank (x 22.1..37.9, wider than any line from the
+    Judicators to the Clanrat can pass) and a 'Blocks Sight' wall (x 20..40, y 11.5..12.3)."""
+    terrain = ("  terrain:\n    - {id: wall, kind: wall, at: {x: 30, y: 11.9}, "
+               "size: {w: 20, h: 0.8}, effects: [\"Blocks Sight\"]}\n" if wall else "")
+    screen_unit = ("  - {id: screen, side: order, profile: order/liberators, models: 10, files: 10,"
+                   " position: {x: 30, y: 16}}\n" if screen else "")
+    return battle_file(tmp_path, f"""
+edition: aos4
+battlefield:
+  width: 60
+  depth: 44
+{terrain}units:
+  - {{id: judicators, side: order, profile: order/judicators, models: 5, position: {{x: 30, y: 10}}}}
+  - {{id: clanrat, side: chaos, profile: chaos/clanrats, models: 1,
+     position: {{x: 30, y: {clanrat_y}, facing: 180}}}}
+{screen_unit}""", name=f"hidden{screen}{wall}{clanrat_y}.yaml")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_unit_hidden_behind_another_cannot_be_shot(tmp_path: Path, edition: str) -> None:
+    # L689, L692: the target must be visible; a friendly unit blocks the line (L261, L676)
+    path = hidden_target(tmp_path, screen=True, wall=False)
+    probe = Probe(edition, path)
+    assert not probe("sees", observer="judicators", target="clanrat")
+    assert probe("shooting_targets", u="judicators") == []
+    # with lines passing between other units' models, it can
+    probe = Probe(edition, path, options={"units_block_sight": False})
+    assert probe("shooting_targets", u="judicators") == [probe.unit["clanrat"]]
+    # without the screen it can, and a terrain feature only blocks with "Blocks Sight"
+    probe = Probe(edition, hidden_target(tmp_path, screen=False, wall=False))
+    assert probe("shooting_targets", u="judicators") == [probe.unit["clanrat"]]
+    probe = Probe(edition, hidden_target(tmp_path, screen=False, wall=True))
+    assert probe("shooting_targets", u="judicators") == []
+
+
+def test_a_hidden_unit_can_be_charged_unless_sight_is_asked_before_the_roll(
+        tmp_path: Path) -> None:
+    # FAQ L899-L900: visible where the charge finishes, which a charge in contact always is
+    path = hidden_target(tmp_path, screen=True, wall=False)
+    probe = Probe("aos4", path)
+    assert probe("charge_targets", u="judicators") == [probe.unit["clanrat"]]
+    probe = Probe("aos4", path, options={"charge_sight": "start"})
+    assert probe("charge_targets", u="judicators") == []
+
+
+def test_a_unit_is_in_combat_only_with_visible_enemies(tmp_path: Path) -> None:
+    # the Clanrat 2" from the Judicators (L182: within 3" and visible); a 'Blocks Sight' wall
+    # between them hides it, until they are in contact
+    near = 10.7874 + 2 + 0.4921
+    probe = Probe("aos4", hidden_target(tmp_path, screen=False, wall=False, clanrat_y=near))
+    assert probe("in_combat", u="judicators")
+    probe = Probe("aos4", hidden_target(tmp_path, screen=False, wall=True, clanrat_y=near))
+    assert not probe("in_combat", u="judicators")
+    assert probe("foes_in_combat", u="judicators") == []
+    probe.state._b_engage(probe.env, None, probe.unit["clanrat"], probe.unit["judicators"])
+    assert probe("in_combat", u="judicators")
+    assert probe("foes_in_combat", u="judicators") == [probe.unit["clanrat"]]
