@@ -9,8 +9,8 @@ argument is a signed number, a score (``5+``), dice (``D3``, ``2D6``, ``D3+1``),
 optionally led by a label (``Strength 4``). A rule whose own name contains parentheses
 (``Crit (2 Hits)``) is found by its whole name first, so both styles coexist.
 
-A rule's name may also hold its parameters: ``Anti-{x} (+1 Rend)`` with parameter ``x`` is
-what ``Anti-INFANTRY (+1 Rend)`` names, with ``x`` = ``INFANTRY`` (:func:`resolve_rule`).
+A rule's name may also hold its parameters: ``Bane-{x} (+1)`` with parameter ``x`` is what
+``Bane-RIVERFOLK (+1)`` names, with ``x`` = ``RIVERFOLK`` (:func:`resolve_rule`).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def template_params(name: str) -> list[str]:
-    """The parameters a rule's name holds, in order (``Anti-{x} (+1 Rend)``: ``["x"]``)."""
+    """The parameters a rule's name holds, in order (``Bane-{x} (+1)``: ``["x"]``)."""
     return _PLACEHOLDER.findall(name)
 
 
@@ -154,11 +154,11 @@ def resolve_rule(text: str, rules: Mapping[str, Any]) -> tuple[Any, tuple[RuleAr
     Examples:
         >>> class Rule:  # anything; a rule declaration in the interpreter
         ...     pass
-        >>> ward, anti = Rule(), Rule()
-        >>> rules = {"Ward Save": ward, "Anti-{x} (+1 Rend)": anti}
-        >>> rule, args = resolve_rule("Anti-INFANTRY (+1 Rend)", rules)
-        >>> rule is anti, args[0].value
-        (True, 'INFANTRY')
+        >>> ward, bane = Rule(), Rule()
+        >>> rules = {"Ward Save": ward, "Bane-{x} (+1)": bane}
+        >>> rule, args = resolve_rule("Bane-RIVERFOLK (+1)", rules)
+        >>> rule is bane, args[0].value
+        (True, 'RIVERFOLK')
         >>> resolve_rule("Ward Save (4+)", rules)[1][0].value
         4
 
