@@ -9,49 +9,20 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
+from helpers.aos4_table import build, piece, row
 
-from interpreter.chance import RandomChance
-from interpreter.cli.common import load_context
 from interpreter.diagnostics import BattleError
-from interpreter.engine.state import BattleState
 from interpreter.space import Footprint, Pose, corners
-from interpreter.space.lines import Convex, band, behind, closest_points, gap, segment_clear
-
-INCH = 25.4
-
-
-def build(tmp_path: Path, units: list[dict], terrain: list[dict]):
-    doc: dict[str, Any] = {"edition": "aos4", "seed": 1, "sides": ["a", "b"], "units": units,
-                           "battlefield": {"width": 60, "depth": 44, "terrain": terrain}}
-    path = tmp_path / "b.yaml"
-    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("aos4", str(path))
-    state = BattleState(runtime, battle, [], {})
-    env = runtime.env(RandomChance(1), battle.options, [], state)
-    ids = {u.id: u for u in state.units}
-
-    def b(name: str, *args: Any) -> Any:
-        return state.builtin(env, name, [ids.get(a, a) if isinstance(a, str) else a
-                                         for a in args], None)
-    return state, b
-
-
-def row(uid: str, x: float, y: float, models: int = 5, files: int = 5, side: str = "a",
-        facing: float = 0) -> dict:
-    """A unit of 1" square bases centred at (x, y)."""
-    return {"id": uid, "side": side, "profile": "order/liberators", "models": models,
-            "files": files, "base": {"w": INCH, "d": INCH},
-            "position": {"x": x, "y": y, "facing": facing}}
-
-
-def piece(pid: str, x0: float, y0: float, x1: float, y1: float) -> dict:
-    return {"id": pid, "kind": "wall", "at": {"x": (x0 + x1) / 2, "y": (y0 + y1) / 2},
-            "size": {"w": x1 - x0, "h": y1 - y0}, "effects": ["Cover"]}
-
+from interpreter.space.lines import (
+    Convex,
+    band,
+    behind,
+    closest_points,
+    gap,
+    segment_clear,
+)
 
 # The shooter's five models span x 7.5..12.5 at y 1.5..2.5, the target's x 7.5..12.5 at
 # y 19.5..20.5: every line from one to the other crosses y 9..11 between x 7.5 and 12.5.
@@ -59,7 +30,7 @@ SHOOTER, TARGET = row("s", 10, 2), row("t", 10, 20, side="b", facing=180)
 
 
 def test_a_piece_fully_between_hides_the_target(tmp_path: Path) -> None:
-    _, b = build(tmp_path, [SHOOTER, TARGET], [piece("wall", 0, 9, 20, 11)])
+    _, _, b = build(tmp_path, [SHOOTER, TARGET], [piece("wall", 0, 9, 20, 11)])
     assert b("behind", "s", "t", "wall")
     assert b("behind", "t", "s", "wall")
     # by id, as a piece, or in a list with another piece
@@ -69,7 +40,7 @@ def test_a_piece_fully_between_hides_the_target(tmp_path: Path) -> None:
 
 def test_a_gap_to_one_side_leaves_a_clear_line(tmp_path: Path) -> None:
     # x 0..12: the lines at x 12..12.5 pass beside it
-    _, b = build(tmp_path, [SHOOTER, TARGET], [piece("short", 0, 9, 12, 11),
+    _, _, b = build(tmp_path, [SHOOTER, TARGET], [piece("short", 0, 9, 12, 11),
                                                  piece("long", 0, 9, 13, 11),
                                                  piece("aside", 30, 9, 40, 11)])
     assert not b("behind", "s", "t", "short")
@@ -84,7 +55,7 @@ def test_a_slanting_line_passes_beside_the_piece(tmp_path: Path) -> None:
     # target's (32.5, 19.5) crosses y 9 at x 20.15, right of a piece ending at x 20; a piece
     # reaching x 21 is crossed by every line (the rightmost crossing of y 9 is below 20.9)
     far = row("t", 30, 20, side="b", facing=180)
-    _, b = build(tmp_path, [SHOOTER, far], [piece("p20", 0, 9, 20, 11), piece("p21", 0, 9, 21, 11)])
+    _, _, b = build(tmp_path, [SHOOTER, far], [piece("p20", 0, 9, 20, 11), piece("p21", 0, 9, 21, 11)])
     assert not b("behind", "s", "t", "p20")
     assert b("behind", "s", "t", "p21")
 
@@ -93,7 +64,7 @@ def test_parts_of_the_piece_within_the_ignored_distance_do_not_hide(tmp_path: Pa
     # the lines cross the piece at x 7.5..12.5, where its far edge (y 11) is 8.5" from the
     # shooter's front (y 2.5): ignoring 8" leaves a strip that hides, 9" leaves nothing
     # (though the piece's far corners, 11.3" away, stay beyond 9")
-    _, b = build(tmp_path, [SHOOTER, TARGET], [piece("wall", 0, 9, 20, 11)])
+    _, _, b = build(tmp_path, [SHOOTER, TARGET], [piece("wall", 0, 9, 20, 11)])
     assert b("behind", "s", "t", "wall", 8)
     assert not b("behind", "s", "t", "wall", 9)
     # the target's side: its front (y 19.5) is 8.5" from the piece's near edge (y 11)
@@ -104,7 +75,7 @@ def test_parts_of_the_piece_within_the_ignored_distance_do_not_hide(tmp_path: Pa
 
 def test_a_target_within_the_ignored_distance_is_never_behind(tmp_path: Path) -> None:
     near = row("t", 10, 8, side="b", facing=180)   # y 7.5..8.5: 5" from the shooter
-    _, b = build(tmp_path, [SHOOTER, near], [piece("wall", 0, 4, 20, 6)])
+    _, _, b = build(tmp_path, [SHOOTER, near], [piece("wall", 0, 4, 20, 6)])
     assert b("behind", "s", "t", "wall")
     assert b("behind", "s", "t", "wall", 3)
     assert not b("behind", "s", "t", "wall", 5)
@@ -115,7 +86,7 @@ def test_models_behind_draws_closest_point_lines_model_to_model(tmp_path: Path) 
     # (the line from the model at 10 to the target model at 12 enters at (10.88, 9) and
     # leaves at (11, 11)); the model at 11 has a line straight up the piece's edge x 11,
     # which touches it without crossing
-    _, b = build(tmp_path, [SHOOTER, TARGET], [piece("p", 0, 9, 11, 11),
+    _, _, b = build(tmp_path, [SHOOTER, TARGET], [piece("p", 0, 9, 11, 11),
                                                  piece("all", 0, 9, 20, 11)])
     assert b("models_behind", "s", "t", "p") == 3
     assert not b("behind", "s", "t", "p")
@@ -127,8 +98,8 @@ def test_models_behind_ignores_near_each_model_or_near_the_unit(tmp_path: Path) 
     # two ranks: the front rank's bases reach y 2.5, the rear rank's y 1.5; the piece lies
     # at y 4.5..5.5. Ignoring 3" of each model clears the front rank (its bases come within
     # 3" of all the piece) but not the rear rank; ignoring 3" of the unit clears every model
-    deep = row("s", 10, 1.5, models=10)
-    _, b = build(tmp_path, [deep, TARGET], [piece("wall", 0, 4.5, 20, 5.5)])
+    deep = row("s", 10, 1.5, models=10, files=5)
+    _, _, b = build(tmp_path, [deep, TARGET], [piece("wall", 0, 4.5, 20, 5.5)])
     assert b("models_behind", "s", "t", "wall") == 10
     assert b("models_behind", "s", "t", "wall", 2.5) == 10
     assert b("models_behind", "s", "t", "wall", 3) == 5
@@ -138,13 +109,13 @@ def test_models_behind_ignores_near_each_model_or_near_the_unit(tmp_path: Path) 
 
 
 def test_an_unknown_piece_is_an_error(tmp_path: Path) -> None:
-    _, b = build(tmp_path, [SHOOTER, TARGET], [piece("wall", 0, 9, 20, 11)])
+    _, _, b = build(tmp_path, [SHOOTER, TARGET], [piece("wall", 0, 9, 20, 11)])
     with pytest.raises(BattleError, match="no terrain piece 'hedge'"):
         b("behind", "s", "t", "hedge")
 
 
 def test_answers_are_kept_until_a_unit_moves(tmp_path: Path) -> None:
-    state, b = build(tmp_path, [SHOOTER, TARGET], [piece("wall", 0, 9, 20, 11)])
+    state, _, b = build(tmp_path, [SHOOTER, TARGET], [piece("wall", 0, 9, 20, 11)])
     assert b("behind", "s", "t", "wall") and b("models_behind", "s", "t", "wall") == 5
     assert state._behind
     target = next(u for u in state.units if u.id == "t")

@@ -9,47 +9,11 @@ only supplies unit data; nothing here reads a rule.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import yaml
+from helpers.aos4_table import build, piece, row
 
-from interpreter.chance import RandomChance
-from interpreter.cli.common import load_context
-from interpreter.engine.state import BattleState
 from interpreter.space import Pose
 from interpreter.space.lines import Convex, behind, clear_line
-
-INCH = 25.4
-
-
-def build(tmp_path: Path, units: list[dict], terrain: list[dict]):
-    doc: dict[str, Any] = {"edition": "aos4", "seed": 1, "sides": ["a", "b"], "units": units,
-                           "battlefield": {"width": 60, "depth": 44, "terrain": terrain}}
-    path = tmp_path / "b.yaml"
-    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("aos4", str(path))
-    state = BattleState(runtime, battle, [], {})
-    env = runtime.env(RandomChance(1), battle.options, [], state)
-    ids = {u.id: u for u in state.units}
-
-    def b(name: str, *args: Any) -> Any:
-        return state.builtin(env, name, [ids.get(a, a) if isinstance(a, str) else a
-                                         for a in args], None)
-    return state, ids, b
-
-
-def row(uid: str, x: float, y: float, models: int = 5, side: str = "a",
-        facing: float = 0) -> dict:
-    """A unit of 1" square bases in one rank centred at (x, y)."""
-    return {"id": uid, "side": side, "profile": "order/liberators", "models": models,
-            "files": models, "base": {"w": INCH, "d": INCH},
-            "position": {"x": x, "y": y, "facing": facing}}
-
-
-def piece(pid: str, x0: float, y0: float, x1: float, y1: float) -> dict:
-    return {"id": pid, "kind": "wall", "at": {"x": (x0 + x1) / 2, "y": (y0 + y1) / 2},
-            "size": {"w": x1 - x0, "h": y1 - y0}, "effects": ["Cover"]}
-
 
 # The observer's five models span x 7.5..12.5 at y 1.5..2.5, the target's x 7.5..12.5 at
 # y 19.5..20.5: every line from one to the other crosses each y between at an x in 7.5..12.5.
