@@ -66,29 +66,26 @@ def test_a_fleeing_enemy_or_one_only_passed_beside_deals_no_wounds(tmp_path: Pat
 
 def test_the_wounds_fall_on_the_rank_and_file_first_then_the_joined_character(
         tmp_path: Path) -> None:
-    # L763: two Halberdiers with a Captain (W2) flee through five Orc Boyz (Unit Strength
-    # 5): two of the five Wounds slay the Halberdiers, the three left over the Captain
-    w = World(tmp_path, [
-        block("a", "empire", 36, 10, models=2, files=2),
-        unit("c", "empire", 36, 10, profile="empire/captain", models=1,
-             values={"joined_to": "a"}),
-        block("b", "orcs", 36, 2, 180),
-        block("e", "orcs", 36, 14, 180, models=5, files=5),
-    ])
-    w.call("join_characters")
-    w.call("flee_from", {"flee_distance": [4, 4], "*": [1] * 10}, u="a", enemy="b")
+    def flee_through(orcs: int) -> World:
+        # two Halberdiers with a Captain (W2) flee through a rank of `orcs` Orc Boyz
+        w = World(tmp_path, [
+            block("a", "empire", 36, 10, models=2, files=2),
+            unit("c", "empire", 36, 10, profile="empire/captain", models=1,
+                 values={"joined_to": "a"}),
+            block("b", "orcs", 36, 2, 180),
+            block("e", "orcs", 36, 14, 180, models=orcs, files=orcs),
+        ])
+        w.call("join_characters")
+        w.call("flee_from", {"flee_distance": [4, 4], "*": [1] * 10}, u="a", enemy="b")
+        return w
+
+    # L763: through five Orc Boyz (Unit Strength 5), two of the five Wounds slay the
+    # Halberdiers, the three left over the Captain
+    w = flee_through(5)
     assert w.unit("a").destroyed and w.unit("c").destroyed
     # through three Orc Boyz, the one Wound left over falls on the Captain: he is left with
     # one of his two, a unit of his own, still fleeing
-    w = World(tmp_path, [
-        block("a", "empire", 36, 10, models=2, files=2),
-        unit("c", "empire", 36, 10, profile="empire/captain", models=1,
-             values={"joined_to": "a"}),
-        block("b", "orcs", 36, 2, 180),
-        block("e", "orcs", 36, 14, 180, models=3, files=3),
-    ])
-    w.call("join_characters")
-    w.call("flee_from", {"flee_distance": [4, 4], "*": [1] * 10}, u="a", enemy="b")
+    w = flee_through(3)
     c = w.unit("c")
     assert w.unit("a").destroyed and c.models == 1 and c.damage == 1 and c.leader is None
     assert "fleeing" in c.statuses
