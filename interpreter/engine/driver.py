@@ -21,8 +21,8 @@ from interpreter.lang.compiler import Closure, Env
 
 __all__ = ["BattleResult", "UnitSummary", "run_battle", "LOG_VERSION"]
 
-LOG_VERSION = 1
-"""Version of the event log format (docs/event-log.md)."""
+LOG_VERSION = 2
+"""Version of the event log format (docs/event-log.md); 2 added where units stand."""
 
 
 @attrs.frozen
@@ -99,8 +99,9 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
     env = runtime.env(chance, battle.options, events, state)
     decl = runtime.battle_decl
     rounds = _rounds(runtime, env, doc)
-    state.emit(env, "battle", edition=runtime.ruleset.id, rounds=rounds, log_version=LOG_VERSION,
-               sides=state.sides)
+    if events is not None:
+        state.emit(env, "battle", edition=runtime.ruleset.id, rounds=rounds,
+                   log_version=LOG_VERSION, sides=state.sides, **state.table(env))
     runtime.battle_blocks["setup"](env, {})
     state.fire(env, "start_of_battle")
     ends = [runtime.compile_expr(e, {}) for e in decl.end]

@@ -106,7 +106,7 @@ def _line(e: dict) -> str | None:
         return f"    roll-off {e['sides'][0]} {e['rolls'][0]} v {e['sides'][1]} {e['rolls'][1]}"
     if kind == "trigger":
         return f"    {e['unit']}: {e['rule']} ({e['event']})"
-    if kind == "result":
+    if kind in ("result", "expire"):
         return None
     return f"    {kind}: {e}"
 

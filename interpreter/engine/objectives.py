@@ -264,7 +264,8 @@ class ObjectivesMixin:
         self._moved(unit, start)
         self._carry(unit)
         moved = round(moved, 3)
-        self.emit(env, "move", unit=unit.id, toward=where.id, inches=moved)
+        self.emit(env, "move", unit=unit.id, toward=where.id, inches=moved,
+                  placed=self.positions(env, unit))
         return moved
 
     def _b_victory_points(self, env, span, side):

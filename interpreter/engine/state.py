@@ -133,8 +133,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         if (kept is not None and kept[0] == unit.models and kept[1] == unit.files
                 and kept[2] == unit.base_w and kept[3] == unit.base_d):
             return kept[4]
-        files = max(1, min(unit.files, unit.models or 1))
-        ranks = max(1, math.ceil((unit.models or 1) / files))
+        files, ranks = _files_ranks(unit)
         size = Footprint(files * unit.base_w, ranks * unit.base_d)
         self._footprints[unit] = (unit.models, unit.files, unit.base_w, unit.base_d, size)
         return size
@@ -146,6 +145,41 @@ class BattleState(ObjectivesMixin, SightMixin):
             event = {"kind": kind}
             event.update(fields)
             env.emit(event)
+
+    def positions(self, env: Any, *units: Unit) -> dict[str, dict[str, Any]]:
+        """Where the units (and those attached to them) stand now and how big they are, as
+        an event's ``placed`` field (docs/event-log.md): unit id -> its centre, facing,
+        files, ranks and base size in inches. Empty when the run keeps no events."""
+        out: dict[str, dict[str, Any]] = {}
+        if env.events is None:
+            return out
+        for unit in units:
+            for u in (unit, *unit.followers):
+                pose = placed(u)
+                files, ranks = _files_ranks(u)
+                out[u.id] = {"x": round(pose.x, 4), "y": round(pose.y, 4),
+                             "facing": round(pose.facing % 360, 4), "files": files,
+                             "ranks": ranks, "base_width": round(u.base_w, 4),
+                             "base_depth": round(u.base_d, 4)}
+        return out
+
+    def table(self, env: Any) -> dict[str, Any]:
+        """The battlefield and every unit as the battle begins: the ``battle`` event's
+        ``table``, ``terrain``, ``objectives`` and ``units`` fields."""
+        field = self.battle.doc.value.get("battlefield") or {}
+        terrain = [{"id": t["id"], "name": t.get("name") or t["id"], "type": t["kind"],
+                    "x": float(t["at"]["x"]), "y": float(t["at"]["y"]),
+                    "width": float(t["size"]["w"]), "depth": float(t["size"]["h"]),
+                    "effects": list(t.get("effects") or [])} for t in self.terrain]
+        objectives = [{"id": o["id"], "name": o.get("name") or o["id"],
+                       "x": float(o["at"]["x"]), "y": float(o["at"]["y"])}
+                      for o in field.get("objectives") or []]
+        units = [{"id": u.id, "name": u.name, "side": u.side, "models": u.models,
+                  "wounds": u.wounds, "wounds_each": u.wounds_each,
+                  "statuses": sorted(u.statuses)} for u in self.units]
+        return {"table": {"width": self.width, "depth": self.depth}, "terrain": terrain,
+                "objectives": objectives, "units": units,
+                "placed": self.positions(env, *self.units)}
 
     # ------------------------------------------------------------ flow
     def enter_phase(self, env: Any, name: str, body: Callable[[], Any]) -> Any:
@@ -194,11 +228,17 @@ class BattleState(ObjectivesMixin, SightMixin):
                          "end", effect.span, "too-deep") from None
 
     def expire(self, env: Any, period: str) -> None:
-        """Remove the statuses that last until the end of this period."""
+        """Remove the statuses that last until the end of this period (an ``expire`` event
+        names them)."""
+        expired = {}
         for u in self.units:
             gone = [s for s, until in u.statuses.items() if until == period]
             for s in gone:
                 del u.statuses[s]
+            if gone:
+                expired[u.id] = sorted(gone)
+        if expired:
+            self.emit(env, "expire", period=period, statuses=expired)
 
     def alive(self, unit: Unit) -> bool:
         """Still in the battle: on the table and not destroyed."""
@@ -282,7 +322,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         unit.pose = advance(start, heading, step)
         self._moved(unit, start)
         self._carry(unit)
-        self.emit(env, "move", unit=unit.id, toward=other.id, inches=round(step, 3))
+        self.emit(env, "move", unit=unit.id, toward=other.id, inches=round(step, 3),
+                  placed=self.positions(env, unit))
         return step
 
     def _b_move_away(self, env, span, unit, other, inches, clear_of=None):
@@ -295,17 +336,19 @@ class BattleState(ObjectivesMixin, SightMixin):
         on = self._on_until_clear(unit, heading, float(clear_of)) if clear_of else 0.0
         self._moved(unit, start)
         self._disengage(unit)
+        self._carry(unit)
         if on:
             moved = round(float(inches) + on, 3)
             self.emit(env, "move", unit=unit.id, away_from=other.id, inches=moved,
-                      on_until_clear=round(on, 3))
+                      on_until_clear=round(on, 3), placed=self.positions(env, unit))
         else:
             moved = float(inches)
-            self.emit(env, "move", unit=unit.id, away_from=other.id, inches=moved)
+            self.emit(env, "move", unit=unit.id, away_from=other.id, inches=moved,
+                      placed=self.positions(env, unit))
         if not self._on_table(unit):
             unit.on_table = False
+            self._carry(unit)
             self.emit(env, "left_table", unit=unit.id)
-        self._carry(unit)
         return moved
 
     def _moved(self, unit: Unit, start: Pose) -> None:
@@ -391,7 +434,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         if env.events is not None:
             self.emit(env, "engage", unit=unit.id, target=other.id,
                       arc=arc or arc_of(other.pose, self.footprint(other), unit.pose.x,
-                                        unit.pose.y))
+                                        unit.pose.y), placed=self.positions(env, unit))
         return True
 
     def _carry(self, unit: Unit) -> None:
@@ -407,7 +450,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         follower.leader = leader
         leader.followers.append(follower)
         follower.pose = leader.pose
-        self.emit(env, "attach", unit=follower.id, to=leader.id)
+        self.emit(env, "attach", unit=follower.id, to=leader.id,
+                  placed=self.positions(env, follower))
         return True
 
     def _b_detach(self, env, span, follower):
@@ -488,8 +532,10 @@ class BattleState(ObjectivesMixin, SightMixin):
             unit.damage -= unit.wounds_each
             unit.models -= 1
             slain += 1
-        self.emit(env, "casualties", unit=unit.id, damage=int(damage), slain=slain,
-                  models_left=unit.models)
+        if env.events is not None:
+            self.emit(env, "casualties", unit=unit.id, damage=int(damage), slain=slain,
+                      models_left=unit.models, wounds_left=unit.wounds,
+                      placed=self.positions(env, unit) if unit.models > 0 else {})
         if slain:
             self.fire(env, "slain")
         if unit.models <= 0:
@@ -524,7 +570,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         unit.set_aside = False
         unit.on_table = True
         unit.pose = unit.home
-        self.emit(env, "arrive", unit=unit.id)
+        self.emit(env, "arrive", unit=unit.id, placed=self.positions(env, unit))
         return True
 
     def _b_destroy(self, env, span, unit):
@@ -550,14 +596,15 @@ class BattleState(ObjectivesMixin, SightMixin):
     def _b_heal(self, env, span, unit, points):
         healed = min(unit.damage, max(0, int(points or 0)))
         unit.damage -= healed
-        self.emit(env, "heal", unit=unit.id, points=healed)
+        self.emit(env, "heal", unit=unit.id, points=healed, wounds_left=unit.wounds)
         return healed
 
     def _b_return_models(self, env, span, unit, n):
         back = max(0, min(int(n or 0), unit.starting_models - unit.models))
         if back and not unit.destroyed:
             unit.models += back
-            self.emit(env, "returned", unit=unit.id, models=back, models_left=unit.models)
+            self.emit(env, "returned", unit=unit.id, models=back, models_left=unit.models,
+                      wounds_left=unit.wounds, placed=self.positions(env, unit))
         return back
 
     def _b_wounds_lost(self, env, span, unit):
@@ -609,7 +656,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         finally:
             self.attacking = False
         self.emit(env, "attacks", attacker=attacker.id, target=target.id, sequence=sequence,
-                  attacks=int(attacks or 0), damage=total,
+                  attacks=int(attacks or 0), damage=total, in_contact=target in attacker.engaged,
                   steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
                   cite=self.runtime.ruleset.cite(sequence))
         return total
@@ -778,6 +825,13 @@ def _picker_args(self_, picker: str, mine: list, side: str) -> list:
     for p in getattr(decl, "params", ()):
         args.append(side if p.type == "side" else mine)
     return args or [mine]
+
+
+def _files_ranks(unit: Unit) -> tuple[int, int]:
+    """How many models wide and how many ranks deep the unit stands: ``files`` across (no
+    more than its models), as many ranks as its models fill."""
+    files = max(1, min(unit.files, unit.models or 1))
+    return files, max(1, math.ceil((unit.models or 1) / files))
 
 
 def _snapshot(unit: Unit, seq: Any) -> tuple:

@@ -85,7 +85,7 @@ def test_the_event_log_is_byte_identical_in_two_processes(tmp_path: Path) -> Non
     first, second = _log(tmp_path, "a1"), _log(tmp_path, "b2")
     assert first == second
     header = json.loads(first.splitlines()[0])
-    assert header["log_version"] == 1 and header["seed"] == 9
+    assert header["log_version"] == 2 and header["seed"] == 9
 
 
 def test_statistics_do_not_depend_on_the_number_of_workers() -> None:
