@@ -17,6 +17,7 @@ from interpreter.cli.common import (
     print_json,
     run_command,
 )
+from interpreter.cli.replay import check_output
 from interpreter.diagnostics import UsageError
 
 __all__ = ["main", "build_parser", "run_once", "run_batch"]
@@ -26,6 +27,7 @@ examples:
   rules-run --edition EDITION                        the edition's bundled battle, narrated
   rules-run -e EDITION BATTLE.yaml --seed 7 --explain
   rules-run -e EDITION BATTLE.yaml --log events.jsonl  every event as JSON Lines
+  rules-run -e EDITION BATTLE.yaml --replay replay.html  step through the table in a browser
   rules-run -e EDITION BATTLE.yaml --runs 2000 --seed 1 --workers 2 --json
   rules-run -e EDITION BATTLE.yaml --option KEY=VALUE  a reading of an ambiguous rule
 """
@@ -48,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the result (or, with --runs, the statistics) as JSON")
     parser.add_argument("--log", metavar="FILE",
                         help="write every event as JSON Lines (see docs/event-log.md)")
+    parser.add_argument("--replay", metavar="FILE.html|FILE.svg",
+                        help="draw the battle: a page stepping through it, or the table as "
+                        "an SVG picture (see rules-replay)")
+    parser.add_argument("--replay-turn", type=int, metavar="N",
+                        help="with --replay: the end of battle round N (0: the set-up)")
     parser.add_argument("--runs", type=int, default=0, metavar="N",
                         help="run N battles (seeds derived from --seed) and print statistics")
     parser.add_argument("--workers", type=int, metavar="K",
@@ -65,32 +72,47 @@ def main(argv: list[str] | None = None) -> int:
         nonlocal options
         options = options_from(args.option)
         if args.runs:
-            if args.log or args.explain:
-                raise UsageError("--log and --explain describe one battle; drop --runs")
+            if args.log or args.explain or args.replay:
+                raise UsageError("--log, --replay and --explain describe one battle; drop "
+                                 "--runs")
             return run_batch(args.edition, args.battle, options, args.seed, args.runs,
                              args.workers, args.json)
+        if args.replay_turn is not None and not args.replay:
+            raise UsageError("--replay-turn N goes with --replay FILE")
+        replay = None
+        if args.replay:
+            replay = (args.replay, check_output(args.replay, "--replay"), args.replay_turn)
         return run_once(args.edition, args.battle, options, args.seed, args.explain,
-                        args.json, args.log)
+                        args.json, args.log, replay)
 
     return run_command(body)
 
 
 def run_once(edition: str | None, battle_path: str | None, options: dict[str, Any],
-             seed: int | None, explain: bool, as_json: bool, log: str | None) -> int:
-    """Fight one battle; print the narrated log (or JSON); write the event log."""
+             seed: int | None, explain: bool, as_json: bool, log: str | None,
+             replay: tuple[str, str, int | None] | None = None) -> int:
+    """Fight one battle; print the narrated log (or JSON); write the event log; draw the
+    replay (``replay``: the file, its kind and the round, as ``rules-replay`` takes them)
+    from the same log."""
     from interpreter.engine.driver import LOG_VERSION, run_battle
     from interpreter.engine.narrate import narrate, summary_table
 
     ruleset, runtime, battle = load_context(edition, battle_path, options)
     used_seed = battle.seed if seed is None else seed
     result = run_battle(runtime, battle, seed=used_seed, keep_events=True)
+    header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
+              "battle": str(battle.doc.path), "seed": used_seed}
+    lines = "".join(json.dumps(e, sort_keys=True) + "\n" for e in [header, *(result.events or [])])
     if log:
         with open(log, "w", encoding="utf-8") as out:
-            header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
-                      "battle": str(battle.doc.path), "seed": used_seed}
-            out.write(json.dumps(header, sort_keys=True) + "\n")
-            for event in result.events or []:
-                out.write(json.dumps(event, sort_keys=True) + "\n")
+            out.write(lines)
+    if replay is not None:
+        from interpreter.cli.replay import write_replay
+        from interpreter.replay.steps import parse_log, replay_of
+
+        path, kind, turn = replay
+        source = log or "the battle's events"
+        write_replay(replay_of(parse_log(lines, source), source), path, kind, turn)
     if as_json:
         data = result.to_json()
         data.update({"edition": ruleset.id, "seed": used_seed})

@@ -348,7 +348,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         if not self._on_table(unit):
             unit.on_table = False
             self._carry(unit)
-            self.emit(env, "left_table", unit=unit.id)
+            self.emit(env, "left_table", unit=unit.id,
+                      followers=[f.id for f in unit.followers])
         return moved
 
     def _moved(self, unit: Unit, start: Pose) -> None:
