@@ -535,7 +535,7 @@ class BattleState(ObjectivesMixin, SightMixin):
             slain += 1
         if env.events is not None:
             self.emit(env, "casualties", unit=unit.id, damage=int(damage), slain=slain,
-                      models_left=unit.models, wounds_left=unit.wounds,
+                      models_left=unit.models, wounds=unit.wounds,
                       placed=self.positions(env, unit) if unit.models > 0 else {})
         if slain:
             self.fire(env, "slain")
@@ -597,7 +597,7 @@ class BattleState(ObjectivesMixin, SightMixin):
     def _b_heal(self, env, span, unit, points):
         healed = min(unit.damage, max(0, int(points or 0)))
         unit.damage -= healed
-        self.emit(env, "heal", unit=unit.id, points=healed, wounds_left=unit.wounds)
+        self.emit(env, "heal", unit=unit.id, points=healed, wounds=unit.wounds)
         return healed
 
     def _b_return_models(self, env, span, unit, n):
@@ -605,7 +605,7 @@ class BattleState(ObjectivesMixin, SightMixin):
         if back and not unit.destroyed:
             unit.models += back
             self.emit(env, "returned", unit=unit.id, models=back, models_left=unit.models,
-                      wounds_left=unit.wounds, placed=self.positions(env, unit))
+                      wounds=unit.wounds, placed=self.positions(env, unit))
         return back
 
     def _b_wounds_lost(self, env, span, unit):

@@ -194,15 +194,19 @@ def _ground(replay: Replay) -> str:
 
 def table_svg(replay: Replay, step: Step, marks: list[Mark] | tuple[Mark, ...],
               caption: str | None = None) -> str:
-    """The whole picture of the table at a step, with the marks given; ``caption`` (a
-    standalone picture) adds a line of text above the table and a size in pixels."""
+    """The whole picture of the table at a step, with the marks given.
+
+    With a ``caption``, a picture on its own: the caption above the table, a size in pixels,
+    only the units on the table. Without, the page's table: every unit of the battle, those
+    not on the table at this step hidden, for the page to show when they are."""
     w, d, m = replay.width, replay.depth, _MARGIN
     top = m + (2.0 if caption is not None else 0.0)
     box = f"{num(-m)} {num(-top)} {num(w + 2 * m)} {num(d + m + top)}"
     size = (f' width="{num((w + 2 * m) * PX_PER_INCH)}" height="{num((d + m + top) * PX_PER_INCH)}"'
             if caption is not None else "")
     shown = {p.id: p for p in step.units}
-    units = "".join(unit_svg(replay, info, shown.get(info.id)) for info in replay.units)
+    units = "".join(unit_svg(replay, info, shown.get(info.id)) for info in replay.units
+                    if caption is None or info.id in shown)
     head = (f'<text class="caption" x="0" y="{num(-m)}">{escape(caption)}</text>'
             if caption is not None else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}"{size} '

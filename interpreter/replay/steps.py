@@ -254,8 +254,9 @@ class _Tracker:
         for uid in self.order:
             u = self.units[uid]
             if u["on"]:
-                out.append(Placed(uid, *(u[k] for k in _PLACE_KEYS), u["models"], u["wounds"],
-                                  tuple(sorted(u["statuses"]))))
+                out.append(Placed(id=uid, models=u["models"], wounds=u["wounds"],
+                                  statuses=tuple(sorted(u["statuses"])),
+                                  **{k: u[k] for k in _PLACE_KEYS}))
         return tuple(out)
 
     def apply(self, e: dict[str, Any]) -> list[Mark]:
@@ -267,32 +268,32 @@ class _Tracker:
                 self.order.append(u["id"])
                 self.units[u["id"]] = {"models": u["models"], "wounds": u["wounds"],
                                        "statuses": set(u.get("statuses") or ()), "on": True}
-        mover = self.units.get(e.get("unit")) if kind in ("move", "engage") else None
+        unit = self.units.get(str(e.get("unit")))
+        mover = unit if kind in ("move", "engage") else None
         start = (mover["x"], mover["y"]) if mover is not None and mover["on"] else None
         for uid, place in (e.get("placed") or {}).items():
             self.units[uid].update({k: place[k] for k in _PLACE_KEYS})
         marks = []
         if "shape" in e:
             marks.append(Mark("shape", shape=e["shape"]))
-        unit = self.units.get(e.get("unit"))
-        if kind in ("casualties", "returned"):
-            unit["models"], unit["wounds"] = e["models_left"], e["wounds_left"]
-        elif kind == "heal":
-            unit["wounds"] = e["wounds_left"]
-        elif kind in ("destroyed", "set_aside"):
-            unit["on"] = False
+        if kind == "expire":
+            for uid, names in e["statuses"].items():
+                self.units[uid]["statuses"].difference_update(names)
         elif kind == "left_table":
             for uid in [e["unit"], *(e.get("followers") or ())]:
                 self.units[uid]["on"] = False
-        elif kind == "arrive":
-            unit["on"] = True
-        elif kind == "status" and unit is not None:
+        elif unit is None:
+            pass
+        elif kind in ("casualties", "returned"):
+            unit["models"], unit["wounds"] = e["models_left"], e["wounds"]
+        elif kind == "heal":
+            unit["wounds"] = e["wounds"]
+        elif kind in ("destroyed", "set_aside", "arrive"):
+            unit["on"] = kind == "arrive"
+        elif kind == "status":
             (unit["statuses"].add if e["change"] == "gains" else unit["statuses"].discard)(
                 e["status"])
-        elif kind == "expire":
-            for uid, names in e["statuses"].items():
-                self.units[uid]["statuses"].difference_update(names)
-        elif kind == "attacks" and not e.get("in_contact"):
+        if kind == "attacks" and not e.get("in_contact"):
             a, b = self.units.get(e["attacker"]), self.units.get(e["target"])
             if a is not None and b is not None and a["on"] and b["on"]:
                 marks.append(Mark("shot", ((a["x"], a["y"]), (b["x"], b["y"]))))

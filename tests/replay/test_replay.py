@@ -1,0 +1,192 @@
+"""rules-replay and rules-run --replay without a browser: the steps cut from a log, the
+files written (byte for byte the same from the same log, self-contained, small), the
+pictures of one round, shapes, and every broken input told as a located error."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import replay, run
+from interpreter.replay.steps import load
+
+ROOT = Path(__file__).resolve().parents[2]
+BATTLE = str(ROOT / "rulesets" / "wfb8" / "battles" / "battle.yaml")
+DUEL = str(ROOT / "rulesets" / "wfb8" / "battles" / "duel.yaml")
+
+
+def _run(capsys, *argv: str) -> tuple[int, str]:
+    code = run.main(list(argv))
+    return code, capsys.readouterr().err
+
+
+def _replay(capsys, *argv: str) -> tuple[int, str]:
+    code = replay.main(list(argv))
+    return code, capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def battle_log(tmp_path_factory) -> Path:
+    """The wfb8 pitched battle's log (seed 5) and its page, written by rules-run."""
+    folder = tmp_path_factory.mktemp("battle")
+    assert run.main([BATTLE, "--log", str(folder / "events.jsonl"),
+                     "--replay", str(folder / "run.html")]) == 0
+    return folder / "events.jsonl"
+
+
+def test_the_same_log_gives_the_same_bytes_and_rules_run_draws_what_rules_replay_does(
+        battle_log, tmp_path, capsys) -> None:
+    for name in ("a.html", "b.html", "a.svg", "b.svg"):
+        assert _replay(capsys, str(battle_log), "-o", str(tmp_path / name), "--turn", "2"
+                       if name.endswith("svg") else "0") == (0, "")
+    assert (tmp_path / "a.html").read_bytes() == (tmp_path / "b.html").read_bytes()
+    assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
+    assert _replay(capsys, str(battle_log), "-o", str(tmp_path / "c.html")) == (0, "")
+    assert (tmp_path / "c.html").read_bytes() == (battle_log.parent / "run.html").read_bytes()
+
+
+def test_the_page_is_self_contained_and_under_two_megabytes(battle_log) -> None:
+    page = (battle_log.parent / "run.html").read_text(encoding="utf-8")
+    assert len(page.encode("utf-8")) < 2_000_000
+    assert "Content-Security-Policy\" content=\"default-src 'none';" in page
+    # nothing to fetch: no link, no script or image from elsewhere; the only address is the
+    # SVG namespace's name
+    assert "<link" not in page and " src=" not in page and "href=" not in page
+    assert set(re.findall(r"https?://[^\s\"']+", page)) == {"http://www.w3.org/2000/svg"}
+
+
+def test_every_move_charge_flight_and_casualty_is_a_step(battle_log) -> None:
+    events = [json.loads(line) for line in battle_log.read_text().splitlines()]
+    steps = load(battle_log).steps
+    by_seq = {s.seq: s for s in steps}
+    for e in events[1:]:
+        if e["kind"] in ("move", "engage", "casualties", "destroyed"):
+            assert e["seq"] in by_seq, e
+    # the Boar Boyz' charge into the Handgunners' flank: an arrow from where they stood to
+    # where the log puts them
+    charge = next(e for e in events if e["kind"] == "engage" and e["unit"] == "boar_boyz"
+                  and e["target"] == "handgunners")
+    before = next(s for s in reversed(steps) if s.seq < charge["seq"])
+    was = next(p for p in before.units if p.id == "boar_boyz")
+    now = charge["placed"]["boar_boyz"]
+    (mark,) = by_seq[charge["seq"]].marks
+    assert mark.kind == "engage" and mark.points == ((was.x, was.y), (now["x"], now["y"]))
+    assert by_seq[charge["seq"]].lines[-1] == "    boar_boyz engages handgunners (flank)"
+    # the Handgunners, caught fleeing, are gone from the next step on
+    caught = next(e for e in events if e["kind"] == "destroyed" and e["unit"] == "handgunners")
+    assert "handgunners" not in {p.id for p in by_seq[caught["seq"]].units}
+    assert "handgunners" in {p.id for p in steps[steps.index(by_seq[caught["seq"]]) - 1].units}
+
+
+def test_a_picture_shows_the_table_at_the_end_of_a_round_with_its_moves(
+        battle_log, tmp_path, capsys) -> None:
+    pictures = {}
+    for n in ("1", "2"):
+        out = tmp_path / f"round{n}.svg"
+        assert _replay(capsys, str(battle_log), "-o", str(out), "--turn", n) == (0, "")
+        pictures[n] = out.read_text(encoding="utf-8")
+    # the Handgunners are destroyed in round 2
+    assert 'data-unit="handgunners"' in pictures["1"]
+    assert 'data-unit="handgunners"' not in pictures["2"]
+    assert "the table at the end of round 2 of 6, with its moves" in pictures["2"]
+    events = [json.loads(line) for line in battle_log.read_text().splitlines()]
+    charges = [e for e in events if e["kind"] == "engage" and e["round"] == 2]
+    assert pictures["2"].count('class="mark mark-engage"') == len(charges) > 0
+    assert pictures["2"].startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="-3 -5 78 56" '
+                                    'width="936" height="672"')
+
+
+def test_a_shape_in_an_event_is_drawn(battle_log, tmp_path, capsys) -> None:
+    lines = battle_log.read_text().splitlines()
+    marker = {"kind": "log", "message": "a marker", "values": [], "seq": 10**6, "round": 6,
+              "side": None, "phase": None,
+              "shape": {"kind": "circle", "x": 10, "y": 8, "radius": 2.5, "label": "a blast"}}
+    template = dict(marker, shape={"kind": "polygon", "points": [[0, 0], [4, 0], [2, 3]]})
+    log = tmp_path / "shapes.jsonl"
+    log.write_text("\n".join(lines[:-1] + [json.dumps(marker), json.dumps(template),
+                                            lines[-1]]) + "\n")
+    out = tmp_path / "end.svg"
+    assert _replay(capsys, str(log), "-o", str(out)) == (0, "")
+    picture = out.read_text(encoding="utf-8")
+    # the table is 48" deep: y 8 is drawn at 40, the triangle's corners at 48, 48 and 45
+    assert ('<circle class="mark-shape" cx="10" cy="40" r="2.5"><title>a blast</title>'
+            "</circle>") in picture
+    assert '<polygon class="mark-shape" points="0,48 4,48 2,45">' in picture
+
+
+def test_an_older_log_version_is_told_clearly(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("old.jsonl").write_text('{"kind": "header", "log_version": 1, "seed": 2}\n'
+                                 '{"kind": "battle"}\n')
+    assert _replay(capsys, "old.jsonl", "-o", "x.html") == (1, (
+        "old.jsonl:1:1: error: this log was written by log version 1; rules-replay reads "
+        "version 2, whose events carry where the units stand\n"
+        '    {"kind": "header", "log_version": 1, "seed": 2}\n'
+        "    ^\n"
+        "  hint: write the log again with this rules-run: rules-run BATTLE.yaml --log FILE\n"))
+    assert not Path("x.html").exists()
+
+
+def test_every_broken_line_is_told_at_once(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("bad.jsonl").write_text('{"kind": "header", "log_version": 2}\nnot json\n'
+                                 '{"kind": 3}\n{"kind": "battle", "x": }\n')
+    assert _replay(capsys, "bad.jsonl", "-o", "x.svg") == (1, (
+        "bad.jsonl:2:1: error: not JSON: Expecting value\n"
+        "    not json\n"
+        "    ^\n"
+        "bad.jsonl:3:1: error: each line of an event log is a JSON object with a 'kind'\n"
+        '    {"kind": 3}\n'
+        "    ^\n"
+        "bad.jsonl:4:25: error: not JSON: Expecting value\n"
+        '    {"kind": "battle", "x": }\n'
+        "                            ^\n"
+        "3 errors\n"))
+    Path("plain.jsonl").write_text('{"kind": "battle"}\n')
+    assert _replay(capsys, "plain.jsonl", "-o", "x.svg") == (1, (
+        "plain.jsonl:1:1: error: this is not an event log: its first line is not the header "
+        "(kind 'header')\n"
+        '    {"kind": "battle"}\n'
+        "    ^\n"
+        "  hint: write one with: rules-run BATTLE.yaml --log FILE\n"))
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["-o", "x.png"], "error: -o x.png: write a .html page or an .svg picture (not '.png')"),
+    (["-o", "x.svg", "--turn", "9"],
+     "error: --turn 9: the battle in duel.jsonl has rounds 0 (the set-up) to 2"),
+    (["-o", "no/such/folder/x.svg"],
+     "error: cannot write no/such/folder/x.svg: No such file or directory"),
+])
+def test_rules_replay_tells_what_it_cannot_do(argv, message, tmp_path, capsys,
+                                              monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run.main([DUEL, "--log", "duel.jsonl"]) == 0
+    capsys.readouterr()
+    assert _replay(capsys, "duel.jsonl", *argv) == (1, message + "\n")
+    assert _replay(capsys, "missing.jsonl", "-o", "x.svg") == (
+        1, "error: cannot read the event log missing.jsonl: No such file or directory\n")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--replay-turn", "2"], "error: --replay-turn N goes with --replay FILE"),
+    (["--replay", "a.html", "--runs", "3"],
+     "error: --log, --replay and --explain describe one battle; drop --runs"),
+    (["--replay", "a.pdf"], "error: --replay a.pdf: write a .html page or an .svg picture "
+     "(not '.pdf')"),
+])
+def test_rules_run_tells_what_replay_it_cannot_draw(argv, message, capsys) -> None:
+    assert _run(capsys, "-e", "wfb8", *argv) == (1, message + "\n")
+
+
+def test_the_help_says_what_it_draws(capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        replay.main(["--help"])
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    assert text.startswith("usage: rules-replay [-h] -o FILE.html|FILE.svg [--turn N] "
+                           "EVENTS.jsonl")
+    assert "rules-replay events.jsonl -o table.svg --turn 2" in text
