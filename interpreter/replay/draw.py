@@ -47,7 +47,7 @@ STYLE = "".join(
      ".unit .front{stroke-width:.16}",
      ".unit .arc{fill:none;stroke-width:.04;stroke-dasharray:.3 .2;opacity:.7}",
      ".unit .label{font:bold .8px sans-serif;text-anchor:middle;fill:#111;"
-     "paint-order:stroke;stroke:#fff;stroke-width:.18}",
+     "paint-order:stroke;stroke:#fff;stroke-width:.12}",
      ".mark{fill:none;stroke-width:.14}",
      ".mark-move_away{stroke-dasharray:.5 .25}",
      ".mark-engage{stroke-width:.2}",

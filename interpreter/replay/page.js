@@ -1,6 +1,6 @@
 // The replay page: shows one step of the battle at a time. Everything it draws was made by
 // interpreter/replay/draw.py; this script only moves the units' groups, swaps their
-// footprints and tooltips, and shows the step's arrows and log lines.
+// footprints and tooltips, shows the step's arrows and the log up to it.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -13,6 +13,21 @@
   var slider = document.getElementById("slider");
   var log = document.getElementById("log");
   var current = 0;
+  // the narrated log, one block of lines per step, shown up to the current step
+  var chunks = steps.map(function (step) {
+    var chunk = document.createElement("div");
+    chunk.className = "chunk";
+    step.lines.forEach(function (line, i) {
+      var div = document.createElement("div");
+      div.textContent = line;
+      if (i === step.lines.length - 1) {
+        div.className = "line-of-step";
+      }
+      chunk.appendChild(div);
+    });
+    log.appendChild(chunk);
+    return chunk;
+  });
 
   function show(k) {
     k = Math.max(0, Math.min(steps.length - 1, k));
@@ -41,14 +56,9 @@
     slider.value = String(k);
     document.getElementById("counter").textContent = "step " + k + " of " + (steps.length - 1);
     document.getElementById("title").textContent = step.title;
-    log.textContent = "";
-    step.lines.forEach(function (line, i) {
-      var div = document.createElement("div");
-      div.textContent = line;
-      if (i === step.lines.length - 1) {
-        div.className = "now";
-      }
-      log.appendChild(div);
+    chunks.forEach(function (chunk, i) {
+      chunk.style.display = i > k ? "none" : "";
+      chunk.classList.toggle("current", i === k);
     });
     log.scrollTop = log.scrollHeight;
     document.body.setAttribute("data-step", String(k));
@@ -99,5 +109,7 @@
       hover.textContent = groups[id].querySelector("title").textContent;
     });
   });
-  show(data.start);
+  // page.html#120 opens at step 120
+  var asked = /^#(\d+)$/.exec(window.location.hash);
+  show(asked ? Number(asked[1]) : data.start);
 }());

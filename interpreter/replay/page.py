@@ -34,7 +34,8 @@ _PAGE_STYLE = (
     "#controls button{font-size:13px;padding:3px 7px}#slider{flex:1 1 160px}"
     "#counter{color:#555;min-width:96px}#title{font-weight:bold}"
     "#log{font:12px/1.4 monospace;white-space:pre-wrap;background:#fff;border:1px solid #ddd;"
-    "padding:6px;height:360px;overflow-y:auto}#log .now{background:#fff3c4;font-weight:bold}"
+    "padding:6px;height:420px;overflow-y:auto}#log .chunk{color:#999}"
+    "#log .current{color:#222}#log .current .line-of-step{background:#fff3c4;font-weight:bold}"
     "#hover{min-height:36px;color:#333}#legend{color:#555;font-size:12px}"
     "#legend svg{vertical-align:middle}"
 )
@@ -116,7 +117,7 @@ def _title(step: Step) -> str:
         return "The start: the table as set up"
     where = [f"round {step.round}"] if step.round else ["set-up"]
     if step.side:
-        where.append(f"{step.side}'s turn")
+        where.append(f"turn: {step.side}")
     if step.phase:
         where.append(step.phase)
     return " · ".join(where)

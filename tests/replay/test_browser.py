@@ -50,7 +50,7 @@ const units = [...document.querySelectorAll('#units g.unit')]
              g.querySelector('title').textContent,
              g.querySelectorAll('.body .base').length]);
 return {step: Number(document.body.dataset.step), seq: Number(document.body.dataset.seq),
-        units: units, log: document.querySelector('#log .now').textContent,
+        units: units, log: document.querySelector('#log .current .line-of-step').textContent,
         last: Number(document.getElementById('slider').max)};
 """
 
