@@ -120,8 +120,8 @@ class Replay:
             return len(self.steps) - 1
         last = max(s.round for s in self.steps)
         if not 0 <= round_ <= last:
-            raise UsageError(f"--turn {round_}: the battle in {self.source} has rounds 0 (the "
-                             f"set-up) to {last}")
+            raise UsageError(f"round {round_} is not in the battle of {self.source}: it has "
+                             f"rounds 0 (the set-up) to {last}")
         return max(i for i, s in enumerate(self.steps) if s.round <= round_)
 
 
@@ -241,6 +241,20 @@ def _told(events: list[dict[str, Any]]) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def _change(unit: dict[str, Any], e: dict[str, Any]) -> None:
+    """What an event about one unit changes in it: models, wounds, on the table, statuses."""
+    kind = e["kind"]
+    if kind in ("casualties", "returned"):
+        unit["models"], unit["wounds"] = e["models_left"], e["wounds"]
+    elif kind == "heal":
+        unit["wounds"] = e["wounds"]
+    elif kind in ("destroyed", "set_aside", "arrive"):
+        unit["on"] = kind == "arrive"
+    elif kind == "status":
+        (unit["statuses"].add if e["change"] == "gains" else unit["statuses"].discard)(
+            e["status"])
+
+
 class _Tracker:
     """The table as the events change it: each unit's place and what it has left."""
 
@@ -282,17 +296,8 @@ class _Tracker:
         elif kind == "left_table":
             for uid in [e["unit"], *(e.get("followers") or ())]:
                 self.units[uid]["on"] = False
-        elif unit is None:
-            pass
-        elif kind in ("casualties", "returned"):
-            unit["models"], unit["wounds"] = e["models_left"], e["wounds"]
-        elif kind == "heal":
-            unit["wounds"] = e["wounds"]
-        elif kind in ("destroyed", "set_aside", "arrive"):
-            unit["on"] = kind == "arrive"
-        elif kind == "status":
-            (unit["statuses"].add if e["change"] == "gains" else unit["statuses"].discard)(
-                e["status"])
+        elif unit is not None:
+            _change(unit, e)
         if kind == "attacks" and not e.get("in_contact"):
             a, b = self.units.get(e["attacker"]), self.units.get(e["target"])
             if a is not None and b is not None and a["on"] and b["on"]:

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-COMMANDS = ["rules-run", "rules-check", "rules-odds"]
+COMMANDS = ["rules-run", "rules-check", "rules-odds", "rules-replay"]
 
 
 def script(name: str) -> Path:
@@ -46,6 +46,8 @@ def test_the_installed_package_runs_a_bundled_battle_from_an_empty_folder(tmp_pa
     (["rules-odds", "-e", "aos4", "rulesets/aos4/battles/battle.yaml", "--attacker",
       "liberators", "--target", "grey_seer", "--shooting"], "'liberators' makes no shooting"),
     (["rules-check", "no-such-folder"], "no such file or folder"),
+    (["rules-replay", "no-such-log.jsonl", "-o", "x.html"],
+     "cannot read the event log no-such-log.jsonl"),
 ])
 def test_mistakes_give_a_message_and_exit_1_never_a_traceback(args, message, tmp_path) -> None:
     done = subprocess.run([script(args[0]), *args[1:]], cwd=ROOT, capture_output=True, text=True)

@@ -117,47 +117,51 @@ def test_a_shape_in_an_event_is_drawn(battle_log, tmp_path, capsys) -> None:
     assert '<polygon class="mark-shape" points="0,48 4,48 2,45">' in picture
 
 
-def test_an_older_log_version_is_told_clearly(tmp_path, capsys, monkeypatch) -> None:
+@pytest.mark.parametrize(("text", "told"), [
+    # a log of an older version: what it is, what is needed, how to get it
+    ('{"kind": "header", "log_version": 1, "seed": 2}\n{"kind": "battle"}\n',
+     "events.jsonl:1:1: error: this log was written by log version 1; rules-replay reads "
+     "version 2, whose events carry where the units stand\n"
+     '    {"kind": "header", "log_version": 1, "seed": 2}\n'
+     "    ^\n"
+     "  hint: write the log again with this rules-run: rules-run BATTLE.yaml --log FILE\n"),
+    ('{"kind": "header", "log_version": 3}\n',
+     "events.jsonl:1:1: error: this log was written by log version 3; rules-replay reads "
+     "version 2\n"
+     '    {"kind": "header", "log_version": 3}\n'
+     "    ^\n"
+     "  hint: use the rules-run that wrote it, or a newer rules-replay\n"),
+    # every line that is not an event, at once
+    ('{"kind": "header", "log_version": 2}\nnot json\n{"kind": 3}\n{"kind": "battle", "x": }\n',
+     "events.jsonl:2:1: error: not JSON: Expecting value\n"
+     "    not json\n"
+     "    ^\n"
+     "events.jsonl:3:1: error: each line of an event log is a JSON object with a 'kind'\n"
+     '    {"kind": 3}\n'
+     "    ^\n"
+     "events.jsonl:4:25: error: not JSON: Expecting value\n"
+     '    {"kind": "battle", "x": }\n'
+     "                            ^\n"
+     "3 errors\n"),
+    ('{"kind": "battle"}\n',
+     "events.jsonl:1:1: error: this is not an event log: its first line is not the header "
+     "(kind 'header')\n"
+     '    {"kind": "battle"}\n'
+     "    ^\n"
+     "  hint: write one with: rules-run BATTLE.yaml --log FILE\n"),
+])
+def test_a_log_that_cannot_be_drawn_is_told_at_its_lines(text, told, tmp_path, capsys,
+                                                        monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    Path("old.jsonl").write_text('{"kind": "header", "log_version": 1, "seed": 2}\n'
-                                 '{"kind": "battle"}\n')
-    assert _replay(capsys, "old.jsonl", "-o", "x.html") == (1, (
-        "old.jsonl:1:1: error: this log was written by log version 1; rules-replay reads "
-        "version 2, whose events carry where the units stand\n"
-        '    {"kind": "header", "log_version": 1, "seed": 2}\n'
-        "    ^\n"
-        "  hint: write the log again with this rules-run: rules-run BATTLE.yaml --log FILE\n"))
+    Path("events.jsonl").write_text(text)
+    assert _replay(capsys, "events.jsonl", "-o", "x.html") == (1, told)
     assert not Path("x.html").exists()
-
-
-def test_every_broken_line_is_told_at_once(tmp_path, capsys, monkeypatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    Path("bad.jsonl").write_text('{"kind": "header", "log_version": 2}\nnot json\n'
-                                 '{"kind": 3}\n{"kind": "battle", "x": }\n')
-    assert _replay(capsys, "bad.jsonl", "-o", "x.svg") == (1, (
-        "bad.jsonl:2:1: error: not JSON: Expecting value\n"
-        "    not json\n"
-        "    ^\n"
-        "bad.jsonl:3:1: error: each line of an event log is a JSON object with a 'kind'\n"
-        '    {"kind": 3}\n'
-        "    ^\n"
-        "bad.jsonl:4:25: error: not JSON: Expecting value\n"
-        '    {"kind": "battle", "x": }\n'
-        "                            ^\n"
-        "3 errors\n"))
-    Path("plain.jsonl").write_text('{"kind": "battle"}\n')
-    assert _replay(capsys, "plain.jsonl", "-o", "x.svg") == (1, (
-        "plain.jsonl:1:1: error: this is not an event log: its first line is not the header "
-        "(kind 'header')\n"
-        '    {"kind": "battle"}\n'
-        "    ^\n"
-        "  hint: write one with: rules-run BATTLE.yaml --log FILE\n"))
 
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["-o", "x.png"], "error: -o x.png: write a .html page or an .svg picture (not '.png')"),
     (["-o", "x.svg", "--turn", "9"],
-     "error: --turn 9: the battle in duel.jsonl has rounds 0 (the set-up) to 2"),
+     "error: round 9 is not in the battle of duel.jsonl: it has rounds 0 (the set-up) to 2"),
     (["-o", "no/such/folder/x.svg"],
      "error: cannot write no/such/folder/x.svg: No such file or directory"),
 ])
