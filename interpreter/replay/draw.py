@@ -39,7 +39,7 @@ STYLE = "".join(
      ".grid{stroke:#ddd6c3;stroke-width:.04}",
      ".ruler{font:.9px sans-serif;fill:#666}",
      ".terrain rect{stroke:#7a7a6a;stroke-width:.06}",
-     ".terrain text{font:.9px sans-serif;fill:#444;text-anchor:middle}",
+     ".terrain text{font:italic .8px sans-serif;fill:#555}",
      ".objective circle{fill:#fff;stroke:#333;stroke-width:.08}",
      ".objective text{font:.8px sans-serif;fill:#333}",
      ".unit .fp{fill-opacity:.15;stroke-width:.06}",
@@ -160,7 +160,8 @@ def _shape(shape: dict[str, Any], depth: float) -> str:
 
 
 def _ground(replay: Replay) -> str:
-    """The table, a grid every 6", rulers every 12", the terrain and the objectives."""
+    """The table, a grid every 6", rulers every 12", the terrain (named above its upper left
+    corner) and the objectives."""
     w, d = replay.width, replay.depth
     parts = [f'<rect class="table" x="0" y="0" width="{num(w)}" height="{num(d)}"/>']
     grid = [f"M{num(x)} 0V{num(d)}" for x in range(6, int(w), 6) if x < w]
@@ -181,7 +182,7 @@ def _ground(replay: Replay) -> str:
                      f'<title>{escape(t["name"])} ({escape(t["type"])}): {escape(effects)}'
                      f'</title><rect x="{num(x0)}" y="{num(y0)}" width="{num(t["width"])}" '
                      f'height="{num(t["depth"])}" style="fill:{fill}"/>'
-                     f'<text x="{num(t["x"])}" y="{num(d - t["y"] + 0.3)}">{escape(t["name"])}'
+                     f'<text x="{num(x0 + 0.2)}" y="{num(y0 - 0.25)}">{escape(t["name"])}'
                      "</text></g>")
     for o in replay.objectives:
         cx, cy = num(o["x"]), num(d - o["y"])

@@ -46,6 +46,9 @@ def test_the_same_log_gives_the_same_bytes_and_rules_run_draws_what_rules_replay
     assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
     assert _replay(capsys, str(battle_log), "-o", str(tmp_path / "c.html")) == (0, "")
     assert (tmp_path / "c.html").read_bytes() == (battle_log.parent / "run.html").read_bytes()
+    assert _run(capsys, BATTLE, "--replay", str(tmp_path / "run.svg"), "--replay-turn", "2"
+                ) == (0, "")
+    assert (tmp_path / "run.svg").read_bytes() == (tmp_path / "a.svg").read_bytes()
 
 
 def test_the_page_is_self_contained_and_under_two_megabytes(battle_log) -> None:
