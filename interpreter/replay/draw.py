@@ -15,8 +15,8 @@ from typing import Any
 
 from interpreter.replay.steps import Mark, Placed, Replay, Step, UnitInfo
 
-__all__ = ["MARK_COLOURS", "SIDE_COLOURS", "STYLE", "footprint", "marks_svg", "table_svg", "tooltip",
-           "unit_svg", "num"]
+__all__ = ["MARK_COLOURS", "SIDE_COLOURS", "STYLE", "footprint", "marks_svg", "num",
+           "side_colour", "table_svg", "tooltip", "unit_svg"]
 
 SIDE_COLOURS = ("#2f6db5", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085")
 """The sides' colours, in the order the battle gives its sides."""
@@ -65,6 +65,11 @@ _DEFS = "<defs>" + "".join(
     f'<marker id="arrow-{kind}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" '
     f'markerHeight="4" orient="auto"><path d="M0 0L10 5L0 10z" '
     f'fill="{MARK_COLOURS[kind]}"/></marker>' for kind in _ARROWS) + "</defs>"
+
+
+def side_colour(replay: Replay, side: str) -> int:
+    """Which of :data:`SIDE_COLOURS` (and of the style's ``side-N`` classes) a side has."""
+    return (replay.sides.index(side) if side in replay.sides else 0) % len(SIDE_COLOURS)
 
 
 def num(value: float) -> str:
@@ -123,7 +128,7 @@ def rotate(p: Placed) -> str:
 def unit_svg(replay: Replay, info: UnitInfo, p: Placed | None) -> str:
     """A unit's group: its footprint turned to its facing, its label upright, its tooltip.
     ``None``: a unit not on the table now (drawn hidden, for a page to show later)."""
-    side = replay.sides.index(info.side) % len(SIDE_COLOURS) if info.side in replay.sides else 0
+    side = side_colour(replay, info.side)
     if p is None:
         return (f'<g class="unit side-{side}" data-unit="{escape(info.id)}" '
                 f'style="display:none"><title></title><g class="body"></g>'
@@ -203,8 +208,10 @@ def table_svg(replay: Replay, step: Step, marks: list[Mark] | tuple[Mark, ...],
     w, d, m = replay.width, replay.depth, _MARGIN
     top = m + (2.0 if caption is not None else 0.0)
     box = f"{num(-m)} {num(-top)} {num(w + 2 * m)} {num(d + m + top)}"
-    size = (f' width="{num((w + 2 * m) * PX_PER_INCH)}" height="{num((d + m + top) * PX_PER_INCH)}"'
-            if caption is not None else "")
+    size = ""
+    if caption is not None:
+        size = (f' width="{num((w + 2 * m) * PX_PER_INCH)}" '
+                f'height="{num((d + m + top) * PX_PER_INCH)}"')
     shown = {p.id: p for p in step.units}
     units = "".join(unit_svg(replay, info, shown.get(info.id)) for info in replay.units
                     if caption is None or info.id in shown)

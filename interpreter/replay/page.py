@@ -54,8 +54,8 @@ def page_html(replay: Replay, start: int) -> str:
     steps = []
     for step in replay.steps:
         units = [[p.id, draw.num(p.x), draw.num(replay.depth - p.y), draw.num(p.facing),
-                  index(footprints, draw.footprint(p)), index(tooltips, draw.tooltip(infos[p.id], p))]
-                 for p in step.units]
+                  index(footprints, draw.footprint(p)),
+                  index(tooltips, draw.tooltip(infos[p.id], p))] for p in step.units]
         steps.append({"seq": step.seq, "round": step.round, "title": _title(step),
                       "lines": list(step.lines), "units": units,
                       "marks": draw.marks_svg(step.marks, replay.depth)})
@@ -63,8 +63,9 @@ def page_html(replay: Replay, start: int) -> str:
                             "tooltips": list(tooltips)}
     payload = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     payload = payload.replace("</", "<\\/")
-    sides = "".join(f'<span class="swatch" style="background:{draw.SIDE_COLOURS[i % len(draw.SIDE_COLOURS)]}">'
-                    f"</span>{escape(side)}" for i, side in enumerate(replay.sides))
+    sides = "".join(f'<span class="swatch" style="background:'
+                    f'{draw.SIDE_COLOURS[draw.side_colour(replay, side)]}"></span>{escape(side)}'
+                    for side in replay.sides)
     script = (_HERE / _SCRIPT).read_text(encoding="utf-8")
     heading = (f"{escape(replay.battle)} — {escape(replay.edition)}, seed "
                f"{escape(str(replay.seed))}, {replay.rounds} rounds")
