@@ -556,6 +556,23 @@ def test_cover_behind_a_feature_differs_by_season() -> None:
                                None) == 0
 
 
+def test_a_random_attacks_is_rolled_once_for_the_ability_and_split_by_models() -> None:
+    # L215: a random Attacks is generated once per ATTACK ability. The near Judicators of
+    # behind_cover.yaml (10 models, 5 of them hidden by the ruin in 2025-26) shoot with Attacks
+    # D3; the one D3 rolls a 3 (3 attacks a model): 30 shots, the 15 of the hidden models at
+    # -1. A second roll of the D3 would find no die in the script.
+    probe = Probe("aos4-gh2025", f"{SEASONS}/behind_cover.yaml",
+                  dice={"Attacks": [3], "battle_hit_roll": [3] * 30, "wound_roll": [1] * 15})
+    unit = probe.unit["near_judicators"]
+    bow = unit.weapons[0]
+    unit.weapons = [Weapon(bow.name, {**bow.profile,
+                                      **probe.runtime.profile_values({"Attacks": "D3"})},
+                           bow.rules, unit)]
+    probe("resolve_attacks", u="near_judicators", t="clanrats", ranged=True, covering=False)
+    assert [(e["attacks"], e["steps"][0][1]) for e in probe.events("attacks")] == [(15, 0),
+                                                                                (15, 15)]
+
+
 def test_the_original_obscuring_hides_a_unit_behind_it(tmp_path: Path) -> None:
     # L538, L1533: behind or wholly on an Obscuring feature, a unit cannot be shot (original
     # rules); 2025-26 obscures only units within 1" of it (L377)
