@@ -295,6 +295,10 @@ def rule_arguments_problem(
     return None
 
 
+_NUMERIC_CHARACTERISTICS = ("int", "number", "dice")
+"""Characteristic types that multiply, divide and ``minimum`` apply to."""
+
+
 def _a(word: str) -> str:
     """``a test``, ``an action``."""
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
@@ -441,6 +445,11 @@ class _Checker:
                     d.span, "bad-range",
                     hint=f"a range goes from the lowest value up: range {d.high}..{d.low}",
                 )
+
+        if d.floor is not None and d.type not in _NUMERIC_CHARACTERISTICS:
+            self.error(f"characteristic {d.name!r} is {_a(d.type)}: only a number has a "
+                       f"'minimum'", d.span, "bad-floor",
+                       hint="give 'minimum' to an int or dice characteristic, or drop it")
 
     def check_OptionDecl(self, d: ast.OptionDecl) -> None:
         if d.choices and d.default not in d.choices:
@@ -728,10 +737,23 @@ class _Checker:
                            "unknown-characteristic",
                            hint=did_you_mean(e.characteristic, self.characteristics))
                 self.expr(e.amount, scope)
-            elif e.op == "add":
-                self.expect(e.amount, scope, "number", f"the amount added to {e.characteristic}")
-            else:
+            elif e.op == "set":
                 self.expect(e.amount, scope, decl.type, f"the value {e.characteristic} is set to")
+            else:
+                what = {"add": "the amount added to", "multiply": "the factor of",
+                        "divide": "the divisor of"}[e.op]
+                self.expect(e.amount, scope, "number", f"{what} {e.characteristic}")
+            if decl is not None and decl.type not in _NUMERIC_CHARACTERISTICS and (
+                    e.op in ("multiply", "divide") or e.floor is not None):
+                done = {"multiply": "multiplied", "divide": "divided"}.get(e.op,
+                                                                          "given a minimum")
+                self.error(f"characteristic {e.characteristic!r} is {_a(decl.type)}: "
+                           f"only a number can be {done}", e.span, "bad-operands",
+                           hint="multiply, divide and 'minimum' apply to an int or dice "
+                                "characteristic")
+            if e.op == "divide" and isinstance(e.amount, ast.Literal) and e.amount.value == 0:
+                self.error(f"{e.characteristic} is divided by 0", e.amount.span,
+                           "division-by-zero", hint="divide by 2 to halve it")
         # An unknown target is reported once: its parameters, which the amount and the
         # condition may use, are unknown too.
         if e.condition is not None and scope is not None:

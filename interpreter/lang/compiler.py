@@ -341,6 +341,10 @@ class Runtime:
                                                           Closure | None]]] = {}
         self.char_effects: dict[str, list[tuple[ast.CharacteristicEffect, Closure | None,
                                                 Closure]]] = {}
+        self.char_effect_names: set[str] = set()
+        """The characteristics some rule effect changes."""
+        self.reading: set[tuple[int, str]] = set()
+        """(bearer id, characteristic) whose effects are being weighed right now."""
         self.triggers: dict[str, dict[str, list[tuple[ast.Trigger, Closure | None,
                                                       Closure]]]] = {}
         """event -> rule name -> its ``when <event>`` effects."""
@@ -403,6 +407,7 @@ class Runtime:
             elif isinstance(e, ast.CharacteristicEffect):
                 self.char_effects.setdefault(rule.name, []).append(
                     (e, cond, self.compile_expr(e.amount, types)))
+                self.char_effect_names.add(e.characteristic)
             elif isinstance(e, ast.Trigger):
                 target = self.decls.get(e.event)
                 params = {p.name: p.type for p in getattr(target, "params", ())}
@@ -495,28 +500,49 @@ class Runtime:
 
     # ------------------------------------------------------------ characteristics
     def characteristic(self, env: Env | None, thing: Any, name: str) -> Any:
-        """A characteristic of a unit or weapon, after the effects of its rules, clamped."""
-        if isinstance(thing, Weapon):
-            value = thing.profile.get(name)
-        else:
-            value = thing.profile.get(name)
+        """A characteristic of a unit or weapon: the profile's value, each equipment item's
+        ``modifies:`` (units only), the effects of the rules in play (set, then multiply and
+        divide, then add), the declaration's floor, then its range.
+
+        While the effects of a characteristic are weighed, an amount or condition that reads
+        that same characteristic of that same bearer sees it without rule effects."""
+        value = thing.profile.get(name)
+        modified = False
+        if not isinstance(thing, Weapon):
             for item in getattr(thing, "equipment", ()):
                 bonus = (item.get("modifies") or {}).get(name)
                 if bonus and value is not None:
                     value += bonus
-        if isinstance(thing, Bearer) and (thing.rules or self.global_rules) and self.char_effects:
-            value = self._apply_char_effects(env, thing, name, value)
+                    modified = True
+        unmodified = value
+        if (name in self.char_effect_names and isinstance(thing, Bearer)
+                and (thing.rules or self.global_rules)):
+            key = (id(thing), name)
+            if key not in self.reading:
+                self.reading.add(key)
+                try:
+                    unmodified, value, changed = self._apply_char_effects(env, thing, name, value)
+                finally:
+                    self.reading.discard(key)
+                modified = modified or changed
         decl = self.characteristics.get(name)
-        if decl is not None and isinstance(value, int) and decl.type == "int":
-            if decl.low is not None and value < decl.low:
-                value = decl.low
-            if decl.high is not None and value > decl.high:
-                value = decl.high
+        if decl is not None and isinstance(value, int) and not isinstance(value, bool):
+            if decl.floor is not None and modified and value < decl.floor:
+                # a modifier never takes it below the floor, nor below a lower unmodified value
+                value = decl.floor if not isinstance(unmodified, int) else max(
+                    value, min(decl.floor, unmodified))
+            if decl.type == "int":
+                if decl.low is not None and value < decl.low:
+                    value = decl.low
+                if decl.high is not None and value > decl.high:
+                    value = decl.high
         return value
 
-    def _apply_char_effects(self, env, thing: Bearer, name: str, value: Any) -> Any:
-        set_to = None
-        adds: dict[int, tuple[ast.CharacteristicEffect, list[int]]] = {}
+    def _apply_char_effects(self, env, thing: Bearer, name: str, value: Any
+                            ) -> tuple[Any, Any, bool]:
+        """The effects on one characteristic: (the value they start from, rolled if it is
+        dice, the value after them, whether any applied)."""
+        applied: dict[str, list[tuple[ast.CharacteristicEffect, Any]]] = {}
         for inst in [*thing.rules, *self.global_rules]:
             for effect, cond, amount in self.char_effects.get(inst.rule.name, ()):
                 if effect.characteristic != name:
@@ -527,19 +553,35 @@ class Runtime:
                 evars = rule_scope(inside, inst, thing)
                 if cond is not None and not cond(env, evars):
                     continue
-                v = amount(env, evars)
-                if effect.op == "set":
-                    set_to = v
-                else:
-                    adds.setdefault(id(effect), (effect, []))[1].append(v)
-        if set_to is not None:
-            value = set_to
+                applied.setdefault(effect.op, []).append((effect, amount(env, evars)))
+        if not applied:
+            return value, value, False
+        sets = [v for _, v in applied.get("set", ()) if v is not None]
+        if sets:
+            value = sets[-1]   # the last set that applies wins
+        if isinstance(value, DiceExpr) and env is not None:
+            value = value.roll(env.chance, name)   # a random value is rolled, then modified
+        start = value
+        if value is None or isinstance(value, DiceExpr):
+            return start, value, True
+        value = _floored(value, applied.get("set", ()))
+        for effect, factor in applied.get("multiply", ()):
+            value = None if factor is None else value * factor
+        for effect, divisor in applied.get("divide", ()):
+            if divisor == 0:
+                raise _fail(f"{name} divided by 0", effect.span, "division-by-zero")
+            if divisor is not None and value is not None:
+                value = -(-value // divisor) if effect.round_up else value // divisor
         if value is None:
-            return None
+            return start, None, True
+        value = _floored(value, [*applied.get("multiply", ()), *applied.get("divide", ())])
         # each effect's sources combine by its stacking policy; different effects add up
+        adds: dict[int, tuple[ast.CharacteristicEffect, list[Any]]] = {}
+        for effect, amount in applied.get("add", ()):
+            adds.setdefault(id(effect), (effect, []))[1].append(amount)
         for effect, amounts in adds.values():
             value += _stack(amounts, effect.stacking)
-        return value
+        return start, _floored(value, applied.get("add", ())), True
 
     # ------------------------------------------------------------ expressions
     def compile_expr(self, e: ast.Expr, types: Mapping[str, str]) -> Closure:
@@ -620,6 +662,12 @@ def _stack(amounts: list, stacking: ast.Stacking | None) -> int:
     total = sum(amounts)
     cap = stacking.cap if stacking and stacking.cap is not None else total
     return max(-abs(cap), min(abs(cap), total))
+
+
+def _floored(value: Any, applied: Sequence[tuple[ast.CharacteristicEffect, Any]]) -> Any:
+    """``value`` raised to the highest ``minimum N`` of the effects of a stage that applied."""
+    floors = [e.floor for e, _ in applied if e.floor is not None]
+    return max(value, *floors) if floors and value is not None else value
 
 
 def _running(env: Env | None, name: str) -> Mapping[str, Any] | None:
