@@ -858,6 +858,57 @@ def test_a_random_attacks_characteristic_is_exact_in_rules_odds(rt) -> None:
         float(damage.variance()) / 4000)
 
 
+@pytest.fixture(scope="module")
+def modified(tmp_path_factory):
+    """aos4 with rules that lower Attacks and Rend and halve Move (test fixtures, L194)."""
+    folder = write_patch(tmp_path_factory.mktemp("aos4") / "aos4_modified", '''\
+add rule "Weakened"                                                  @ L194
+    add -1 to Attacks
+    add -2 to Rend
+    add -2 to Damage
+
+add rule "Slowed"                                                    @ L194
+    divide Move by 2 rounding down
+
+add rule "Surging"                                                   @ L194
+    add 1 to Move
+''')
+    return compile_ruleset(load_ruleset(folder))
+
+
+def test_modifiers_take_attacks_and_damage_no_lower_than_1_and_rend_no_lower_than_0(
+        modified) -> None:
+    # L194: Attacks 1 - 1 is 1, Rend 1 - 2 is 0, Damage 2 - 2 is 1; a melee weapon's Range 0
+    # is its own value, not a modifier's
+    w = weapon(modified, rend=1, damage=2, rules=("Weakened",))
+    assert [modified.characteristic(None, w, c) for c in ("Attacks", "Rend", "Damage",
+                                                           "Range")] == [1, 0, 1, 0]
+    assert [modified.characteristic(None, weapon(modified, rend=3, attacks=4, damage=3,
+                                                 rules=("Weakened",)), c)
+            for c in ("Attacks", "Rend", "Damage")] == [3, 1, 1]
+
+
+def test_move_is_halved_rounding_down_then_added_to(modified) -> None:
+    # L194: round fractions down; multiply or divide, then add
+    def move(value: int, *rules: str) -> int:
+        u = Unit("u", "u", "u", {"Move": value, "Health": 1, "Save": 4, "Control": 1}, 1,
+                 rules=[modified.bind_rule(r) for r in rules])
+        return modified.characteristic(None, u, "Move")
+    assert move(5, "Slowed") == 2
+    assert move(1, "Slowed") == 1              # 1/2 rounds down to 0: not below 1
+    assert move(5, "Slowed", "Surging") == 3   # 5 / 2 = 2, + 1
+    assert move(5, "Surging", "Slowed") == 3
+
+
+def test_a_lowered_random_attacks_is_exact_in_rules_odds(modified) -> None:
+    # L215, L194: the D3 is rolled, then -1, then no lower than 1: 1, 1 or 2 attacks
+    d3 = dice_of(parse_dice("D3", Span("test", 1)))
+    a = unit(modified, "attacker", models=1,
+             weapons=(weapon(modified, attacks=d3, rules=("Weakened",)),))
+    (plan,) = plan_attacks(modified, a, unit(modified, save=None))
+    assert plan.attacks == Dist.from_weights({1: 2, 2: 1})
+
+
 def test_counts_of_two_weapons_sharing_one_roll_are_refused(tmp_path) -> None:
     # a house rule: one D3 for every melee weapon of the unit; the two counts are not
     # independent, so their odds cannot be added up weapon by weapon
