@@ -570,6 +570,8 @@ class Modify(Effect):
     part: str = "result"
     amount: Expr = attrs.field(kw_only=True)
     stacking: Stacking | None = None
+    despite: str | None = None
+    """``despite "RULE"``: it reaches a bearer that RULE makes unaffected by friendly gains."""
 
 
 @attrs.frozen
@@ -630,6 +632,15 @@ class CharacteristicEffect(Effect):
     """``minimum N``: after this effect's stage the value is at least N."""
     round_up: bool = False
     """For ``divide``: ``rounding up`` (else ``rounding down``)."""
+
+
+@attrs.frozen
+class Shield(Effect):
+    """``unaffected by friendly gains to hit_roll, Attacks``: modifiers from rules of the
+    bearer's own side that help it are left off those rolls and characteristics."""
+
+    names: tuple[str, ...] = ()
+    """Rolls, tests and characteristics."""
 
 
 @attrs.frozen

@@ -676,6 +676,19 @@ class _Checker:
             scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "modify")
             if scope is not None:
                 self.expect(e.amount, scope, "number", f"the amount of 'modify {e.roll}'")
+            self.despite(e)
+        elif isinstance(e, ast.Shield):
+            for name in e.names:
+                target = self.decls.get(name)
+                if name not in self.characteristics and (
+                        target is None or target.kind not in ("roll", "test")):
+                    actual = f"; it is {_a(target.kind)}" if target is not None else ""
+                    self.error(f"'unaffected by friendly gains to' names {name!r}, which is "
+                               f"not a roll, test or characteristic{actual}", e.span,
+                               "unknown-name",
+                               hint=did_you_mean(name, [*self.characteristics,
+                                                        *self.names_of("roll"),
+                                                        *self.names_of("test")]))
         elif isinstance(e, ast.RerollEffect):
             scope = self.target_scope(e.roll, ("test",), e.span, base,
                                       f"reroll {e.which}")
@@ -758,6 +771,21 @@ class _Checker:
         # condition may use, are unknown too.
         if e.condition is not None and scope is not None:
             self.expr(e.condition, scope)
+
+    def despite(self, e: ast.Modify) -> None:
+        """``despite "RULE"`` names a rule that makes its bearer unaffected by friendly gains."""
+        rule_name = e.despite
+        if rule_name is None:
+            return
+        rule = self.rules.get(rule_name)
+        if rule is None or not any(isinstance(x, ast.Shield) for x in rule.effects):
+            shields = [n for n, r in self.rules.items()
+                       if any(isinstance(x, ast.Shield) for x in r.effects)]
+            why = "is not a rule" if rule is None else "has no 'unaffected by friendly gains'"
+            self.error(f"despite {rule_name!r}: {rule_name!r} {why}", e.span, "unknown-rule",
+                       hint=did_you_mean(rule_name, shields) or
+                       "despite names a rule with an 'unaffected by friendly gains' effect"
+                       + (f": {', '.join(repr(n) for n in shields)}" if shields else ""))
 
     def rule_ref(self, text: str, span: Span) -> None:
         problem = rule_reference_problem(text, self.rules)

@@ -269,6 +269,7 @@ _LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
     "value_of": _value_of,
     "item_values": _item_values,
     "command_value": _command_value,
+    "unaffected": lambda env, thing, name: env.runtime.is_unaffected(env, thing, name),
 }
 
 
@@ -349,6 +350,8 @@ class Runtime:
                                                       Closure]]]] = {}
         """event -> rule name -> its ``when <event>`` effects."""
         self.grants: dict[str, list[tuple[ast.Grant, Closure | None]]] = {}
+        self.shields: dict[str, list[tuple[ast.Shield, Closure | None]]] = {}
+        """rule name -> its ``unaffected by friendly gains`` effects."""
         self.fight_cache: dict[tuple, Any] = {}
         """Exact damage distributions of volleys of attacks, for statistics runs."""
         self.rolls: dict[str, CompiledRoll] = {}
@@ -416,6 +419,40 @@ class Runtime:
                                              self.ruleset.cite(f"rule:{rule.name}"))))
             elif isinstance(e, ast.Grant):
                 self.grants.setdefault(rule.name, []).append((e, cond))
+            elif isinstance(e, ast.Shield):
+                self.shields.setdefault(rule.name, []).append((e, cond))
+
+    def shields_naming(self, name: str) -> dict[str, list[Closure | None]]:
+        """The ``unaffected by friendly gains`` effects that name this roll or
+        characteristic: rule name -> their conditions."""
+        out: dict[str, list[Closure | None]] = {}
+        for rule_name, shields in self.shields.items():
+            for shield, cond in shields:
+                if name in shield.names:
+                    out.setdefault(rule_name, []).append(cond)
+        return out
+
+    def unaffected_bearers(self, env: Env | None, shields: Mapping[str, list[Closure | None]],
+                         carried: Sequence[tuple[Bearer | None, RuleInstance]]
+                         ) -> list[tuple[Bearer, str]]:
+        """The bearers among ``carried`` that one of ``shields`` makes unaffected by friendly
+        gains, each with the rule that does."""
+        out: list[tuple[Bearer, str]] = []
+        for bearer, inst in carried:
+            for cond in shields.get(inst.rule.name, ()):
+                if bearer is not None and (cond is None or cond(
+                        env, rule_scope({}, inst, bearer))):
+                    out.append((bearer, inst.rule.name))
+        return out
+
+    def is_unaffected(self, env: Env, thing: Any, name: str) -> bool:
+        """``unaffected(x, "NAME")``: a rule ``x`` carries makes it unaffected by friendly gains
+        to that roll or characteristic."""
+        if not isinstance(thing, Bearer):
+            return False
+        shields = self.shields_naming(name)
+        return bool(shields) and bool(self.unaffected_bearers(
+            env, shields, [(thing, inst) for inst in thing.rules]))
 
     def carried(self, vars: Mapping[str, Any]) -> list[tuple[Bearer | None, RuleInstance]]:
         """The rules in play for a roll or step with these arguments: each rule carried by an
@@ -664,6 +701,22 @@ def _stack(amounts: list, stacking: ast.Stacking | None) -> int:
     return max(-abs(cap), min(abs(cap), total))
 
 
+def _side_of(thing: Any) -> Any:
+    """The side a unit, or a weapon's owner, fights for."""
+    return getattr(getattr(thing, "owner", None) or thing, "side", None)
+
+
+def _kept_off(source: Bearer | None, despite: str | None,
+              unaffected: Sequence[tuple[Bearer, str]]) -> bool:
+    """A gain from a rule carried by ``source`` is kept off: an unaffected argument is of the
+    same side (and not the source itself), and the effect is not ``despite`` its rule."""
+    if source is None:
+        return False   # a global rule is nobody's ability
+    side = _side_of(source)
+    return any(b is not source and _side_of(b) == side and despite != rule
+               for b, rule in unaffected)
+
+
 def _floored(value: Any, applied: Sequence[tuple[ast.CharacteristicEffect, Any]]) -> Any:
     """``value`` raised to the highest ``minimum N`` of the effects of a stage that applied."""
     floors = [e.floor for e, _ in applied if e.floor is not None]
@@ -735,6 +788,8 @@ class CompiledRoll:
         self.autos = self.runtime.autos.get(self.name, [])
         marks = self.runtime.marks.get(self.name, [])
         self.has_effects = bool(self.modifiers or self.rerolls or self.autos or marks)
+        self.shields = self.runtime.shields_naming(self.name)
+        """rule name -> its ``unaffected by friendly gains`` conditions that name this roll."""
         self.by_rule: dict[str, tuple[list, list, list, list]] = {}
         """rule name -> its modifiers (with their index), re-rolls, automatic results and
         marks."""
@@ -755,7 +810,10 @@ class CompiledRoll:
         reroll_failed = reroll_passed = False
         auto = None
         marking: list[tuple[str, Closure | None, dict]] = []
-        for bearer, inst in self.runtime.carried(vars):
+        carried = self.runtime.carried(vars)
+        unaffected = self.runtime.unaffected_bearers(env, self.shields, carried) if self.shields \
+            else ()
+        for bearer, inst in carried:
             effects = self.by_rule.get(inst.rule.name)
             if effects is None:
                 continue
@@ -765,6 +823,9 @@ class CompiledRoll:
             for i, eff, cond, amount in modifiers:
                 if cond is None or cond(env, evars):
                     v = amount(env, evars)
+                    if v and unaffected and (v > 0) == (eff.part == "result") and _kept_off(
+                            bearer, eff.despite, unaffected):
+                        continue   # a friendly gain an argument is unaffected by
                     if v:
                         mods.setdefault((eff.part, i), []).append(v)
                         sources.append((eff.part, v, inst.text))

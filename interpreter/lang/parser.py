@@ -974,7 +974,16 @@ class _AstBuilder(Transformer):
         return ast.Modify(
             **self._effect_common(meta, children), roll=str(children[0]), part=part,
             amount=amount, stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
+            despite=next((c.rule for c in children if isinstance(c, _Despite)), None),
         )
+
+    def despite(self, meta, children):
+        return _Despite(_unquote(children[0]))
+
+    def shield_effect(self, meta, children):
+        return ast.Shield(**self._effect_common(meta, children),
+                          names=tuple(str(c) for c in children
+                                      if isinstance(c, Token) and c.type == "NAME"))
 
     def reroll_which(self, meta, children):
         return str(children[0])
@@ -1342,6 +1351,11 @@ class _Floor:
 class _Rounding:
     def __init__(self, up: bool) -> None:
         self.up = up
+
+
+class _Despite:
+    def __init__(self, rule: str) -> None:
+        self.rule = rule
 
 
 class _Branch:

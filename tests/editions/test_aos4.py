@@ -652,6 +652,51 @@ def test_the_champion_does_not_add_to_companion_weapons(rt) -> None:
         assert count(rt, "combat_attacks", hounds, unit(rt)) == {"jaws": 10}
 
 
+@pytest.fixture(scope="module")
+def buffs(tmp_path_factory):
+    """aos4 with abilities that change hit and wound rolls (test fixtures, L145)."""
+    folder = write_patch(tmp_path_factory.mktemp("aos4") / "aos4_buffs", '''\
+add rule "Battle Fury"                                               @ L145
+    modify hit_roll by 1 if bearer == attacker
+    modify wound_roll need by -1 if bearer == attacker
+
+add rule "Weighed Down"                                              @ L145
+    modify hit_roll by -1 if bearer == attacker
+
+add rule "Easy Prey"                                                 @ L145
+    modify hit_roll by 1 if bearer == target
+''')
+    return compile_ruleset(load_ruleset(folder))
+
+
+@pytest.mark.parametrize(("attacker_rules", "target_rules", "hit", "wound"), [
+    ((), (), (F(1, 2), F(1, 2)), (F(1, 2), F(1, 2))),
+    # a friendly ability's +1 to hit and -1 to the wound score: not for Companion
+    (("Battle Fury",), (), (F(2, 3), F(1, 2)), (F(2, 3), F(1, 2))),
+    # a negative modifier reaches it (L145: "except for those that apply negative")
+    (("Weighed Down",), (), (F(1, 3), F(1, 3)), (F(1, 2), F(1, 2))),
+    # All-out Attack says it affects Companion weapons (L769)
+    (("All-out Attack",), (), (F(2, 3), F(2, 3)), (F(1, 2), F(1, 2))),
+    # an enemy's ability is not a friendly one
+    ((), ("Easy Prey",), (F(2, 3), F(2, 3)), (F(1, 2), F(1, 2))),
+])
+def test_companion_weapons_are_not_affected_by_friendly_gains(
+        buffs, attacker_rules, target_rules, hit, wound) -> None:
+    # L145, L479: the hit and wound chances (4+ each) of a plain weapon and of a Companion
+    # weapon of the same unit
+    blade = weapon(buffs, 4, 4, name="blade")
+    jaws = weapon(buffs, 4, 4, rules=("Companion",), name="jaws")
+    a = unit(buffs, "attacker", rules=attacker_rules, weapons=(blade, jaws))
+    t = unit(buffs, rules=target_rules)
+
+    def p(test: str, w: Weapon) -> F:
+        args = {"attacker": a, "target": t, "weapon": w}
+        return enumerate_exact(lambda ch: buffs.invoke(test, buffs.env(ch), dict(args)).passed
+                               ).probability(True)
+    assert (p("hit_roll", blade), p("hit_roll", jaws)) == hit
+    assert (p("wound_roll", blade), p("wound_roll", jaws)) == wound
+
+
 def test_rules_odds_plans_one_attack_per_weapon_with_attacks_1(duel) -> None:
     _, runtime, battle = duel
     plans = plan_attacks(runtime, battle.unit("liberators"), battle.unit("clanrats"), attacks=1)
