@@ -450,6 +450,8 @@ class RollDecl(Decl):
     """``mark NAME if COND``: marks set by a condition on ``dice``, ``natural``, ``result``."""
     modifier: Expr | None = None
     """``modifier EXPR``: the roll's own modifier, capped with the rules' modifiers."""
+    failing_marks: tuple[tuple[str, Span], ...] = ()
+    """``marked NAME fails``: a result with that mark fails (as ``natural N fails`` does)."""
 
     @property
     def kind(self) -> str:

@@ -520,6 +520,17 @@ class _Checker:
         self.expect(d.modifier, params, "number", "'modifier'")
         for _, condition in d.marks:
             self.expr(condition, scope.child({"dice": ty.list_of("int")}))
+        given = {n.mark for n in d.naturals if n.mark} | {mark for mark, _ in d.marks} | {
+            e.mark for r in self.rules.values() for e in r.effects
+            if isinstance(e, ast.MarkEffect) and e.roll == d.name}
+        for mark, span in d.failing_marks:
+            if not d.is_test:
+                self.error(f"'marked {mark} fails' in {what}: only a test passes or fails",
+                           span, "roll-with-pass", hint=f"write: test {d.name}(...)")
+            elif mark not in given:
+                self.error(f"{what} never marks its result as {mark!r}", span, "unknown-mark",
+                           hint=did_you_mean(mark, given)
+                           or f"mark it first: mark {mark} if <condition on the dice>")
         for e in (d.pass_if, d.value):
             if e is not None:
                 self.expr(e, scope)

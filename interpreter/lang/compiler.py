@@ -432,9 +432,9 @@ class Runtime:
                     out.setdefault(rule_name, []).append(cond)
         return out
 
-    def unaffected_bearers(self, env: Env | None, shields: Mapping[str, list[Closure | None]],
-                         carried: Sequence[tuple[Bearer | None, RuleInstance]]
-                         ) -> list[tuple[Bearer, str]]:
+    def unaffected_bearers(self, env: Env, shields: Mapping[str, list[Closure | None]],
+                           carried: Sequence[tuple[Bearer | None, RuleInstance]]
+                           ) -> list[tuple[Bearer, str]]:
         """The bearers among ``carried`` that one of ``shields`` makes unaffected by friendly
         gains, each with the rule that does."""
         out: list[tuple[Bearer, str]] = []
@@ -603,7 +603,7 @@ class Runtime:
             return start, value, True
         value = _floored(value, applied.get("set", ()))
         for effect, factor in applied.get("multiply", ()):
-            value = None if factor is None else value * factor
+            value = None if factor is None or value is None else value * factor
         for effect, divisor in applied.get("divide", ()):
             if divisor == 0:
                 raise _fail(f"{name} divided by 0", effect.span, "division-by-zero")
@@ -970,6 +970,8 @@ class CompiledRoll:
                 passed = bool(self.pass_if(env, vars))
             if forced is not None:
                 passed = forced
+            if passed and marks and any(m in marks for m, _ in self.decl.failing_marks):
+                passed = False
         value = self.value(env, vars) if self.value is not None else total
         return RollResult(self.name, value, natural, passed, marks, faces, need)
 

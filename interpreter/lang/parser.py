@@ -737,6 +737,9 @@ class _AstBuilder(Transformer):
     def mark_clause(self, meta, children):
         return _Clause("mark", (str(children[0]), children[1]), self._span(meta))
 
+    def marked_clause(self, meta, children):
+        return _Clause("marked", (str(children[0]), self._tspan(children[0])), self._span(meta))
+
     def modifier_clause(self, meta, children):
         return _Clause("modifier", children[0], self._span(meta))
 
@@ -744,7 +747,7 @@ class _AstBuilder(Transformer):
         kind = children[0]
         name = str(children[1])
         params = next((c.items for c in children if isinstance(c, _Params)), ())
-        fields = _clauses(children, f"{kind} {name!r}", repeatable=("natural", "mark"))
+        fields = _clauses(children, f"{kind} {name!r}", repeatable=("natural", "mark", "marked"))
         naturals = fields.get("natural", ())
         return ast.RollDecl(
             span=self._span(meta),
@@ -762,6 +765,7 @@ class _AstBuilder(Transformer):
             reroll=fields.get("reroll", "all dice"),
             marks=tuple(fields.get("mark", ())),
             modifier=fields.get("modifier"),
+            failing_marks=tuple(fields.get("marked", ())),
         )
 
     # -------------------------------------------------------- dice

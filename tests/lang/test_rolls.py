@@ -483,3 +483,22 @@ rule "Quick" @ L1
 ''')
     assert rt.characteristic(None, unit(rt, rules=["Mired"], M=7), "M") == 3
     assert rt.characteristic(None, unit(rt, rules=["Mired", "Quick"], M=6), "M") == 9
+
+
+def test_a_test_fails_on_a_mark_of_its_dice(tmp_path) -> None:
+    # 002 L526: two or more 1s on the dice are a miscast, and the spell fails whatever the
+    # total; a rule's mark (5 and 5 here) fails it too
+    rt = kit(tmp_path, '''
+test cast(a: unit) @ L1
+    dice 3D6
+    need 3
+    mark miscast if count([d for each d in dice where d == 1]) >= 2
+    marked miscast fails
+rule "Unstable" @ L1
+    mark miscast on cast if count([d for each d in dice where d == 5]) >= 2 and a == bearer
+''')
+    # 3D6 always reach 3; two or more 1s: 3 * 5 + 1 = 16 of 216
+    assert p_pass(rt, "cast", a=unit(rt)) == 1 - F(16, 216)
+    assert p_pass(rt, "cast", a=unit(rt, rules=["Unstable"])) == 1 - F(32, 216)
+    result = rt.invoke("cast", rt.env(ScriptedChance([1, 1, 6])), {"a": unit(rt)})
+    assert (result.passed, result.value, "miscast" in result.marks) == (False, 8, True)
