@@ -783,6 +783,19 @@ class _Checker:
         if e.condition is not None and scope is not None:
             self.expr(e.condition, scope)
 
+    def unaffected_argument(self, name: ast.Expr) -> None:
+        """``unaffected(x, "NAME")`` asks of a NAME some rule makes its bearer unaffected by
+        friendly gains to: another would always be false."""
+        if not (isinstance(name, ast.Literal) and isinstance(name.value, str)):
+            return
+        named = {n for r in self.rules.values() for e in r.effects
+                 if isinstance(e, ast.Shield) for n in e.names}
+        if name.value not in named:
+            self.error(f"no rule makes anything unaffected by friendly gains to "
+                       f"{name.value!r}", name.span, "unknown-name",
+                       hint=did_you_mean(name.value, named)
+                       or "name it in a rule: unaffected by friendly gains to " + name.value)
+
     def despite(self, e: ast.Modify) -> None:
         """``despite "RULE"`` names a rule that makes its bearer unaffected by friendly gains."""
         rule_name = e.despite
@@ -956,6 +969,8 @@ class _Checker:
                                        builtin)
             if c.name == "decide":
                 self.decision_arguments(c, args)
+            if c.name == "unaffected" and len(c.args) == 2:
+                self.unaffected_argument(c.args[1])
             if builtin.returns == "item":
                 return ty.item_of(args[0]) if args else ty.ANY
             return builtin.returns
