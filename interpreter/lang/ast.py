@@ -365,6 +365,9 @@ class CharacteristicDecl(Decl):
     high: int | None = None
     role: str | None = None
     """What the engine uses it for: ``wounds`` (each model's wounds), ``move`` (inches)."""
+    floor: int | None = None
+    """``minimum N``: rule effects and equipment never take the value below N (nor below
+    the unmodified value, where that is lower)."""
 
 
 @attrs.frozen
@@ -447,6 +450,8 @@ class RollDecl(Decl):
     """``mark NAME if COND``: marks set by a condition on ``dice``, ``natural``, ``result``."""
     modifier: Expr | None = None
     """``modifier EXPR``: the roll's own modifier, capped with the rules' modifiers."""
+    failing_marks: tuple[tuple[str, Span], ...] = ()
+    """``marked NAME fails``: a result with that mark fails (as ``natural N fails`` does)."""
 
     @property
     def kind(self) -> str:
@@ -567,6 +572,8 @@ class Modify(Effect):
     part: str = "result"
     amount: Expr = attrs.field(kw_only=True)
     stacking: Stacking | None = None
+    despite: str | None = None
+    """``despite "RULE"``: it reaches a bearer that RULE makes unaffected by friendly gains."""
 
 
 @attrs.frozen
@@ -612,15 +619,30 @@ class AutoResult(Effect):
 
 @attrs.frozen
 class CharacteristicEffect(Effect):
-    """``set WS to 10`` / ``add 1 to S`` [``during combat_attack``]."""
+    """``set WS to 10`` / ``add 1 to S`` / ``multiply S by 2`` / ``divide M by 2 rounding
+    down`` [``minimum 1``] [``during combat_attack``]."""
 
     op: str = "add"
+    """``set``, ``multiply``, ``divide`` or ``add``: also the order they apply in."""
     characteristic: str = ""
     amount: Expr = attrs.field(kw_only=True)
     stacking: Stacking | None = None
     during: str | None = None
     """The roll, test or sequence it applies inside: its amount and condition then see that
     declaration's arguments (``charging``), and outside it the effect does nothing."""
+    floor: int | None = None
+    """``minimum N``: after this effect's stage the value is at least N."""
+    round_up: bool = False
+    """For ``divide``: ``rounding up`` (else ``rounding down``)."""
+
+
+@attrs.frozen
+class Shield(Effect):
+    """``unaffected by friendly gains to hit_roll, Attacks``: modifiers from rules of the
+    bearer's own side that help it are left off those rolls and characteristics."""
+
+    names: tuple[str, ...] = ()
+    """Rolls, tests and characteristics."""
 
 
 @attrs.frozen

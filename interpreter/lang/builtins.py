@@ -90,6 +90,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            'param(x, "Rule"[, index]): a parameter of the first such rule x carries'),
         _b("params", 2, 3, "any, text, int -> list",
            'params(x, "Rule"[, index]): that parameter of every such rule x carries'),
+        _b("unaffected", 2, 2, "any, text -> bool",
+           'unaffected(x, "NAME"): a rule x carries makes it unaffected by friendly gains to '
+           'that roll or characteristic'),
         # battle state (the engine implements these)
         _b("sides", 0, 0, "-> list:side", "every side, in battle-file order"),
         _b("opponent", 1, 1, "side -> side", "the other side"),

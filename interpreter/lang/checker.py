@@ -295,6 +295,10 @@ def rule_arguments_problem(
     return None
 
 
+_NUMERIC_CHARACTERISTICS = ("int", "number", "dice")
+"""Characteristic types that multiply, divide and ``minimum`` apply to."""
+
+
 def _a(word: str) -> str:
     """``a test``, ``an action``."""
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
@@ -442,6 +446,11 @@ class _Checker:
                     hint=f"a range goes from the lowest value up: range {d.high}..{d.low}",
                 )
 
+        if d.floor is not None and d.type not in _NUMERIC_CHARACTERISTICS:
+            self.error(f"characteristic {d.name!r} is {_a(d.type)}: only a number has a "
+                       f"'minimum'", d.span, "bad-floor",
+                       hint="give 'minimum' to an int or dice characteristic, or drop it")
+
     def check_OptionDecl(self, d: ast.OptionDecl) -> None:
         if d.choices and d.default not in d.choices:
             self.error(
@@ -511,6 +520,17 @@ class _Checker:
         self.expect(d.modifier, params, "number", "'modifier'")
         for _, condition in d.marks:
             self.expr(condition, scope.child({"dice": ty.list_of("int")}))
+        given = {n.mark for n in d.naturals if n.mark} | {mark for mark, _ in d.marks} | {
+            e.mark for r in self.rules.values() for e in r.effects
+            if isinstance(e, ast.MarkEffect) and e.roll == d.name}
+        for mark, span in d.failing_marks:
+            if not d.is_test:
+                self.error(f"'marked {mark} fails' in {what}: only a test passes or fails",
+                           span, "roll-with-pass", hint=f"write: test {d.name}(...)")
+            elif mark not in given:
+                self.error(f"{what} never marks its result as {mark!r}", span, "unknown-mark",
+                           hint=did_you_mean(mark, given)
+                           or f"mark it first: mark {mark} if <condition on the dice>")
         for e in (d.pass_if, d.value):
             if e is not None:
                 self.expr(e, scope)
@@ -667,6 +687,19 @@ class _Checker:
             scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "modify")
             if scope is not None:
                 self.expect(e.amount, scope, "number", f"the amount of 'modify {e.roll}'")
+            self.despite(e)
+        elif isinstance(e, ast.Shield):
+            for name in e.names:
+                target = self.decls.get(name)
+                if name not in self.characteristics and (
+                        target is None or target.kind not in ("roll", "test")):
+                    actual = f"; it is {_a(target.kind)}" if target is not None else ""
+                    self.error(f"'unaffected by friendly gains to' names {name!r}, which is "
+                               f"not a roll, test or characteristic{actual}", e.span,
+                               "unknown-name",
+                               hint=did_you_mean(name, [*self.characteristics,
+                                                        *self.names_of("roll"),
+                                                        *self.names_of("test")]))
         elif isinstance(e, ast.RerollEffect):
             scope = self.target_scope(e.roll, ("test",), e.span, base,
                                       f"reroll {e.which}")
@@ -728,14 +761,55 @@ class _Checker:
                            "unknown-characteristic",
                            hint=did_you_mean(e.characteristic, self.characteristics))
                 self.expr(e.amount, scope)
-            elif e.op == "add":
-                self.expect(e.amount, scope, "number", f"the amount added to {e.characteristic}")
-            else:
+            elif e.op == "set":
                 self.expect(e.amount, scope, decl.type, f"the value {e.characteristic} is set to")
+            else:
+                what = {"add": "the amount added to", "multiply": "the factor of",
+                        "divide": "the divisor of"}[e.op]
+                self.expect(e.amount, scope, "number", f"{what} {e.characteristic}")
+            if decl is not None and decl.type not in _NUMERIC_CHARACTERISTICS and (
+                    e.op in ("multiply", "divide") or e.floor is not None):
+                done = {"multiply": "multiplied", "divide": "divided"}.get(e.op,
+                                                                          "given a minimum")
+                self.error(f"characteristic {e.characteristic!r} is {_a(decl.type)}: "
+                           f"only a number can be {done}", e.span, "bad-operands",
+                           hint="multiply, divide and 'minimum' apply to an int or dice "
+                                "characteristic")
+            if e.op == "divide" and isinstance(e.amount, ast.Literal) and e.amount.value == 0:
+                self.error(f"{e.characteristic} is divided by 0", e.amount.span,
+                           "division-by-zero", hint="divide by 2 to halve it")
         # An unknown target is reported once: its parameters, which the amount and the
         # condition may use, are unknown too.
         if e.condition is not None and scope is not None:
             self.expr(e.condition, scope)
+
+    def unaffected_argument(self, name: ast.Expr) -> None:
+        """``unaffected(x, "NAME")`` asks of a NAME some rule makes its bearer unaffected by
+        friendly gains to: another would always be false."""
+        if not (isinstance(name, ast.Literal) and isinstance(name.value, str)):
+            return
+        named = {n for r in self.rules.values() for e in r.effects
+                 if isinstance(e, ast.Shield) for n in e.names}
+        if name.value not in named:
+            self.error(f"no rule makes anything unaffected by friendly gains to "
+                       f"{name.value!r}", name.span, "unknown-name",
+                       hint=did_you_mean(name.value, named)
+                       or "name it in a rule: unaffected by friendly gains to " + name.value)
+
+    def despite(self, e: ast.Modify) -> None:
+        """``despite "RULE"`` names a rule that makes its bearer unaffected by friendly gains."""
+        rule_name = e.despite
+        if rule_name is None:
+            return
+        rule = self.rules.get(rule_name)
+        if rule is None or not any(isinstance(x, ast.Shield) for x in rule.effects):
+            shields = [n for n, r in self.rules.items()
+                       if any(isinstance(x, ast.Shield) for x in r.effects)]
+            why = "is not a rule" if rule is None else "has no 'unaffected by friendly gains'"
+            self.error(f"despite {rule_name!r}: {rule_name!r} {why}", e.span, "unknown-rule",
+                       hint=did_you_mean(rule_name, shields) or
+                       "despite names a rule with an 'unaffected by friendly gains' effect"
+                       + (f": {', '.join(repr(n) for n in shields)}" if shields else ""))
 
     def rule_ref(self, text: str, span: Span) -> None:
         problem = rule_reference_problem(text, self.rules)
@@ -895,6 +969,8 @@ class _Checker:
                                        builtin)
             if c.name == "decide":
                 self.decision_arguments(c, args)
+            if c.name == "unaffected" and len(c.args) == 2:
+                self.unaffected_argument(c.args[1])
             if builtin.returns == "item":
                 return ty.item_of(args[0]) if args else ty.ANY
             return builtin.returns

@@ -269,6 +269,7 @@ _LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
     "value_of": _value_of,
     "item_values": _item_values,
     "command_value": _command_value,
+    "unaffected": lambda env, thing, name: env.runtime.is_unaffected(env, thing, name),
 }
 
 
@@ -341,10 +342,16 @@ class Runtime:
                                                           Closure | None]]] = {}
         self.char_effects: dict[str, list[tuple[ast.CharacteristicEffect, Closure | None,
                                                 Closure]]] = {}
+        self.char_effect_names: set[str] = set()
+        """The characteristics some rule effect changes."""
+        self.reading: set[tuple[int, str]] = set()
+        """(bearer id, characteristic) whose effects are being weighed right now."""
         self.triggers: dict[str, dict[str, list[tuple[ast.Trigger, Closure | None,
                                                       Closure]]]] = {}
         """event -> rule name -> its ``when <event>`` effects."""
         self.grants: dict[str, list[tuple[ast.Grant, Closure | None]]] = {}
+        self.shields: dict[str, list[tuple[ast.Shield, Closure | None]]] = {}
+        """rule name -> its ``unaffected by friendly gains`` effects."""
         self.fight_cache: dict[tuple, Any] = {}
         """Exact damage distributions of volleys of attacks, for statistics runs."""
         self.rolls: dict[str, CompiledRoll] = {}
@@ -403,6 +410,7 @@ class Runtime:
             elif isinstance(e, ast.CharacteristicEffect):
                 self.char_effects.setdefault(rule.name, []).append(
                     (e, cond, self.compile_expr(e.amount, types)))
+                self.char_effect_names.add(e.characteristic)
             elif isinstance(e, ast.Trigger):
                 target = self.decls.get(e.event)
                 params = {p.name: p.type for p in getattr(target, "params", ())}
@@ -411,6 +419,40 @@ class Runtime:
                                              self.ruleset.cite(f"rule:{rule.name}"))))
             elif isinstance(e, ast.Grant):
                 self.grants.setdefault(rule.name, []).append((e, cond))
+            elif isinstance(e, ast.Shield):
+                self.shields.setdefault(rule.name, []).append((e, cond))
+
+    def shields_naming(self, name: str) -> dict[str, list[Closure | None]]:
+        """The ``unaffected by friendly gains`` effects that name this roll or
+        characteristic: rule name -> their conditions."""
+        out: dict[str, list[Closure | None]] = {}
+        for rule_name, shields in self.shields.items():
+            for shield, cond in shields:
+                if name in shield.names:
+                    out.setdefault(rule_name, []).append(cond)
+        return out
+
+    def unaffected_bearers(self, env: Env, shields: Mapping[str, list[Closure | None]],
+                           carried: Sequence[tuple[Bearer | None, RuleInstance]]
+                           ) -> list[tuple[Bearer, str]]:
+        """The bearers among ``carried`` that one of ``shields`` makes unaffected by friendly
+        gains, each with the rule that does."""
+        out: list[tuple[Bearer, str]] = []
+        for bearer, inst in carried:
+            for cond in shields.get(inst.rule.name, ()):
+                if bearer is not None and (cond is None or cond(
+                        env, rule_scope({}, inst, bearer))):
+                    out.append((bearer, inst.rule.name))
+        return out
+
+    def is_unaffected(self, env: Env, thing: Any, name: str) -> bool:
+        """``unaffected(x, "NAME")``: a rule ``x`` carries makes it unaffected by friendly gains
+        to that roll or characteristic."""
+        if not isinstance(thing, Bearer):
+            return False
+        shields = self.shields_naming(name)
+        return bool(shields) and bool(self.unaffected_bearers(
+            env, shields, [(thing, inst) for inst in thing.rules]))
 
     def carried(self, vars: Mapping[str, Any]) -> list[tuple[Bearer | None, RuleInstance]]:
         """The rules in play for a roll or step with these arguments: each rule carried by an
@@ -495,28 +537,49 @@ class Runtime:
 
     # ------------------------------------------------------------ characteristics
     def characteristic(self, env: Env | None, thing: Any, name: str) -> Any:
-        """A characteristic of a unit or weapon, after the effects of its rules, clamped."""
-        if isinstance(thing, Weapon):
-            value = thing.profile.get(name)
-        else:
-            value = thing.profile.get(name)
+        """A characteristic of a unit or weapon: the profile's value, each equipment item's
+        ``modifies:`` (units only), the effects of the rules in play (set, then multiply and
+        divide, then add), the declaration's floor, then its range.
+
+        While the effects of a characteristic are weighed, an amount or condition that reads
+        that same characteristic of that same bearer sees it without rule effects."""
+        value = thing.profile.get(name)
+        modified = False
+        if not isinstance(thing, Weapon):
             for item in getattr(thing, "equipment", ()):
                 bonus = (item.get("modifies") or {}).get(name)
                 if bonus and value is not None:
                     value += bonus
-        if isinstance(thing, Bearer) and (thing.rules or self.global_rules) and self.char_effects:
-            value = self._apply_char_effects(env, thing, name, value)
+                    modified = True
+        unmodified = value
+        if (name in self.char_effect_names and isinstance(thing, Bearer)
+                and (thing.rules or self.global_rules)):
+            key = (id(thing), name)
+            if key not in self.reading:
+                self.reading.add(key)
+                try:
+                    unmodified, value, changed = self._apply_char_effects(env, thing, name, value)
+                finally:
+                    self.reading.discard(key)
+                modified = modified or changed
         decl = self.characteristics.get(name)
-        if decl is not None and isinstance(value, int) and decl.type == "int":
-            if decl.low is not None and value < decl.low:
-                value = decl.low
-            if decl.high is not None and value > decl.high:
-                value = decl.high
+        if decl is not None and isinstance(value, int) and not isinstance(value, bool):
+            if decl.floor is not None and modified and value < decl.floor:
+                # a modifier never takes it below the floor, nor below a lower unmodified value
+                value = decl.floor if not isinstance(unmodified, int) else max(
+                    value, min(decl.floor, unmodified))
+            if decl.type == "int":
+                if decl.low is not None and value < decl.low:
+                    value = decl.low
+                if decl.high is not None and value > decl.high:
+                    value = decl.high
         return value
 
-    def _apply_char_effects(self, env, thing: Bearer, name: str, value: Any) -> Any:
-        set_to = None
-        adds: dict[int, tuple[ast.CharacteristicEffect, list[int]]] = {}
+    def _apply_char_effects(self, env, thing: Bearer, name: str, value: Any
+                            ) -> tuple[Any, Any, bool]:
+        """The effects on one characteristic: (the value they start from, rolled if it is
+        dice, the value after them, whether any applied)."""
+        applied: dict[str, list[tuple[ast.CharacteristicEffect, Any]]] = {}
         for inst in [*thing.rules, *self.global_rules]:
             for effect, cond, amount in self.char_effects.get(inst.rule.name, ()):
                 if effect.characteristic != name:
@@ -527,19 +590,35 @@ class Runtime:
                 evars = rule_scope(inside, inst, thing)
                 if cond is not None and not cond(env, evars):
                     continue
-                v = amount(env, evars)
-                if effect.op == "set":
-                    set_to = v
-                else:
-                    adds.setdefault(id(effect), (effect, []))[1].append(v)
-        if set_to is not None:
-            value = set_to
+                applied.setdefault(effect.op, []).append((effect, amount(env, evars)))
+        if not applied:
+            return value, value, False
+        sets = [v for _, v in applied.get("set", ()) if v is not None]
+        if sets:
+            value = sets[-1]   # the last set that applies wins
+        if isinstance(value, DiceExpr) and env is not None:
+            value = value.roll(env.chance, name)   # a random value is rolled, then modified
+        start = value
+        if value is None or isinstance(value, DiceExpr):
+            return start, value, True
+        value = _floored(value, applied.get("set", ()))
+        for effect, factor in applied.get("multiply", ()):
+            value = None if factor is None or value is None else value * factor
+        for effect, divisor in applied.get("divide", ()):
+            if divisor == 0:
+                raise _fail(f"{name} divided by 0", effect.span, "division-by-zero")
+            if divisor is not None and value is not None:
+                value = -(-value // divisor) if effect.round_up else value // divisor
         if value is None:
-            return None
+            return start, None, True
+        value = _floored(value, [*applied.get("multiply", ()), *applied.get("divide", ())])
         # each effect's sources combine by its stacking policy; different effects add up
+        adds: dict[int, tuple[ast.CharacteristicEffect, list[Any]]] = {}
+        for effect, amount in applied.get("add", ()):
+            adds.setdefault(id(effect), (effect, []))[1].append(amount)
         for effect, amounts in adds.values():
             value += _stack(amounts, effect.stacking)
-        return value
+        return start, _floored(value, applied.get("add", ())), True
 
     # ------------------------------------------------------------ expressions
     def compile_expr(self, e: ast.Expr, types: Mapping[str, str]) -> Closure:
@@ -622,6 +701,28 @@ def _stack(amounts: list, stacking: ast.Stacking | None) -> int:
     return max(-abs(cap), min(abs(cap), total))
 
 
+def _side_of(thing: Any) -> Any:
+    """The side a unit, or a weapon's owner, fights for."""
+    return getattr(getattr(thing, "owner", None) or thing, "side", None)
+
+
+def _kept_off(source: Bearer | None, despite: str | None,
+              unaffected: Sequence[tuple[Bearer, str]]) -> bool:
+    """A gain from a rule carried by ``source`` is kept off: an unaffected argument is of the
+    same side (and not the source itself), and the effect is not ``despite`` its rule."""
+    if source is None:
+        return False   # a global rule is nobody's ability
+    side = _side_of(source)
+    return any(b is not source and _side_of(b) == side and despite != rule
+               for b, rule in unaffected)
+
+
+def _floored(value: Any, applied: Sequence[tuple[ast.CharacteristicEffect, Any]]) -> Any:
+    """``value`` raised to the highest ``minimum N`` of the effects of a stage that applied."""
+    floors = [e.floor for e, _ in applied if e.floor is not None]
+    return max(value, *floors) if floors and value is not None else value
+
+
 def _running(env: Env | None, name: str) -> Mapping[str, Any] | None:
     """The arguments of the innermost running roll, test or sequence ``name``, if any."""
     if env is not None:
@@ -687,6 +788,8 @@ class CompiledRoll:
         self.autos = self.runtime.autos.get(self.name, [])
         marks = self.runtime.marks.get(self.name, [])
         self.has_effects = bool(self.modifiers or self.rerolls or self.autos or marks)
+        self.shields = self.runtime.shields_naming(self.name)
+        """rule name -> its ``unaffected by friendly gains`` conditions that name this roll."""
         self.by_rule: dict[str, tuple[list, list, list, list]] = {}
         """rule name -> its modifiers (with their index), re-rolls, automatic results and
         marks."""
@@ -707,7 +810,10 @@ class CompiledRoll:
         reroll_failed = reroll_passed = False
         auto = None
         marking: list[tuple[str, Closure | None, dict]] = []
-        for bearer, inst in self.runtime.carried(vars):
+        carried = self.runtime.carried(vars)
+        unaffected = self.runtime.unaffected_bearers(env, self.shields, carried) if self.shields \
+            else ()
+        for bearer, inst in carried:
             effects = self.by_rule.get(inst.rule.name)
             if effects is None:
                 continue
@@ -717,6 +823,9 @@ class CompiledRoll:
             for i, eff, cond, amount in modifiers:
                 if cond is None or cond(env, evars):
                     v = amount(env, evars)
+                    if v and unaffected and (v > 0) == (eff.part == "result") and _kept_off(
+                            bearer, eff.despite, unaffected):
+                        continue   # a friendly gain an argument is unaffected by
                     if v:
                         mods.setdefault((eff.part, i), []).append(v)
                         sources.append((eff.part, v, inst.text))
@@ -861,6 +970,8 @@ class CompiledRoll:
                 passed = bool(self.pass_if(env, vars))
             if forced is not None:
                 passed = forced
+            if passed and marks and any(m in marks for m, _ in self.decl.failing_marks):
+                passed = False
         value = self.value(env, vars) if self.value is not None else total
         return RollResult(self.name, value, natural, passed, marks, faces, need)
 

@@ -564,10 +564,15 @@ class _AstBuilder(Transformer):
         return str(children[0])
 
     def char_item(self, meta, children):
-        type_ = next((c for c in children[1:] if not isinstance(c, Token)), "int")
+        type_ = next((c for c in children[1:] if isinstance(c, str) and not isinstance(c, Token)),
+                     "int")
         role = next((str(c) for c in children[1:] if isinstance(c, Token) and c.type == "ROLE"),
                     None)
-        return (str(children[0]), type_, role, self._tspan(children[0]))
+        floor = next((c.value for c in children if isinstance(c, _Floor)), None)
+        return (str(children[0]), type_, role, self._tspan(children[0]), floor)
+
+    def floor(self, meta, children):
+        return _Floor(int(children[0]))
 
     def char_range(self, meta, children):
         return _Range(int(children[0]), int(children[1]))
@@ -586,8 +591,9 @@ class _AstBuilder(Transformer):
                 low=rng.low if rng else None,
                 high=rng.high if rng else None,
                 role=role,
+                floor=floor,
             )
-            for name, type_, role, span in (c for c in children if isinstance(c, tuple))
+            for name, type_, role, span, floor in (c for c in children if isinstance(c, tuple))
         ]
 
     def table_decl(self, meta, children):
@@ -731,6 +737,9 @@ class _AstBuilder(Transformer):
     def mark_clause(self, meta, children):
         return _Clause("mark", (str(children[0]), children[1]), self._span(meta))
 
+    def marked_clause(self, meta, children):
+        return _Clause("marked", (str(children[0]), self._tspan(children[0])), self._span(meta))
+
     def modifier_clause(self, meta, children):
         return _Clause("modifier", children[0], self._span(meta))
 
@@ -738,7 +747,7 @@ class _AstBuilder(Transformer):
         kind = children[0]
         name = str(children[1])
         params = next((c.items for c in children if isinstance(c, _Params)), ())
-        fields = _clauses(children, f"{kind} {name!r}", repeatable=("natural", "mark"))
+        fields = _clauses(children, f"{kind} {name!r}", repeatable=("natural", "mark", "marked"))
         naturals = fields.get("natural", ())
         return ast.RollDecl(
             span=self._span(meta),
@@ -756,6 +765,7 @@ class _AstBuilder(Transformer):
             reroll=fields.get("reroll", "all dice"),
             marks=tuple(fields.get("mark", ())),
             modifier=fields.get("modifier"),
+            failing_marks=tuple(fields.get("marked", ())),
         )
 
     # -------------------------------------------------------- dice
@@ -968,7 +978,16 @@ class _AstBuilder(Transformer):
         return ast.Modify(
             **self._effect_common(meta, children), roll=str(children[0]), part=part,
             amount=amount, stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
+            despite=next((c.rule for c in children if isinstance(c, _Despite)), None),
         )
+
+    def despite(self, meta, children):
+        return _Despite(_unquote(children[0]))
+
+    def shield_effect(self, meta, children):
+        return ast.Shield(**self._effect_common(meta, children),
+                          names=tuple(str(c) for c in children
+                                      if isinstance(c, Token) and c.type == "NAME"))
 
     def reroll_which(self, meta, children):
         return str(children[0])
@@ -1009,21 +1028,30 @@ class _AstBuilder(Transformer):
     def during(self, meta, children):
         return _During(str(children[0]))
 
-    def set_characteristic(self, meta, children):
+    def _characteristic_effect(self, meta, children, op: str, name, amount):
         return ast.CharacteristicEffect(
-            **self._effect_common(meta, children), op="set", characteristic=str(children[0]),
-            amount=children[1],
+            **self._effect_common(meta, children), op=op, characteristic=str(name),
+            amount=amount,
             stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
             during=next((c.name for c in children if isinstance(c, _During)), None),
+            floor=next((c.value for c in children if isinstance(c, _Floor)), None),
+            round_up=any(isinstance(c, _Rounding) and c.up for c in children),
         )
 
+    def set_characteristic(self, meta, children):
+        return self._characteristic_effect(meta, children, "set", children[0], children[1])
+
     def add_characteristic(self, meta, children):
-        return ast.CharacteristicEffect(
-            **self._effect_common(meta, children), op="add", characteristic=str(children[1]),
-            amount=children[0],
-            stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
-            during=next((c.name for c in children if isinstance(c, _During)), None),
-        )
+        return self._characteristic_effect(meta, children, "add", children[1], children[0])
+
+    def multiply_characteristic(self, meta, children):
+        return self._characteristic_effect(meta, children, "multiply", children[0], children[1])
+
+    def divide_characteristic(self, meta, children):
+        return self._characteristic_effect(meta, children, "divide", children[0], children[1])
+
+    def rounding(self, meta, children):
+        return _Rounding(str(children[-1]) == "up")
 
     def note_effect(self, meta, children):
         return ast.NotSimulated(
@@ -1317,6 +1345,21 @@ class _Condition:
 class _During:
     def __init__(self, name: str) -> None:
         self.name = name
+
+
+class _Floor:
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+
+class _Rounding:
+    def __init__(self, up: bool) -> None:
+        self.up = up
+
+
+class _Despite:
+    def __init__(self, rule: str) -> None:
+        self.rule = rule
 
 
 class _Branch:

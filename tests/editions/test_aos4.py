@@ -652,6 +652,51 @@ def test_the_champion_does_not_add_to_companion_weapons(rt) -> None:
         assert count(rt, "combat_attacks", hounds, unit(rt)) == {"jaws": 10}
 
 
+@pytest.fixture(scope="module")
+def buffs(tmp_path_factory):
+    """aos4 with abilities that change hit and wound rolls (test fixtures, L145)."""
+    folder = write_patch(tmp_path_factory.mktemp("aos4") / "aos4_buffs", '''\
+add rule "Battle Fury"                                               @ L145
+    modify hit_roll by 1 if bearer == attacker
+    modify wound_roll need by -1 if bearer == attacker
+
+add rule "Weighed Down"                                              @ L145
+    modify hit_roll by -1 if bearer == attacker
+
+add rule "Easy Prey"                                                 @ L145
+    modify hit_roll by 1 if bearer == target
+''')
+    return compile_ruleset(load_ruleset(folder))
+
+
+@pytest.mark.parametrize(("attacker_rules", "target_rules", "hit", "wound"), [
+    ((), (), (F(1, 2), F(1, 2)), (F(1, 2), F(1, 2))),
+    # a friendly ability's +1 to hit and -1 to the wound score: not for Companion
+    (("Battle Fury",), (), (F(2, 3), F(1, 2)), (F(2, 3), F(1, 2))),
+    # a negative modifier reaches it (L145: "except for those that apply negative")
+    (("Weighed Down",), (), (F(1, 3), F(1, 3)), (F(1, 2), F(1, 2))),
+    # All-out Attack says it affects Companion weapons (L769)
+    (("All-out Attack",), (), (F(2, 3), F(2, 3)), (F(1, 2), F(1, 2))),
+    # an enemy's ability is not a friendly one
+    ((), ("Easy Prey",), (F(2, 3), F(2, 3)), (F(1, 2), F(1, 2))),
+])
+def test_companion_weapons_are_not_affected_by_friendly_gains(
+        buffs, attacker_rules, target_rules, hit, wound) -> None:
+    # L145, L479: the hit and wound chances (4+ each) of a plain weapon and of a Companion
+    # weapon of the same unit
+    blade = weapon(buffs, 4, 4, name="blade")
+    jaws = weapon(buffs, 4, 4, rules=("Companion",), name="jaws")
+    a = unit(buffs, "attacker", rules=attacker_rules, weapons=(blade, jaws))
+    t = unit(buffs, rules=target_rules)
+
+    def p(test: str, w: Weapon) -> F:
+        args = {"attacker": a, "target": t, "weapon": w}
+        return enumerate_exact(lambda ch: buffs.invoke(test, buffs.env(ch), dict(args)).passed
+                               ).probability(True)
+    assert (p("hit_roll", blade), p("hit_roll", jaws)) == hit
+    assert (p("wound_roll", blade), p("wound_roll", jaws)) == wound
+
+
 def test_rules_odds_plans_one_attack_per_weapon_with_attacks_1(duel) -> None:
     _, runtime, battle = duel
     plans = plan_attacks(runtime, battle.unit("liberators"), battle.unit("clanrats"), attacks=1)
@@ -856,6 +901,57 @@ def test_a_random_attacks_characteristic_is_exact_in_rules_odds(rt) -> None:
     sampled = sample_attacks(rt, plan, 4000, 11)
     assert abs(float(sampled.mean() - damage.mean())) <= 4 * math.sqrt(
         float(damage.variance()) / 4000)
+
+
+@pytest.fixture(scope="module")
+def modified(tmp_path_factory):
+    """aos4 with rules that lower Attacks and Rend and halve Move (test fixtures, L194)."""
+    folder = write_patch(tmp_path_factory.mktemp("aos4") / "aos4_modified", '''\
+add rule "Weakened"                                                  @ L194
+    add -1 to Attacks
+    add -2 to Rend
+    add -2 to Damage
+
+add rule "Slowed"                                                    @ L194
+    divide Move by 2 rounding down
+
+add rule "Surging"                                                   @ L194
+    add 1 to Move
+''')
+    return compile_ruleset(load_ruleset(folder))
+
+
+def test_modifiers_take_attacks_and_damage_no_lower_than_1_and_rend_no_lower_than_0(
+        modified) -> None:
+    # L194: Attacks 1 - 1 is 1, Rend 1 - 2 is 0, Damage 2 - 2 is 1; a melee weapon's Range 0
+    # is its own value, not a modifier's
+    w = weapon(modified, rend=1, damage=2, rules=("Weakened",))
+    assert [modified.characteristic(None, w, c) for c in ("Attacks", "Rend", "Damage",
+                                                           "Range")] == [1, 0, 1, 0]
+    assert [modified.characteristic(None, weapon(modified, rend=3, attacks=4, damage=3,
+                                                 rules=("Weakened",)), c)
+            for c in ("Attacks", "Rend", "Damage")] == [3, 1, 1]
+
+
+def test_move_is_halved_rounding_down_then_added_to(modified) -> None:
+    # L194: round fractions down; multiply or divide, then add
+    def move(value: int, *rules: str) -> int:
+        u = Unit("u", "u", "u", {"Move": value, "Health": 1, "Save": 4, "Control": 1}, 1,
+                 rules=[modified.bind_rule(r) for r in rules])
+        return modified.characteristic(None, u, "Move")
+    assert move(5, "Slowed") == 2
+    assert move(1, "Slowed") == 1              # 1/2 rounds down to 0: not below 1
+    assert move(5, "Slowed", "Surging") == 3   # 5 / 2 = 2, + 1
+    assert move(5, "Surging", "Slowed") == 3
+
+
+def test_a_lowered_random_attacks_is_exact_in_rules_odds(modified) -> None:
+    # L215, L194: the D3 is rolled, then -1, then no lower than 1: 1, 1 or 2 attacks
+    d3 = dice_of(parse_dice("D3", Span("test", 1)))
+    a = unit(modified, "attacker", models=1,
+             weapons=(weapon(modified, attacks=d3, rules=("Weakened",)),))
+    (plan,) = plan_attacks(modified, a, unit(modified, save=None))
+    assert plan.attacks == Dist.from_weights({1: 2, 2: 1})
 
 
 def test_counts_of_two_weapons_sharing_one_roll_are_refused(tmp_path) -> None:

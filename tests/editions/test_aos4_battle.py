@@ -413,6 +413,75 @@ def test_magical_intervention_casts_in_the_enemy_hero_phase_at_minus_1(tmp_path:
         assert bool(logged(result, "Mystic Shield: WARD (6+) this turn")) == cast
 
 
+BANISH = """
+edition: aos4
+game: {{rounds: 1, first: order}}
+sides: [order, chaos]
+policies: {{order: holding, chaos: holding}}
+units:
+  - {{id: knight_incantor, side: order, profile: order/knight_incantor, models: 1,
+     rules: ["WIZARD ({level})"], position: {{x: 30, y: 5}}}}
+  - {{id: liberators, side: order, profile: order/liberators, models: 5, position: {{x: 30, y: 9}}}}
+  - {{id: phantasm, side: chaos, profile: chaos/warp_phantasm, models: 1, values: {{banishment: 7}},
+     position: {{x: 30, y: 30, facing: 180}}}}
+orders:
+  - {{round: 1, side: order, decision: mystic_shield, choose: liberators}}
+"""
+
+
+def banishing(tmp_path: Path, edition: str, level: int, casting: list[int], *,
+              whole_phase: bool = True) -> Probe:
+    """The order hero phase of BANISH: the Knight-Incantor, a WIZARD (level), casts Mystic
+    Shield on the Liberators with that casting roll, then may banish the Warp Phantasm 25"
+    away (banishment value 7) with a roll of 4 + 4. ``whole_phase=False`` runs the two
+    abilities only, so the phase's statuses are still on when the test looks."""
+    path = battle_file(tmp_path, BANISH.format(level=level), f"banish_{edition}_{level}.yaml")
+    probe = Probe(edition, path, dice={"casting_roll": casting, "banishment_roll": [4, 4],
+                                       "miscast_damage": [1], "*": [1]})
+    if whole_phase:
+        probe("hero_phase")
+    else:
+        probe("next_phase")
+        probe("cast_mystic_shield", w="knight_incantor", penalty=0)
+        probe("banish_manifestation", w="knight_incantor")
+    return probe
+
+
+def test_we07_a_wizard_2_casts_and_banishes_and_a_third_ability_is_refused(
+        tmp_path: Path) -> None:
+    # L1714 (the original module): a WIZARD (2) uses 1 SPELL and 1 BANISH in its hero phase;
+    # its power level is then used up. Banishment: 8 against 7 (L1511).
+    probe = banishing(tmp_path, "aos4", 2, [4, 4])
+    assert probe.logged("Mystic Shield: WARD (6+) this turn") == [["liberators"]]
+    assert probe.logged("banished") == [["phantasm"]]
+    assert probe.unit["phantasm"].destroyed
+    assert probe("magic_left", w="knight_incantor") == 0
+    assert probe("may_use_magic", w="knight_incantor", kind="banish") is False
+
+
+@pytest.mark.parametrize(("edition", "banished"), [
+    ("aos4", False), ("aos4-gh2025", True), ("aos4-gh2026", True)])
+def test_a_wizard_1_banishes_after_its_spell_only_from_2025_26(
+        tmp_path: Path, edition: str, banished: bool) -> None:
+    # L1714: the original power level counts SPELL and BANISH abilities together; from
+    # 2025-26 a WIZARD's casting power level counts its spells only (L1475, L210)
+    probe = banishing(tmp_path, edition, 1, [4, 4])
+    assert probe.logged("Mystic Shield: WARD (6+) this turn") == [["liberators"]]
+    assert bool(probe.logged("banished")) is banished
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_we23_after_a_miscast_a_wizard_may_still_banish_but_cast_no_spell(
+        tmp_path: Path, edition: str) -> None:
+    # FAQ L1383-L1384: a WIZARD (2) miscasts (1 + 1, L792) and still banishes; it may use no
+    # more spells that phase, though its power level has one ability left in the seasons
+    probe = banishing(tmp_path, edition, 2, [1, 1], whole_phase=False)
+    assert probe.logged("miscast") == [["knight_incantor"]]
+    assert probe.logged("banished") == [["phantasm"]]
+    assert probe("may_use_magic", w="knight_incantor", kind="spell") is False
+    assert probe("magic_left", w="knight_incantor") == (0 if edition == "aos4" else 1)
+
+
 def test_mystic_shield_gives_a_ward_of_6_for_the_turn() -> None:
     probe = Probe("aos4", BATTLE, dice={"battle_ward_roll": [6, 5]})
     lib = probe.unit["liberators"]
@@ -554,6 +623,23 @@ def test_cover_behind_a_feature_differs_by_season() -> None:
     assert probe("cover_models", attacker="far_judicators", target="clanrats") == 5
     assert probe.state.builtin(probe.env, "models_wholly_on", [probe.unit["clanrats"], "ruin"],
                                None) == 0
+
+
+def test_a_random_attacks_is_rolled_once_for_the_ability_and_split_by_models() -> None:
+    # L215: a random Attacks is generated once per ATTACK ability. The near Judicators of
+    # behind_cover.yaml (10 models, 5 of them hidden by the ruin in 2025-26) shoot with Attacks
+    # D3; the one D3 rolls a 3 (3 attacks a model): 30 shots, the 15 of the hidden models at
+    # -1. A second roll of the D3 would find no die in the script.
+    probe = Probe("aos4-gh2025", f"{SEASONS}/behind_cover.yaml",
+                  dice={"Attacks": [3], "battle_hit_roll": [3] * 30, "wound_roll": [1] * 15})
+    unit = probe.unit["near_judicators"]
+    bow = unit.weapons[0]
+    unit.weapons = [Weapon(bow.name, {**bow.profile,
+                                      **probe.runtime.profile_values({"Attacks": "D3"})},
+                           bow.rules, unit)]
+    probe("resolve_attacks", u="near_judicators", t="clanrats", ranged=True, covering=False)
+    assert [(e["attacks"], e["steps"][0][1]) for e in probe.events("attacks")] == [(15, 0),
+                                                                                (15, 15)]
 
 
 def test_the_original_obscuring_hides_a_unit_behind_it(tmp_path: Path) -> None:

@@ -391,3 +391,114 @@ rule "Charge" @ L1
     # needs 7 - 3 = 4; without the rule 7 - 1 = 6
     assert p_pass(rt, "ward", t=unit(rt, "t", rules=["Charge"], S=1)) == F(1, 2)
     assert p_pass(rt, "ward", t=unit(rt, "u", S=1)) == F(1, 6)
+
+
+def order_kit(tmp_path: Path, rules: str):
+    folder = tmp_path / "kit"
+    folder.mkdir()
+    (folder / "index.yaml").write_text("kind: ruleset\nrules: [kit.rules]\n")
+    (folder / "kit.rules").write_text('''ruleset kit "Order kit"
+    source "000_c4300f58fce5f1da.txt"
+characteristics model: M, S minimum 1, W as wounds range 0..10 @ L1
+characteristics weapon: A: dice minimum 1, AP minimum 0 @ L1
+''' + rules)
+    return compile_ruleset(load_ruleset(folder))
+
+
+def test_set_then_multiply_and_divide_then_add(tmp_path) -> None:
+    # the order of 001 L101-L103 (double Strength and +1: 4 x 2 + 1 = 9) and 002 L194 (set,
+    # multiply or divide, then add), whatever order the rules come in
+    rt = order_kit(tmp_path, '''
+rule "Plus One" @ L1
+    add 1 to S
+rule "Double" @ L1
+    multiply S by 2
+rule "Set Four" @ L1
+    set S to 4
+rule "Halved" @ L1
+    divide M by 2 rounding down
+rule "Halved Up" @ L1
+    divide M by 2 rounding up
+''')
+
+    def s(*rules, **profile):
+        return rt.characteristic(None, unit(rt, rules=rules, **profile), "S")
+    assert s("Plus One", "Double", S=4) == 9
+    assert s("Double", "Plus One", S=4) == 9
+    assert s("Plus One", "Double", "Set Four", S=2) == 9   # set first: 4 x 2 + 1
+    assert rt.characteristic(None, unit(rt, rules=["Halved"], M=5), "M") == 2
+    assert rt.characteristic(None, unit(rt, rules=["Halved Up"], M=5), "M") == 3
+
+
+def test_a_floor_holds_under_modifiers_only(tmp_path) -> None:
+    # 002 L194: modifiers take a characteristic no lower than 1 (AP: 0); a per-effect
+    # "minimum 2" floors what that effect leaves
+    rt = order_kit(tmp_path, '''
+rule "Weak" @ L1
+    add -1 to S
+    add -1 to A
+    add -2 to AP
+rule "Sapped" @ L1
+    add -3 to S minimum 2
+rule "Quartered" @ L1
+    divide M by 4 rounding down minimum 1
+''')
+    from interpreter.engine.entities import Weapon
+
+    def s(rules, **profile):
+        return rt.characteristic(None, unit(rt, rules=rules, **profile), "S")
+    assert s(["Weak"], S=1) == 1          # 1 - 1 stops at 1
+    assert s(["Weak"], S=0) == 0          # a value already below the floor stays
+    assert s([], S=0) == 0
+    assert s(["Sapped"], S=4) == 2
+    assert rt.characteristic(None, unit(rt, rules=["Quartered"], M=3), "M") == 1
+    blade = Weapon("blade", {"A": 1, "AP": 1}, [rt.bind_rule("Weak")])
+    assert rt.characteristic(None, blade, "A") == 1
+    assert rt.characteristic(None, blade, "AP") == 0
+
+
+def test_a_random_characteristic_is_rolled_before_it_is_modified(tmp_path) -> None:
+    # 002 L215: D3 attacks, doubled, then -1 (floored at 1): exact and sampled agree
+    rt = order_kit(tmp_path, '''
+rule "Frenzy" @ L1
+    multiply A by 2
+    add -3 to A
+''')
+    from interpreter.engine.entities import Weapon
+    claws = Weapon("claws", rt.profile_values({"A": "D3"}), [rt.bind_rule("Frenzy")])
+    exact = enumerate_exact(lambda ch: rt.characteristic(rt.env(ch), claws, "A"))
+    # 1 -> 2 - 3 -> 1 (floor), 2 -> 4 - 3 = 1, 3 -> 6 - 3 = 3
+    assert exact == exact.from_weights({1: 2, 3: 1})
+    assert rt.characteristic(rt.env(ScriptedChance({"A": [3]})), claws, "A") == 3
+
+
+def test_an_effect_that_reads_its_own_characteristic_sees_it_before_the_effects(
+        tmp_path) -> None:
+    # set M to bearer.M // 2 once recursed without end; it reads M before any rule effect
+    rt = order_kit(tmp_path, '''
+rule "Mired" @ L1
+    set M to bearer.M // 2
+rule "Quick" @ L1
+    add bearer.M to M
+''')
+    assert rt.characteristic(None, unit(rt, rules=["Mired"], M=7), "M") == 3
+    assert rt.characteristic(None, unit(rt, rules=["Mired", "Quick"], M=6), "M") == 9
+
+
+def test_a_test_fails_on_a_mark_of_its_dice(tmp_path) -> None:
+    # 002 L526: two or more 1s on the dice are a miscast, and the spell fails whatever the
+    # total; a rule's mark (5 and 5 here) fails it too
+    rt = kit(tmp_path, '''
+test cast(a: unit) @ L1
+    dice 3D6
+    need 3
+    mark miscast if count([d for each d in dice where d == 1]) >= 2
+    marked miscast fails
+rule "Unstable" @ L1
+    mark miscast on cast if count([d for each d in dice where d == 5]) >= 2 and a == bearer
+''')
+    # 3D6 always reach 3; two or more 1s: 3 * 5 + 1 = 16 of 216
+    assert p_pass(rt, "cast", a=unit(rt)) == 1 - F(16, 216)
+    assert p_pass(rt, "cast", a=unit(rt, rules=["Unstable"])) == 1 - F(32, 216)
+    result = rt.invoke("cast", rt.env(ScriptedChance([1, 1, 6])), {"a": unit(rt)})
+    assert (result.passed, result.value, "miscast" in result.marks) == (False, 8, True)
