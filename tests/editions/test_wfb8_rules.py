@@ -147,14 +147,43 @@ def test_regeneration_and_ward_readings_and_flaming(tmp_path: Path) -> None:
     assert after_save(flaming.attack("melee_attack", "a", "b")) == Fraction(2, 3)
 
 
-def test_wards_never_better_than_4_and_magic_resistance_against_spells(tmp_path: Path) -> None:
-    # L392: combined wards never better than 4+ (read: no single source here says otherwise);
-    # Magic Resistance (2) is a 5+ ward against spells (not in seed: 8th edition).
-    w = pair(tmp_path, b={"rules": ["Ward Save (3+)", "Magic Resistance (2)"]})
-    assert w.call("ward_save", {"ward_save": [4]}, target="b", magical=False).need == 4
-    w2 = pair(tmp_path, b={"rules": ["Magic Resistance (2)"]})
-    assert w2.call("ward_save", {"ward_save": [4]}, target="b", magical=True).need == 5
-    assert w2.call("ward_save", {}, target="b", magical=False).need is None
+def test_a_single_3_or_2_ward_stands_and_its_exact_odds(tmp_path: Path) -> None:
+    # L392: a single ward better than 4+ stands as its entry gives it. WS3 v WS3 hits on 4+
+    # (1/2), S3 v T3 wounds on 4+ (1/2), no armour: a wound gets through 1/4 of the time, and
+    # past a 3+ ward 1/4 * 2/6 = 1/12, a 2+ ward 1/4 * 1/6 = 1/24 (held to 4+ it was 1/8).
+    for ward, odds in (("3+", Fraction(1, 12)), ("2+", Fraction(1, 24))):
+        w = pair(tmp_path, b={"rules": [f"Ward Save ({ward})"]})
+        assert damage(w.attack("melee_attack", "a", "b")).probability(1) == odds
+        held = w.attack("melee_attack", "a", "b", {"single_ward_stands": False})
+        assert damage(held).probability(1) == Fraction(1, 8)
+    w = pair(tmp_path, b={"rules": ["Ward Save (3+)"]})
+    assert w.call("ward_save", {"ward_save": [3]}, target="b", magical=False)
+    assert not w.call("ward_save", {"ward_save": [2]}, target="b", magical=False)
+
+
+def test_wards_combine_never_better_than_4_and_magic_resistance_against_spells(
+        tmp_path: Path) -> None:
+    # L392: wards "combine as normal", as armour and a shield do: a 6+ (worth 1) with Magic
+    # Resistance (1) (worth 1) against a spell makes a 5+; a 6+ and a 5+ (worth 2) a 4+;
+    # combined, never better than 4+, so a 3+ with Magic Resistance (2) against a spell is
+    # 4+. Option ward_combination = best: only the best counts (the 6+ with Magic Resistance
+    # (1) stays 6+; a 3+ with anything is 3+). Magic Resistance (2) alone is a 5+ ward
+    # against spells only (not in seed: 8th edition).
+    def need(rules, magical=False, **options):
+        w = pair(tmp_path, b={"rules": rules}, options=options)
+        return w.call("ward_save", {"ward_save": [4]}, target="b", magical=magical).need
+
+    assert need(["Ward Save (6+)", "Magic Resistance (1)"], magical=True) == 5
+    assert need(["Ward Save (6+)", "Magic Resistance (1)"]) == 6
+    assert need(["Ward Save (6+)", "Ward Save (5+)"]) == 4
+    assert need(["Ward Save (3+)", "Magic Resistance (2)"], magical=True) == 4
+    assert need(["Ward Save (3+)", "Magic Resistance (2)"]) == 3
+    assert need(["Ward Save (6+)", "Magic Resistance (1)"], magical=True,
+                ward_combination="best") == 6
+    assert need(["Ward Save (3+)", "Magic Resistance (2)"], magical=True,
+                ward_combination="best") == 3
+    assert need(["Magic Resistance (2)"], magical=True) == 5
+    assert need(["Magic Resistance (2)"]) is None
 
 
 def test_ignores_armour_saves_and_natural_armour(tmp_path: Path) -> None:
