@@ -83,6 +83,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            'value_of(x, "name"): a named value from its data (none if absent)'),
         _b("command_value", 3, 3, "unit, text, text -> any",
            'command_value(unit, "champion", "A"): a command model\'s characteristic'),
+        _b("unmodified", 2, 2, "any, text -> any",
+           'unmodified(x, "NAME"): the characteristic as its profile gives it, before '
+           "equipment and rule effects"),
         _b("item_values", 2, 2, "any, text -> list",
            'item_values(x, "name"): the values its equipment gives under that name'),
         # rule parameters

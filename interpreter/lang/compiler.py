@@ -262,6 +262,13 @@ def _command_value(env: Env, thing: Any, model: str, characteristic: str) -> Any
     return value if value is not None else env.runtime.characteristic(env, thing, characteristic)
 
 
+def _unmodified(env: Env, thing: Any, characteristic: str) -> Any:
+    """A characteristic as the profile gives it, before equipment and rule effects, clamped."""
+    if thing is None:
+        return None
+    return env.runtime.characteristic(env, thing, characteristic, unmodified=True)
+
+
 _LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
     # builtins that read their arguments and the evaluation's chance, not the battle
     "param": _param,
@@ -269,6 +276,7 @@ _LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
     "value_of": _value_of,
     "item_values": _item_values,
     "command_value": _command_value,
+    "unmodified": _unmodified,
 }
 
 
@@ -494,17 +502,18 @@ class Runtime:
         return RuleInstance(rule, values, text)
 
     # ------------------------------------------------------------ characteristics
-    def characteristic(self, env: Env | None, thing: Any, name: str) -> Any:
-        """A characteristic of a unit or weapon, after the effects of its rules, clamped."""
-        if isinstance(thing, Weapon):
-            value = thing.profile.get(name)
-        else:
-            value = thing.profile.get(name)
+    def characteristic(self, env: Env | None, thing: Any, name: str,
+                       unmodified: bool = False) -> Any:
+        """A characteristic of a unit or weapon, after its equipment and the effects of its
+        rules (``unmodified``: as its profile gives it), clamped."""
+        value = thing.profile.get(name)
+        if not isinstance(thing, Weapon) and not unmodified:
             for item in getattr(thing, "equipment", ()):
                 bonus = (item.get("modifies") or {}).get(name)
                 if bonus and value is not None:
                     value += bonus
-        if isinstance(thing, Bearer) and (thing.rules or self.global_rules) and self.char_effects:
+        if (not unmodified and isinstance(thing, Bearer) and (thing.rules or self.global_rules)
+                and self.char_effects):
             value = self._apply_char_effects(env, thing, name, value)
         decl = self.characteristics.get(name)
         if decl is not None and isinstance(value, int) and decl.type == "int":

@@ -672,3 +672,23 @@ def test_breath_weapon_once_a_battle(tmp_path: Path) -> None:
     w.state.active_side = "empire"
     w.call("shooting_phase", {})
     assert len(w.logs("breathes")) == 1
+
+
+@pytest.mark.parametrize(("dice", "passed"), [([3, 3], True), ([3, 4], False)])
+def test_inspiring_presence_keeps_the_unit_s_own_leadership_modifiers(
+        tmp_path: Path, dice: list[int], passed: bool) -> None:
+    # L793: a unit within 12" of the General uses his Leadership 9, and its own modifiers
+    # still apply: Halberdiers (Ld 7) under Doom and Darkness (-3 Ld, L1245) test on 9 - 3 = 6,
+    # not on the General's 9 (nor on their own 4).
+    w = World(tmp_path, [
+        unit("men", "empire", 36, 20),
+        unit("general", "empire", 36, 10, profile="empire/general", models=1,
+             values={"general": True}),
+        unit("orcs", "orcs", 36, 40, 180, profile="orcs/orc_boy")])
+    w.unit("men").statuses["doomed"] = None
+    assert w.call("inspiring", u="men") == 2
+    assert bool(w.call("panic_test", {"panic_test": dice}, unit="men",
+                       modifier=w.call("inspiring", u="men"))) is passed
+    w.unit("men").statuses["fleeing"] = None
+    w.call("rally", {"rallying_test": dice * 2, "flee_distance": [1, 1]}, u="men")
+    assert ("fleeing" not in w.unit("men").statuses) is passed
