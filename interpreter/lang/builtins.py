@@ -86,6 +86,10 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("unmodified", 2, 2, "any, text -> any",
            'unmodified(x, "NAME"): the characteristic as its profile gives it, before '
            "equipment and rule effects"),
+        _b("alternatives", 2, 2, "unit, text -> list",
+           'alternatives(u, "group"): the ids of its items of that alternative group'),
+        _b("wielded", 2, 2, "unit, text -> text",
+           'wielded(u, "group"): the id of its item of that group in use'),
         _b("item_values", 2, 2, "any, text -> list",
            'item_values(x, "name"): the values its equipment gives under that name'),
         # rule parameters
@@ -94,6 +98,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("params", 2, 3, "any, text, int -> list",
            'params(x, "Rule"[, index]): that parameter of every such rule x carries'),
         # battle state (the engine implements these)
+        _b("wield", 2, 2, "unit, text -> bool",
+           "wield(u, item): it uses that item of its alternative group, not the others"),
         _b("sides", 0, 0, "-> list:side", "every side, in battle-file order"),
         _b("opponent", 1, 1, "side -> side", "the other side"),
         _b("units", 0, 1, "side -> list:unit", "units on the table (of one side)"),

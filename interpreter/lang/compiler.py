@@ -269,6 +269,21 @@ def _unmodified(env: Env, thing: Any, characteristic: str) -> Any:
     return env.runtime.characteristic(env, thing, characteristic, unmodified=True)
 
 
+def _alternatives(env: Env, thing: Any, group: str) -> list:
+    """The ids of a unit's items of an alternative group, in data order."""
+    return [item_id for item_id, item in zip(getattr(thing, "item_ids", ()),
+                                              getattr(thing, "all_equipment", ()))
+            if item.get("alternative") == group]
+
+
+def _wielded(env: Env, thing: Any, group: str) -> Any:
+    """The id of the unit's item of that group in use; none without one."""
+    idle = getattr(thing, "idle", frozenset())
+    return next((item_id for i, (item_id, item) in enumerate(
+        zip(getattr(thing, "item_ids", ()), getattr(thing, "all_equipment", ())))
+        if item.get("alternative") == group and i not in idle), None)
+
+
 _LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
     # builtins that read their arguments and the evaluation's chance, not the battle
     "param": _param,
@@ -277,6 +292,8 @@ _LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
     "item_values": _item_values,
     "command_value": _command_value,
     "unmodified": _unmodified,
+    "alternatives": _alternatives,
+    "wielded": _wielded,
 }
 
 

@@ -692,3 +692,40 @@ def test_inspiring_presence_keeps_the_unit_s_own_leadership_modifiers(
     w.unit("men").statuses["fleeing"] = None
     w.call("rally", {"rallying_test": dice * 2, "flee_distance": [1, 1]}, u="men")
     assert ("fleeing" not in w.unit("men").statuses) is passed
+
+
+def test_a_model_fights_with_one_of_its_close_combat_weapons(tmp_path: Path) -> None:
+    # Not in seed (the Weapons chapter is missing; 8th edition): an additional hand weapon
+    # (+1 A), a great weapon (+2 S, strikes last) and a hand weapon are alternatives, no
+    # longer +1 A and +2 S at once. Black Orcs (S4 A1) fight with the first listed, the
+    # additional hand weapon, until their combat begins.
+    w = World(tmp_path, [unit("men", "empire", 36, 10, profile="empire/greatsword"),
+                         unit("orcs", "orcs", 36, 30, 180, profile="orcs/black_orc")])
+    orcs, env = w.unit("orcs"), w.env()
+    stat = lambda name: w.runtime.characteristic(env, orcs, name)
+    assert (stat("A"), stat("S"), orcs.has_rule("Always Strikes Last")) == (2, 4, False)
+    w.state._b_wield(env, None, orcs, "great_weapon")
+    assert (stat("A"), stat("S"), orcs.has_rule("Always Strikes Last")) == (1, 6, True)
+    # As the combat begins the side chooses (the decision close_combat_weapon, shown in the
+    # log); the default policy weighs Attacks x P(wound) x P(armour fails) against the
+    # Greatswords (T3, heavy armour 4+): 2 x 4/6 x 4/6 with the additional hand weapon beats
+    # 1 x 5/6 x 6/6 with the great weapon.
+    w.state._b_engage(env, None, orcs, w.unit("men"))
+    orcs.statuses["first_round"] = None
+    w.call("take_up_weapons", members=[orcs, w.unit("men")])
+    assert w.logs("fights with") == [["orcs", "additional_hand_weapon"]]
+    assert (stat("A"), stat("S")) == (2, 4)
+
+
+def test_a_two_handed_weapon_loses_the_shield_s_parry(tmp_path: Path) -> None:
+    # "Requires Two Hands" (not in seed: 8th edition) is carried only while the weapon is in
+    # use: fighting with a great weapon, an Orc with light armour and a shield saves on 5+
+    # against S3 (6+, +1 shield), without the parry of a hand weapon and shield; with the
+    # hand weapon on 4+ (the reference duel's parry).
+    w = pair(tmp_path, b={"profile": "orcs/orc_boy",
+                          "equipment": ["great_weapon", "hand_weapon", "shield", "light_armour"]})
+    save = lambda: w.call("armour_save", {"armour_save": [4]}, target="b", attacker="a",
+                          melee=True).need
+    assert save() == 5
+    w.state._b_wield(w.env(), None, w.unit("b"), "hand_weapon")
+    assert save() == 4
