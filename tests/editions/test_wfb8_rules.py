@@ -729,3 +729,25 @@ def test_a_two_handed_weapon_loses_the_shield_s_parry(tmp_path: Path) -> None:
     assert save() == 5
     w.state._b_wield(w.env(), None, w.unit("b"), "hand_weapon")
     assert save() == 4
+
+
+def test_shooting_into_close_combat_within_4_of_a_free_arc(tmp_path: Path) -> None:
+    # L356: Handgunners under 4" behind Orc Boyz (Unit Strength 10) who fight Halberdiers at their
+    # front may shoot at them; others as near in their front arc, where the Halberdiers
+    # engage them, may not (L354). Each shot is rolled to hit on its own (BS3, +1 within 4": 3+): a natural 1
+    # goes astray and hits the Halberdiers instead; a 5 hits the Orcs, a 2 misses.
+    w = World(tmp_path, [
+        unit("halberdiers", "empire", 36, 20),
+        unit("orcs", "orcs", 36, 26, 180, profile="orcs/orc_boy"),
+        unit("guns", "empire", 36, 31, 180, profile="empire/handgunner", models=3, files=3),
+        unit("front", "empire", 41, 21, 0, profile="empire/handgunner", models=3, files=3)])
+    env = w.env()
+    w.state._b_engage(env, None, w.unit("halberdiers"), w.unit("orcs"))
+    assert w.call("shooting_targets", u="guns") == [w.unit("orcs")]
+    assert w.state._b_distance(env, None, w.unit("front"), w.unit("orcs")) < 4
+    assert w.call("may_shoot_into_combat", u="front", e="orcs") is False
+    dice = {"to_hit_missile": [1, 5, 2], "to_wound_missile": [6, 6], "armour_save": [1, 1],
+            "ward_save": [1, 1], "regeneration_save": [1, 1]}
+    assert w.call("shoot", dice, u="guns", target="orcs", reaction=False) == 1
+    assert w.logs("shots go astray into") == [["guns", "halberdiers", 1]]
+    assert (w.unit("orcs").models, w.unit("halberdiers").models) == (9, 9)
