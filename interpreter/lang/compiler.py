@@ -596,7 +596,14 @@ class Runtime:
         return action.body if action.returns_directly else action.call
 
     def invoke(self, name: str, env: Env, args: dict) -> Any:
-        """Run the roll, test, sequence, action or phase ``name`` with bound arguments."""
+        """Run the roll, test, sequence, action or phase ``name`` with bound arguments (a
+        parameter left out takes its default)."""
+        params = getattr(self.decls.get(name), "params", ())
+        if len(args) < len(params):
+            args = dict(args)
+            for p in params:
+                if p.name not in args and p.default is not None:
+                    args[p.name] = self.constant(p.default)
         roll = self.rolls.get(name)
         if roll is not None:
             result = roll.run(env, args)
