@@ -751,3 +751,21 @@ def test_shooting_into_close_combat_within_4_of_a_free_arc(tmp_path: Path) -> No
     assert w.call("shoot", dice, u="guns", target="orcs", reaction=False) == 1
     assert w.logs("shots go astray into") == [["guns", "halberdiers", 1]]
     assert (w.unit("orcs").models, w.unit("halberdiers").models) == (9, 9)
+
+
+def test_missile_hits_are_shared_over_a_unit_of_fewer_than_five(tmp_path: Path) -> None:
+    # L763: Orc Boyz down to 3 models with a Big Boss joined: 5 hits go one to every model
+    # (4), and the one left over where their side places it (by default on the unit): 4 at
+    # the unit, 1 at the Big Boss.
+    w = World(tmp_path, [
+        unit("guns", "empire", 36, 8, profile="empire/handgunner", models=5, files=5),
+        unit("men", "orcs", 36, 24, 180, profile="orcs/orc_boy", models=3, files=3),
+        unit("boss", "orcs", 36, 24, 180, profile="orcs/orc_big_boss", models=1,
+             values={"joined_to": "men"})])
+    w.call("join_characters")
+    assert w.unit("boss").leader is w.unit("men")
+    dice = {"to_hit_missile": [4] * 5, "*": [1] * 20}
+    w.call("shoot", dice, u="guns", target="men", reaction=False)
+    assert w.logs("hits shared out") == [["men", 5]]
+    shots = {e["target"]: e["attacks"] for e in w.events if e["kind"] == "attacks"}
+    assert shots == {"men": 4, "boss": 1}
