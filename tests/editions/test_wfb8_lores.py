@@ -110,3 +110,29 @@ def test_a_spell_in_play_ends_with_its_caster_and_thorns_hurt_at_the_phase_end(
     w.unit("wizard").models = 0
     w.call("end_lost_spells", {})
     assert w.call("spells_in_play") == [] and "thorned" not in w.unit("knights").statuses
+
+
+def test_a_sniper_picks_out_a_character_in_a_unit(tmp_path: Path) -> None:
+    # L761: a character joined to a unit of five or more is no target of its own; a Sniper
+    # may pick him out (L382, L729; not in seed: 8th edition).
+    def targets(rules: list[str]) -> list[str]:
+        w = World(tmp_path, [
+            unit("guns", "empire", 36, 8, profile="empire/handgunner", models=5, rules=rules),
+            unit("boyz", "orcs", 36, 24, 180, profile="orcs/orc_boy", models=10),
+            unit("boss", "orcs", 36, 24, 180, profile="orcs/orc_big_boss", models=1,
+                 values={"joined_to": "boyz"})])
+        w.call("join_characters")
+        return [u.id for u in w.call("shooting_targets", u="guns")]
+
+    assert targets([]) == ["boyz"]
+    assert targets(["Sniper"]) == ["boyz", "boss"]
+
+
+def test_the_aspect_of_the_dreadknight_gives_fear_then_terror(tmp_path: Path) -> None:
+    # L1239: the target causes Fear; Terror if it causes Fear already (or boosted, 9+).
+    w = world(tmp_path, "death")
+    assert not w.call("causes_fear", x="knights")
+    w.call("resolve_spell", {}, s="dreadknight", w="wizard", target="knights", result=6)
+    assert w.call("causes_fear", x="knights") and not w.call("causes_terror", x="knights")
+    w.call("resolve_spell", {}, s="dreadknight", w="wizard", target="knights", result=6)
+    assert w.call("causes_terror", x="knights")
