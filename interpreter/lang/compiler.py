@@ -278,7 +278,7 @@ def _alternatives(env: Env, thing: Any, group: str) -> list:
 
 def _wielded(env: Env, thing: Any, group: str) -> Any:
     """The id of the unit's item of that group in use; none without one."""
-    idle = getattr(thing, "idle", frozenset())
+    idle: frozenset[int] = getattr(thing, "idle", frozenset())
     return next((item_id for i, (item_id, item) in enumerate(
         zip(getattr(thing, "item_ids", ()), getattr(thing, "all_equipment", ())))
         if item.get("alternative") == group and i not in idle), None)

@@ -136,3 +136,16 @@ def test_the_aspect_of_the_dreadknight_gives_fear_then_terror(tmp_path: Path) ->
     assert w.call("causes_fear", x="knights") and not w.call("causes_terror", x="knights")
     w.call("resolve_spell", {}, s="dreadknight", w="wizard", target="knights", result=6)
     assert w.call("causes_terror", x="knights")
+
+
+def test_okkam_s_mindrazor_wounds_with_leadership_and_saves_against_strength(
+        tmp_path: Path) -> None:
+    # L1345: Knights (S3, Ld8) wound Orcs (T4) with their Leadership: S8 against T4, 2+;
+    # the Orcs' armour save is still worsened by the real Strength 3 (none), so a 5+ stays.
+    w = world(tmp_path, "shadow", orcs={"equipment": ["hand_weapon", "shield", "light_armour"]})
+    knights = {"attacker": "knights", "target": "orcs"}
+    assert w.call("to_wound", {"to_wound": [6]}, **knights).need == 5
+    w.unit("knights").statuses["mindrazored"] = None
+    assert w.call("to_wound", {"to_wound": [6]}, **knights).need == 2
+    assert w.call("armour_save", {"armour_save": [6]}, target="orcs", attacker="knights",
+                  melee=False).need == 5
