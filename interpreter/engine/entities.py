@@ -118,7 +118,16 @@ class Unit(Bearer):
         self.models = models
         self.starting_models = models
         self.files = files or min(models, 5)
-        self.equipment = list(equipment or [])
+        self.all_equipment = list(equipment or [])
+        """Every item the unit carries, in data order (``equipment``: those in use)."""
+        self.item_ids: list[str] = []
+        """The ids of ``all_equipment``, when the unit was set up from data."""
+        self.item_rules: list[tuple[int | None, RuleInstance]] = []
+        """Each rule the unit was set up with and the index of the item that gave it (None:
+        its profile or the battle file), to rebuild ``rules`` when it wields another item."""
+        self.idle: frozenset[int] = frozenset()
+        """Indexes of ``all_equipment`` not in use (the other items of an alternative)."""
+        self.equipment = list(self.all_equipment)
         self.weapons = list(weapons or [])
         for w in self.weapons:
             w.owner = self
@@ -181,6 +190,15 @@ class Unit(Bearer):
 
     def __repr__(self) -> str:
         return f"Unit({self.id!r})"
+
+
+def use_items(runtime: Any, unit: Unit, idle: frozenset[int]) -> None:
+    """Set which of a unit's items are not in use (``idle``): only the others give their
+    characteristics, values and rules (and what those rules grant)."""
+    unit.idle = idle
+    unit.equipment = [item for i, item in enumerate(unit.all_equipment) if i not in idle]
+    unit.rules = [inst for source, inst in unit.item_rules if source not in idle]
+    runtime.apply_grants(unit)
 
 
 def placed(unit: Unit) -> Pose:

@@ -23,7 +23,7 @@ from interpreter.diagnostics import (
     did_you_mean,
 )
 from interpreter.editions.ruleset import Ruleset
-from interpreter.engine.entities import Unit, Weapon
+from interpreter.engine.entities import Unit, Weapon, use_items
 from interpreter.lang import ast
 from interpreter.lang.compiler import Runtime
 from interpreter.lang.rule_refs import RuleRefError
@@ -251,7 +251,7 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
         profile[name] = runtime.profile_values({name: value}, doc.span(where))[name]
     for name in characteristics:
         profile.setdefault(name, None)
-    equipment = []
+    equipment, item_ids = [], []
     for j, item_id in enumerate(spec.get("equipment", base.get("equipment", [])) or []):
         item = ruleset.equipment.get(item_id)
         if item is None:
@@ -259,14 +259,16 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
                     code="unknown-equipment", hint=did_you_mean(item_id, ruleset.equipment))
             continue
         equipment.append(item)
-    rule_texts = list(base.get("rules") or [])
-    for item in equipment:
-        rule_texts.extend(item.get("rules") or [])
-    rule_texts.extend(spec.get("rules") or [])
-    rules = []
-    for j, text in enumerate(rule_texts):
+        item_ids.append(item_id)
+    rule_texts: list[tuple[int | None, str]] = [(None, t) for t in base.get("rules") or []]
+    for i, item in enumerate(equipment):
+        rule_texts.extend((i, t) for t in item.get("rules") or [])
+    rule_texts.extend((None, t) for t in spec.get("rules") or [])
+    rules, item_rules = [], []
+    for j, (source, text) in enumerate(rule_texts):
         try:
             rules.append(runtime.bind_rule(text))
+            item_rules.append((source, rules[-1]))
         except (KeyError, RuleRefError):
             in_spec = text in (spec.get("rules") or [])
             span = (doc.span(where + ("rules", (spec.get("rules") or []).index(text)))
@@ -309,7 +311,16 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
             for name, w in (base.get("weapons") or {}).items()
         ],
     )
-    runtime.apply_grants(unit)
+    unit.item_ids = item_ids
+    unit.item_rules = item_rules
+    first: dict[str, int] = {}
+    for i, item in enumerate(equipment):
+        if item.get("alternative") is not None:
+            first.setdefault(item["alternative"], i)
+    use_items(runtime, unit, frozenset(
+        i for i, item in enumerate(equipment)
+        if item.get("alternative") is not None and first[item["alternative"]] != i))
     for weapon in unit.weapons:
         runtime.apply_grants(weapon)
     return unit
+

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import DEFAULT_BASE_MM, Unit, Weapon, placed, wounds_per_model
+from interpreter.engine.entities import (DEFAULT_BASE_MM, Unit, Weapon, placed, use_items,
+                                         wounds_per_model)
 from interpreter.engine.objectives import ObjectivesMixin
 from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
@@ -594,6 +595,22 @@ class BattleState(ObjectivesMixin, SightMixin):
         self.emit(env, "win", winner=side, reason=str(reason))
         return True
 
+    def _b_wield(self, env, span, unit, item_id):
+        """The unit uses that item of its alternative group, and none of the group's others."""
+        ids = getattr(unit, "item_ids", [])
+        if item_id not in ids:
+            raise _error(f"wield(): {unit.id!r} carries no item {item_id!r}", span)
+        group = unit.all_equipment[ids.index(item_id)].get("alternative")
+        if group is None:
+            raise _error(f"wield(): the item {item_id!r} is of no alternative group", span)
+        in_group = frozenset(i for i, item in enumerate(unit.all_equipment)
+                             if item.get("alternative") == group)
+        idle = (unit.idle - in_group) | frozenset(i for i in in_group if ids[i] != item_id)
+        if idle == unit.idle:
+            return False
+        use_items(self.runtime, unit, idle)
+        return True
+
     def _b_heal(self, env, span, unit, points):
         healed = min(unit.damage, max(0, int(points or 0)))
         unit.damage -= healed
@@ -844,6 +861,7 @@ def _snapshot(unit: Unit, seq: Any) -> tuple:
     return (unit.id, tuple(sorted(unit.profile.items(), key=lambda kv: kv[0])),
             tuple(sorted(s for s in unit.statuses if s in seq.statuses)),
             tuple(r.text for r in unit.rules), tuple(sorted(unit.values.items())),
+            tuple(sorted(unit.idle)),
             tuple(_frozen(getattr(unit, name, None)) for name in sorted(seq.reads & _PROPERTIES)))
 
 

@@ -83,6 +83,13 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            'value_of(x, "name"): a named value from its data (none if absent)'),
         _b("command_value", 3, 3, "unit, text, text -> any",
            'command_value(unit, "champion", "A"): a command model\'s characteristic'),
+        _b("unmodified", 2, 2, "any, text -> any",
+           'unmodified(x, "NAME"): the characteristic as its profile gives it, before '
+           "equipment and rule effects"),
+        _b("alternatives", 2, 2, "unit, text -> list",
+           'alternatives(u, "group"): the ids of its items of that alternative group'),
+        _b("wielded", 2, 2, "unit, text -> text",
+           'wielded(u, "group"): the id of its item of that group in use'),
         _b("item_values", 2, 2, "any, text -> list",
            'item_values(x, "name"): the values its equipment gives under that name'),
         # rule parameters
@@ -94,6 +101,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            'unaffected(x, "NAME"): a rule x carries makes it unaffected by friendly gains to '
            'that roll or characteristic'),
         # battle state (the engine implements these)
+        _b("wield", 2, 2, "unit, text -> bool",
+           "wield(u, item): it uses that item of its alternative group, not the others"),
         _b("sides", 0, 0, "-> list:side", "every side, in battle-file order"),
         _b("opponent", 1, 1, "side -> side", "the other side"),
         _b("units", 0, 1, "side -> list:unit", "units on the table (of one side)"),

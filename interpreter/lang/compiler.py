@@ -262,6 +262,28 @@ def _command_value(env: Env, thing: Any, model: str, characteristic: str) -> Any
     return value if value is not None else env.runtime.characteristic(env, thing, characteristic)
 
 
+def _unmodified(env: Env, thing: Any, characteristic: str) -> Any:
+    """A characteristic as the profile gives it, before equipment and rule effects, clamped."""
+    if thing is None:
+        return None
+    return env.runtime.characteristic(env, thing, characteristic, as_profile=True)
+
+
+def _alternatives(env: Env, thing: Any, group: str) -> list:
+    """The ids of a unit's items of an alternative group, in data order."""
+    return [item_id for item_id, item in zip(getattr(thing, "item_ids", ()),
+                                              getattr(thing, "all_equipment", ()))
+            if item.get("alternative") == group]
+
+
+def _wielded(env: Env, thing: Any, group: str) -> Any:
+    """The id of the unit's item of that group in use; none without one."""
+    idle: frozenset[int] = getattr(thing, "idle", frozenset())
+    return next((item_id for i, (item_id, item) in enumerate(
+        zip(getattr(thing, "item_ids", ()), getattr(thing, "all_equipment", ())))
+        if item.get("alternative") == group and i not in idle), None)
+
+
 _LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
     # builtins that read their arguments and the evaluation's chance, not the battle
     "param": _param,
@@ -270,6 +292,9 @@ _LOCAL_BUILTINS: dict[str, Callable[..., Any]] = {
     "item_values": _item_values,
     "command_value": _command_value,
     "unaffected": lambda env, thing, name: env.runtime.is_unaffected(env, thing, name),
+    "unmodified": _unmodified,
+    "alternatives": _alternatives,
+    "wielded": _wielded,
 }
 
 
@@ -536,23 +561,25 @@ class Runtime:
         return RuleInstance(rule, values, text)
 
     # ------------------------------------------------------------ characteristics
-    def characteristic(self, env: Env | None, thing: Any, name: str) -> Any:
+    def characteristic(self, env: Env | None, thing: Any, name: str,
+                       as_profile: bool = False) -> Any:
         """A characteristic of a unit or weapon: the profile's value, each equipment item's
         ``modifies:`` (units only), the effects of the rules in play (set, then multiply and
-        divide, then add), the declaration's floor, then its range.
+        divide, then add), the declaration's floor, then its range (``as_profile``: the
+        profile's value, clamped, before equipment and rule effects).
 
         While the effects of a characteristic are weighed, an amount or condition that reads
         that same characteristic of that same bearer sees it without rule effects."""
         value = thing.profile.get(name)
         modified = False
-        if not isinstance(thing, Weapon):
+        if not isinstance(thing, Weapon) and not as_profile:
             for item in getattr(thing, "equipment", ()):
                 bonus = (item.get("modifies") or {}).get(name)
                 if bonus and value is not None:
                     value += bonus
                     modified = True
         unmodified = value
-        if (name in self.char_effect_names and isinstance(thing, Bearer)
+        if (not as_profile and name in self.char_effect_names and isinstance(thing, Bearer)
                 and (thing.rules or self.global_rules)):
             key = (id(thing), name)
             if key not in self.reading:
@@ -649,7 +676,14 @@ class Runtime:
         return action.body if action.returns_directly else action.call
 
     def invoke(self, name: str, env: Env, args: dict) -> Any:
-        """Run the roll, test, sequence, action or phase ``name`` with bound arguments."""
+        """Run the roll, test, sequence, action or phase ``name`` with bound arguments (a
+        parameter left out takes its default)."""
+        params = getattr(self.decls.get(name), "params", ())
+        if len(args) < len(params):
+            args = dict(args)
+            for p in params:
+                if p.name not in args and p.default is not None:
+                    args[p.name] = self.constant(p.default)
         roll = self.rolls.get(name)
         if roll is not None:
             result = roll.run(env, args)

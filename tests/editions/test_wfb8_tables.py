@@ -405,15 +405,16 @@ def test_armour_values() -> None:
 @pytest.mark.parametrize(
     ("item", "expected"),
     [
-        # not in seed: standard WFB 8th-edition values
-        ("hand_weapon", {}),
-        ("additional_hand_weapon", {"modifies": {"A": 1}, "rules": ["Requires Two Hands"]}),
-        ("great_weapon", {"modifies": {"S": 2}, "rules": ["Requires Two Hands", "Always Strikes Last"]}),
-        ("halberd", {"modifies": {"S": 1}, "rules": ["Requires Two Hands"]}),
-        ("spear", {"rules": ["Fight in Extra Rank"]}),
-        ("cavalry_spear", {"values": {"charge_strength_bonus": 1}}),
-        ("lance", {"values": {"charge_strength_bonus": 2}}),
-        ("flail", {"values": {"first_round_strength_bonus": 2}, "rules": ["Requires Two Hands"]}),
+        # not in seed: standard WFB 8th-edition values; close-combat weapons are alternatives
+        # (a model fights with one, issue #22: they no longer add up)
+        ("hand_weapon", {"alternative": "close_combat"}),
+        ("additional_hand_weapon", {"alternative": "close_combat", "modifies": {"A": 1}, "rules": ["Requires Two Hands"]}),
+        ("great_weapon", {"alternative": "close_combat", "modifies": {"S": 2}, "rules": ["Requires Two Hands", "Always Strikes Last"]}),
+        ("halberd", {"alternative": "close_combat", "modifies": {"S": 1}, "rules": ["Requires Two Hands"]}),
+        ("spear", {"alternative": "close_combat", "rules": ["Fight in Extra Rank"]}),
+        ("cavalry_spear", {"alternative": "close_combat", "values": {"charge_strength_bonus": 1}}),
+        ("lance", {"alternative": "close_combat", "values": {"charge_strength_bonus": 2}}),
+        ("flail", {"alternative": "close_combat", "values": {"first_round_strength_bonus": 2}, "rules": ["Requires Two Hands"]}),
         ("bow", {"values": {"range": 24, "strength": 3}, "rules": ["Volley Fire"]}),
         ("crossbow", {"values": {"range": 30, "strength": 4}, "rules": ["Move or Fire"]}),
         ("handgun", {"values": {"range": 24, "strength": 4}, "rules": ["Armour Piercing (1)", "Move or Fire"]}),
