@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from interpreter.diagnostics import InterpreterError, UsageError
@@ -18,7 +20,8 @@ from interpreter.paths import shown
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
-    "options_from", "editions_text", "add_battle_argument", "EXIT_OK", "EXIT_ERROR",
+    "options_from", "editions_text", "add_battle_argument", "add_sources_argument",
+    "sources_folder", "SOURCES_ENV", "EXIT_OK", "EXIT_ERROR",
 ]
 
 EXIT_OK = 0
@@ -87,6 +90,35 @@ def add_edition_argument(parser: argparse.ArgumentParser, required: bool = False
 def add_battle_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """The optional battle file; without it, the edition's bundled battle is used."""
     parser.add_argument("battle", nargs="?", metavar="BATTLE.yaml", help=help)
+
+
+SOURCES_ENV = "RULES_RUN_SOURCES"
+"""The environment variable naming the folder of the user's own copies of the sources."""
+
+
+def add_sources_argument(parser: argparse.ArgumentParser) -> None:
+    """``--sources DIR``: where the user keeps the source files the rulesets cite."""
+    parser.add_argument(
+        "--sources", metavar="DIR",
+        help="a folder with your own copies of the source files the rulesets cite "
+        f"(000_....txt); --explain then shows each cited line (default: ${SOURCES_ENV})",
+    )
+
+
+def sources_folder(given: str | None) -> Path | None:
+    """The sources folder: ``--sources``, else ``$RULES_RUN_SOURCES``, else None.
+
+    Raises:
+        UsageError: the folder named does not exist.
+    """
+    name = given or os.environ.get(SOURCES_ENV)
+    if not name:
+        return None
+    folder = Path(name).expanduser()
+    if not folder.is_dir():
+        how = "--sources" if given else f"${SOURCES_ENV}"
+        raise UsageError(f"{how} names {name!r}, which is not a folder")
+    return folder
 
 
 def editions_text() -> str:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from interpreter.cli.common import (
     add_battle_argument,
+    add_sources_argument,
     add_edition_argument,
     add_option_argument,
     editions_text,
@@ -16,6 +18,7 @@ from interpreter.cli.common import (
     options_from,
     print_json,
     run_command,
+    sources_folder,
 )
 from interpreter.diagnostics import UsageError
 
@@ -43,7 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_battle_argument(parser, "the battle file (default: the edition's bundled battle)")
     parser.add_argument("--seed", type=int, help="random seed (default: the battle file's)")
     parser.add_argument("--explain", action="store_true",
-                        help="add the citation of the rule behind each line")
+                        help="add the citation of the rule behind each line (and the cited "
+                        "line itself, from your copy of the source: see --sources)")
+    parser.add_argument("--summary", action="store_true",
+                        help="print the result and the table of units only")
+    parser.add_argument("--decisions", action="store_true",
+                        help="tell every decision made (by default: those the ruleset's "
+                        "report names)")
+    add_sources_argument(parser)
     parser.add_argument("--json", action="store_true",
                         help="print the result (or, with --runs, the statistics) as JSON")
     parser.add_argument("--log", metavar="FILE",
@@ -65,21 +75,26 @@ def main(argv: list[str] | None = None) -> int:
         nonlocal options
         options = options_from(args.option)
         if args.runs:
-            if args.log or args.explain:
-                raise UsageError("--log and --explain describe one battle; drop --runs")
+            if args.log or args.explain or args.summary or args.decisions:
+                raise UsageError("--log, --explain, --summary and --decisions describe one "
+                                 "battle; drop --runs")
             return run_batch(args.edition, args.battle, options, args.seed, args.runs,
                              args.workers, args.json)
         return run_once(args.edition, args.battle, options, args.seed, args.explain,
-                        args.json, args.log)
+                        args.json, args.log, summary=args.summary, decisions=args.decisions,
+                        sources=sources_folder(args.sources))
 
     return run_command(body)
 
 
 def run_once(edition: str | None, battle_path: str | None, options: dict[str, Any],
-             seed: int | None, explain: bool, as_json: bool, log: str | None) -> int:
-    """Fight one battle; print the narrated log (or JSON); write the event log."""
+             seed: int | None, explain: bool, as_json: bool, log: str | None, *,
+             summary: bool = False, decisions: bool = False, sources: Path | None = None
+             ) -> int:
+    """Fight one battle; print the result and the battle report (or JSON); write the
+    event log."""
     from interpreter.engine.driver import LOG_VERSION, run_battle
-    from interpreter.engine.narrate import narrate, summary_table
+    from interpreter.engine.narrate import Words, narrate, summary_table
 
     ruleset, runtime, battle = load_context(edition, battle_path, options)
     used_seed = battle.seed if seed is None else seed
@@ -96,9 +111,14 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
         data.update({"edition": ruleset.id, "seed": used_seed})
         print_json(data)
         return 0
-    for line in narrate(result.events or [], explain):
+    words = Words.of(ruleset, battle)
+    for line in summary_table(result, words):
         print(line)
-    for line in summary_table(result):
+    if summary:
+        return 0
+    print()
+    for line in narrate(result.events or [], words, explain=explain, decisions=decisions,
+                        sources=sources):
         print(line)
     return 0
 

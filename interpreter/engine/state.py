@@ -489,7 +489,8 @@ class BattleState(ObjectivesMixin, SightMixin):
             unit.models -= 1
             slain += 1
         self.emit(env, "casualties", unit=unit.id, damage=int(damage), slain=slain,
-                  models_left=unit.models)
+                  models_left=unit.models, wounds_each=unit.wounds_each,
+                  wounds_lost=unit.damage if unit.models > 0 else 0)
         if slain:
             self.fire(env, "slain")
         if unit.models <= 0:
@@ -608,8 +609,9 @@ class BattleState(ObjectivesMixin, SightMixin):
                     past[i] += n
         finally:
             self.attacking = False
+        weapon = next((v.name for v in args.values() if isinstance(v, Weapon)), None)
         self.emit(env, "attacks", attacker=attacker.id, target=target.id, sequence=sequence,
-                  attacks=int(attacks or 0), damage=total,
+                  attacks=int(attacks or 0), damage=total, weapon=weapon,
                   steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
                   cite=self.runtime.ruleset.cite(sequence))
         return total
