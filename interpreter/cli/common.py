@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,8 @@ from interpreter.paths import shown
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
     "options_from", "editions_text", "add_battle_argument", "add_sources_argument",
-    "sources_folder", "SOURCES_ENV", "EXIT_OK", "EXIT_ERROR",
+    "sources_folder", "SOURCES_ENV", "add_version_argument", "Progress", "progress_bar",
+    "EXIT_OK", "EXIT_ERROR",
 ]
 
 EXIT_OK = 0
@@ -74,9 +76,77 @@ def parse_option(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
-def print_json(data: Any) -> None:
-    """Print JSON with sorted keys, so equal results print byte-identical text."""
-    print(json.dumps(data, indent=2, sort_keys=True))
+def print_json(data: Any, sort_keys: bool = True) -> None:
+    """Print JSON with sorted keys, so equal results print byte-identical text (or, with
+    ``sort_keys=False``, in the data's own order, which must then be deterministic: numeric
+    keys in numeric order)."""
+    print(json.dumps(data, indent=2, sort_keys=sort_keys))
+
+
+def add_version_argument(parser: argparse.ArgumentParser) -> None:
+    """``--version``: the package's version."""
+    from interpreter import __version__
+
+    parser.add_argument("--version", action="version",
+                        version=f"{parser.prog} (rules-run) {__version__}")
+
+
+class Progress:
+    """Progress with rate and ETA on standard error, only when it is a terminal and the
+    output is not JSON: tqdm's bar when tqdm is installed (the ``progress`` extra), else
+    one plain line. Called with (done, total) or (done, total, what); a new ``what``
+    starts a new bar."""
+
+    def __init__(self, what: str, quiet: bool = False) -> None:
+        self.what = what
+        self.shown = not quiet and sys.stderr.isatty()
+        self.bar: Any = None
+        self.started = 0.0
+
+    def __call__(self, done: int, total: int, what: str | None = None) -> None:
+        if not self.shown:
+            return
+        if what is not None and what != self.what:
+            self.close()
+            self.what = what
+        if self.bar is None:
+            self._open(total)
+        if self.bar is not True:
+            self.bar.update(done - self.bar.n)
+            return
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        rate = done / elapsed
+        eta = (total - done) / rate if rate else 0.0
+        sys.stderr.write(f"\r{self.what}: {done}/{total} ({rate:.1f}/s, ETA {eta:.0f}s)  ")
+        sys.stderr.flush()
+
+    def _open(self, total: int) -> None:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            self.bar, self.started = True, time.monotonic()
+            return
+        self.bar = tqdm(total=total, desc=self.what, unit=" " + self.what.split()[0],
+                        file=sys.stderr,
+                        leave=False, dynamic_ncols=True)
+
+    def close(self) -> None:
+        if self.bar is True:
+            sys.stderr.write("\n")
+        elif self.bar is not None:
+            self.bar.close()
+        self.bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def progress_bar(total: int, what: str, quiet: bool = False) -> Progress:
+    """A :class:`Progress` for ``total`` steps of ``what`` (none when ``total`` is 0)."""
+    return Progress(what, quiet=quiet or total <= 0)
 
 
 def add_edition_argument(parser: argparse.ArgumentParser, required: bool = False) -> None:
@@ -141,12 +211,24 @@ def options_from(values: Sequence[str]) -> dict[str, Any]:
     return dict(parse_option(v) for v in values)
 
 
+_STDIN: list[str] = []
+
+
+def standard_input() -> str:
+    """Standard input's text, read once (a battle file given as ``-``; worker processes
+    forked later see the same text)."""
+    if not _STDIN:
+        _STDIN.append(sys.stdin.read())
+    return _STDIN[0]
+
+
 def load_context(edition: str | None, battle_path: str | None,
                  options: dict[str, Any] | None = None):
     """The ruleset, its compiled runtime and the battle a command works on.
 
     The edition comes from ``--edition``, else from the battle file's ``edition:``; with
-    no battle file, the edition's bundled default battle is used.
+    no battle file, the edition's bundled default battle is used; ``-`` reads the battle
+    from standard input.
 
     Raises:
         InterpreterError: an unknown edition, a broken ruleset or battle file.
@@ -156,7 +238,10 @@ def load_context(edition: str | None, battle_path: str | None,
     from interpreter.lang.compiler import compile_ruleset
 
     problems: list = []   # the schema's, reported with what the ruleset finds
-    doc = read_battle(battle_path, problems) if battle_path else None
+    if battle_path == "-":
+        doc: Any = read_battle("<stdin>", problems, standard_input())
+    else:
+        doc = read_battle(battle_path, problems) if battle_path else None
     name = edition or (battle_edition(doc) if doc is not None else None)
     if name is None:
         raise UsageError("which edition? give --edition E, or name it in the battle file "

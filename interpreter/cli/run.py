@@ -11,12 +11,14 @@ from typing import Any
 from interpreter.cli.common import (
     add_battle_argument,
     add_sources_argument,
+    add_version_argument,
     add_edition_argument,
     add_option_argument,
     editions_text,
     load_context,
     options_from,
     print_json,
+    progress_bar,
     run_command,
     sources_folder,
 )
@@ -57,13 +59,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true",
                         help="print the result (or, with --runs, the statistics) as JSON")
     parser.add_argument("--log", metavar="FILE",
-                        help="write every event as JSON Lines (see docs/event-log.md)")
+                        help="write every event as JSON Lines (see docs/event-log.md); "
+                        "'-' prints them instead of the report")
     parser.add_argument("--runs", type=int, default=0, metavar="N",
                         help="run N battles (seeds derived from --seed) and print statistics")
     parser.add_argument("--workers", type=int, metavar="K",
                         help="spread --runs over K processes (same results as one; default: "
                         "one per CPU, at most one per 50 battles)")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="with --runs, also write a chart: win rates, survivors per unit, "
+                        "victory points (FILE.svg needs nothing; FILE.png needs matplotlib)")
     add_option_argument(parser)
+    add_version_argument(parser)
     return parser
 
 
@@ -79,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
                 raise UsageError("--log, --explain, --summary and --decisions describe one "
                                  "battle; drop --runs")
             return run_batch(args.edition, args.battle, options, args.seed, args.runs,
-                             args.workers, args.json)
+                             args.workers, args.json, plot=args.plot)
+        if args.plot:
+            raise UsageError("--plot draws the statistics of many battles: add --runs N")
         return run_once(args.edition, args.battle, options, args.seed, args.explain,
                         args.json, args.log, summary=args.summary, decisions=args.decisions,
                         sources=sources_folder(args.sources))
@@ -100,12 +109,15 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     used_seed = battle.seed if seed is None else seed
     result = run_battle(runtime, battle, seed=used_seed, keep_events=True)
     if log:
+        header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
+                  "battle": str(battle.doc.path), "seed": used_seed}
+        lines = [json.dumps(e, sort_keys=True) + "\n" for e in [header, *(result.events or [])]]
+        if log == "-":
+            # the event log is the output: nothing else is printed
+            sys.stdout.writelines(lines)
+            return 0
         with open(log, "w", encoding="utf-8") as out:
-            header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
-                      "battle": str(battle.doc.path), "seed": used_seed}
-            out.write(json.dumps(header, sort_keys=True) + "\n")
-            for event in result.events or []:
-                out.write(json.dumps(event, sort_keys=True) + "\n")
+            out.writelines(lines)
     if as_json:
         data = result.to_json()
         data.update({"edition": ruleset.id, "seed": used_seed})
@@ -124,14 +136,14 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
 
 
 def run_batch(edition: str | None, battle_path: str | None, options: dict[str, Any],
-              seed: int | None, runs: int, workers: int | None, as_json: bool) -> int:
+              seed: int | None, runs: int, workers: int | None, as_json: bool, *,
+              plot: str | None = None) -> int:
     """Fight ``runs`` battles and print their statistics."""
     from interpreter.engine.stats import (
         RunSpec,
         default_workers,
         run_many,
         summarise,
-        terminal_progress,
     )
 
     if workers is None:
@@ -141,9 +153,14 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     ruleset, _, battle = load_context(edition, battle_path, options)
     used_seed = battle.seed if seed is None else seed
     spec = RunSpec(edition or ruleset.id, battle_path, options, used_seed)
-    results = run_many(spec, runs, workers, terminal_progress)
+    with progress_bar(runs, "battles", quiet=as_json) as bar:
+        results = run_many(spec, runs, workers, bar)
     stats = summarise(results)
     stats.update({"edition": ruleset.id, "seed": used_seed})
+    if plot is not None:
+        from interpreter.engine.charts import write_chart
+
+        write_chart(stats_panels(stats, {u.id: u.name for u in battle.units}), plot)
     if as_json:
         print_json(stats)
         return 0
@@ -161,7 +178,29 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     for side, v in stats["victory_points"].items():
         print(f"    {side:<16} {v['mean']:8.1f} [{v['mean_low']:.1f}, {v['mean_high']:.1f}]; "
               f"{v['q05']:g}–{v['median']:g}–{v['q95']:g}")
+    if plot is not None:
+        print(f"chart written to {plot}")
     return 0
+
+
+def stats_panels(stats: dict[str, Any], names: dict[str, str]) -> list:
+    """The chart of many battles: win rates, mean survivors per unit, mean victory points."""
+    from interpreter.engine.charts import Panel
+
+    outcomes = stats["outcomes"]
+    units = stats["units"]
+    vps = stats["victory_points"]
+    return [
+        Panel(f"Outcomes of {stats['runs']} battles", tuple(
+            "draws" if k == "draw" else f"{k} wins" for k in outcomes),
+            (("rate", tuple(o["rate"] for o in outcomes.values())),)),
+        Panel("Survivors per unit (mean)", tuple(names.get(k, k) for k in units),
+              (("models left", tuple(u["survivors"]["mean"] for u in units.values())),
+               ("starting models", tuple(float(u["starting_models"]) for u in units.values()))),
+              percent=False),
+        Panel("Victory points per side (mean)", tuple(vps),
+              (("victory points", tuple(v["mean"] for v in vps.values())),), percent=False),
+    ]
 
 
 if __name__ == "__main__":

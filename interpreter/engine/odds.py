@@ -9,6 +9,7 @@ source instead of a random one.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -163,13 +164,17 @@ def attack_odds(runtime: Runtime, plan: AttackPlan, target: Unit,
 
 
 def sample_attacks(runtime: Runtime, plan: AttackPlan, samples: int, seed: int,
-                   options: dict[str, Any] | None = None) -> Dist:
-    """A Monte Carlo estimate of the total damage of the plan's attacks (exact counts / n)."""
+                   options: dict[str, Any] | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> Dist:
+    """A Monte Carlo estimate of the total damage of the plan's attacks (exact counts / n);
+    ``progress`` is told (samples done, samples) every 1000 samples."""
     seq = runtime.sequences[plan.sequence]
     chance = RandomChance(seed)
     env = runtime.env(chance, options)
     counts: dict[int, int] = {}
-    for _ in range(samples):
+    for i in range(samples):
+        if progress is not None and (i % 1000 == 0 or i == samples - 1):
+            progress(i + 1, samples)
         total = 0
         n = plan.attacks if isinstance(plan.attacks, int) else plan.attacks.sample(chance.rng)
         for _ in range(n):
