@@ -155,7 +155,7 @@ def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], 
                                                     "attackers": data}, sort_keys=False)
     else:
         for o in found:
-            _print_text(ruleset, o, samples)
+            _print_text(ruleset, o, samples, exact)
         _print_table(found, exact)
         if plot is not None:
             print(f"chart written to {plot}")
@@ -240,7 +240,7 @@ def _count_text(count: int | Dist[int]) -> str:
     return f"{count.min()}-{count.max()} (mean {float(count.mean()):.2f})"
 
 
-def _print_text(ruleset, o: Odds, samples: int) -> None:
+def _print_text(ruleset, o: Odds, samples: int, exact: bool) -> None:
     a, t, plans = o.attacker, o.target, o.plans
     counts = [p.attacks for p in plans]
     total = (str(sum(counts)) if all(isinstance(c, int) for c in counts) else
@@ -248,9 +248,10 @@ def _print_text(ruleset, o: Odds, samples: int) -> None:
     print(f"{a.name} ({a.id}) attack {t.name} ({t.id}) under {ruleset.id}: "
           + ", ".join(f"{_count_text(p.attacks)} × {p.label}" for p in plans)
           + f" ({total} attack{'' if total == '1' else 's'}), sequence {plans[0].sequence}")
-    print(f"  {'':<18}{'mean':>9}{'most':>6}")
+    print(f"  {'':<18}{'mean':>9}{'most':>6}" + (f"  {'mean (exact)'}" if exact else ""))
     for name, d in o.rows:
-        print(f"  {name:<18}{float(d.mean()):>9.3f}{d.max():>6}")
+        print(f"  {name:<18}{float(d.mean()):>9.3f}{d.max():>6}"
+              + (f"  {d.mean()}" if exact else ""))
     if o.sampled is not None:
         print(f"  {'damage (sampled)':<18}{float(o.sampled.mean()):>9.3f}"
               f"{o.sampled.max():>6}   from {samples} samples")

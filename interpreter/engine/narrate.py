@@ -299,7 +299,7 @@ def cited_lines(cite: str, sources: Path) -> list[str]:
     if not m or not (sources / m.group(1)).is_file():
         return []
     text = (sources / m.group(1)).read_text(encoding="utf-8", errors="replace").splitlines()
-    out = []
+    out: list[str] = []
     for a, b in re.findall(r"L(\d+)(?:-L(\d+))?", m.group(2)):
         lo, hi = int(a), int(b or a)
         out.extend(f"L{n}: {text[n - 1].strip()}" for n in range(lo, min(hi, lo + 2) + 1)
