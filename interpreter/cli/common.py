@@ -224,33 +224,14 @@ def standard_input() -> str:
 
 def load_context(edition: str | None, battle_path: str | None,
                  options: dict[str, Any] | None = None):
-    """The ruleset, its compiled runtime and the battle a command works on.
-
-    The edition comes from ``--edition``, else from the battle file's ``edition:``; with
-    no battle file, the edition's bundled default battle is used; ``-`` reads the battle
-    from standard input.
+    """:func:`interpreter.open_battle` for a command: a battle file ``-`` is read from
+    standard input.
 
     Raises:
         InterpreterError: an unknown edition, a broken ruleset or battle file.
     """
-    from interpreter.editions.loader import load_edition
-    from interpreter.engine.setup import battle_edition, load_battle, read_battle
-    from interpreter.lang.compiler import compile_ruleset
+    from interpreter.api import open_battle
 
-    problems: list = []   # the schema's, reported with what the ruleset finds
     if battle_path == "-":
-        doc: Any = read_battle("<stdin>", problems, standard_input())
-    else:
-        doc = read_battle(battle_path, problems) if battle_path else None
-    name = edition or (battle_edition(doc) if doc is not None else None)
-    if name is None:
-        raise UsageError("which edition? give --edition E, or name it in the battle file "
-                         "('edition: <id>')")
-    ruleset = load_edition(name)
-    if doc is None:
-        if ruleset.default_battle is None:
-            raise UsageError(f"the edition {ruleset.id!r} bundles no battle; give a battle file")
-        doc = read_battle(shown(ruleset.default_battle))
-    runtime = compile_ruleset(ruleset)
-    battle = load_battle(doc, ruleset, runtime, options, problems)
-    return ruleset, runtime, battle
+        return open_battle(edition, "<stdin>", options, text=standard_input())
+    return open_battle(edition, battle_path, options)

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
-from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-import attrs
-
-from interpreter.chance import Dist, derive_seed
+from interpreter.chance import Dist
 from interpreter.cli.common import (
     add_battle_argument,
     add_edition_argument,
@@ -24,11 +20,11 @@ from interpreter.cli.common import (
     progress_bar,
     run_command,
 )
-from interpreter.diagnostics import UsageError, did_you_mean
-from interpreter.engine.charts import write_chart
-from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
+from interpreter.diagnostics import UsageError
+from interpreter.engine.charts import damage_panel, write_chart
+from interpreter.engine.odds import Odds, compute_odds
 
-__all__ = ["main", "build_parser", "odds", "compute_odds", "damage_panel", "Odds"]
+__all__ = ["main", "build_parser", "odds"]
 
 EXAMPLES = """\
 examples:
@@ -84,53 +80,6 @@ def main(argv: list[str] | None = None) -> int:
     ))
 
 
-def _unit(battle, unit_id: str, role: str):
-    unit = battle.unit(unit_id)
-    if unit is None:
-        ids = [u.id for u in battle.units]
-        hint = did_you_mean(unit_id, ids) or "units: " + ", ".join(ids)
-        raise UsageError(f"--{role} {unit_id!r} is not a unit of the battle; {hint}")
-    return unit
-
-
-@attrs.frozen
-class Odds:
-    """What one attacker's attacks do to the target: each step, the damage, the models."""
-
-    attacker: Any
-    target: Any
-    plans: list
-    rows: list[tuple[str, Dist]]
-    """(what, its distribution): each step of the sequence, then damage, models removed."""
-    sampled: Dist | None = None
-
-
-def compute_odds(runtime, fight, attacker: str, target: str, *, shooting: bool = False,
-                 charging: bool = False, attacks: int | None = None, samples: int = 0,
-                 seed: int = 1, progress: Any = None) -> Odds:
-    """The exact odds of one attacker's attacks on the target (and ``samples`` draws)."""
-    a, t = _unit(fight, attacker, "attacker"), _unit(fight, target, "target")
-    mode = "shooting" if shooting else "melee"
-    plans = plan_attacks(runtime, a, t, mode=mode, attacks=attacks, charging=charging,
-                         options=fight.options)
-    if not plans:
-        raise UsageError(f"{attacker!r} makes no {mode} attacks: the ruleset counts none for it")
-    results = [attack_odds(runtime, plan, t, fight.options) for plan in plans]
-    steps = results[0].steps
-    past = [_sum(r.past[i] for r in results) for i in range(len(steps))]
-    damage = _sum(r.damage for r in results)
-    sampled = None
-    if samples:
-        sampled = _sum(sample_attacks(runtime, p, samples, derive_seed(seed, "odds", i),
-                                      fight.options, progress=progress)
-                       for i, p in enumerate(plans))
-    seq = runtime.sequences[plans[0].sequence]
-    rows = [(f"{name} {'failed' if stops_on_pass else 'passed'}", d)
-            for (name, _, stops_on_pass, _), d in zip(seq.steps, past)]
-    rows += [("damage", damage), ("models removed", _removed(runtime, t, damage))]
-    return Odds(a, t, plans, rows, sampled)
-
-
 def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], target: str,
          shooting: bool = False, charging: bool = False, attacks: int | None = None,
          samples: int = 0, seed: int = 1, as_json: bool = False, exact: bool = False,
@@ -160,32 +109,6 @@ def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], 
         if plot is not None:
             print(f"chart written to {plot}")
     return 0
-
-
-def damage_panel(found: list[Odds]):
-    """The chart of the damage: each attacker's 'exactly k' bars, 'at least k' curves."""
-    from interpreter.engine.charts import Panel
-
-    top = max(o.rows[-2][1].max() for o in found)
-    ks = range(0, top + 1)
-    return Panel(
-        f"Damage to {found[0].target.name}: exactly k (bars), at least k (lines)",
-        tuple(str(k) for k in ks),
-        tuple((f"{o.attacker.name}: exactly", tuple(float(o.rows[-2][1].probability(k)) for k in ks))
-              for o in found),
-        tuple((f"{o.attacker.name}: at least",
-               tuple(float(o.rows[-2][1].p_at_least(k)) for k in ks)) for o in found))
-
-
-def _sum(dists: Iterable[Dist[Any]]) -> Dist[Any]:
-    """The sum of one or more independent distributions."""
-    return functools.reduce(Dist.plus, dists)
-
-
-def _removed(runtime, target, damage: Dist) -> Dist:
-    name = runtime.role("wounds")
-    per_model = max(1, int(runtime.characteristic(None, target, name) or 1)) if name else 1
-    return damage.map(lambda d: min(target.models, (target.damage + d) // per_model))
 
 
 def _pct(p: Fraction | float) -> str:

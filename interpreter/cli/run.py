@@ -158,7 +158,7 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     stats = summarise(results)
     stats.update({"edition": ruleset.id, "seed": used_seed})
     if plot is not None:
-        from interpreter.engine.charts import write_chart
+        from interpreter.engine.charts import stats_panels, write_chart
 
         write_chart(stats_panels(stats, {u.id: u.name for u in battle.units}), plot)
     if as_json:
@@ -181,26 +181,6 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     if plot is not None:
         print(f"chart written to {plot}")
     return 0
-
-
-def stats_panels(stats: dict[str, Any], names: dict[str, str]) -> list:
-    """The chart of many battles: win rates, mean survivors per unit, mean victory points."""
-    from interpreter.engine.charts import Panel
-
-    outcomes = stats["outcomes"]
-    units = stats["units"]
-    vps = stats["victory_points"]
-    return [
-        Panel(f"Outcomes of {stats['runs']} battles", tuple(
-            "draws" if k == "draw" else f"{k} wins" for k in outcomes),
-            (("rate", tuple(o["rate"] for o in outcomes.values())),)),
-        Panel("Survivors per unit (mean)", tuple(names.get(k, k) for k in units),
-              (("models left", tuple(u["survivors"]["mean"] for u in units.values())),
-               ("starting models", tuple(float(u["starting_models"]) for u in units.values()))),
-              percent=False),
-        Panel("Victory points per side (mean)", tuple(vps),
-              (("victory points", tuple(v["mean"] for v in vps.values())),), percent=False),
-    ]
 
 
 if __name__ == "__main__":

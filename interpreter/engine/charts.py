@@ -8,15 +8,16 @@ for equal data) and PNG through matplotlib (the ``png`` extra, imported only the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 import attrs
 
 from interpreter.diagnostics import UsageError
 
-__all__ = ["Panel", "svg_text", "write_chart", "COLOURS"]
+__all__ = ["Panel", "svg_text", "write_chart", "damage_panel", "stats_panels", "COLOURS"]
 
 COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 WIDTH = 760
@@ -137,3 +138,36 @@ def write_chart(panels: Sequence[Panel], path: str | Path) -> None:
             _png(panels, target)
     except OSError as err:
         raise UsageError(f"cannot write {str(path)!r}: {err.strerror}") from None
+
+
+def damage_panel(found: Sequence[Any]) -> Panel:
+    """The chart of the damage (:class:`interpreter.engine.odds.Odds`, one per attacker):
+    each attacker's 'exactly k' bars and 'at least k' curve."""
+    top = max(o.rows[-2][1].max() for o in found)
+    ks = range(0, top + 1)
+    return Panel(
+        f"Damage to {found[0].target.name}: exactly k (bars), at least k (lines)",
+        tuple(str(k) for k in ks),
+        tuple((f"{o.attacker.name}: exactly", tuple(float(o.rows[-2][1].probability(k)) for k in ks))
+              for o in found),
+        tuple((f"{o.attacker.name}: at least",
+               tuple(float(o.rows[-2][1].p_at_least(k)) for k in ks)) for o in found))
+
+
+def stats_panels(stats: Mapping[str, Any], names: Mapping[str, str]) -> list[Panel]:
+    """The chart of many battles (:func:`interpreter.engine.stats.summarise`'s statistics;
+    ``names``: unit id -> name): win rates, mean survivors per unit, mean victory points."""
+    outcomes = stats["outcomes"]
+    units = stats["units"]
+    vps = stats["victory_points"]
+    return [
+        Panel(f"Outcomes of {stats['runs']} battles", tuple(
+            "draws" if k == "draw" else f"{k} wins" for k in outcomes),
+            (("rate", tuple(o["rate"] for o in outcomes.values())),)),
+        Panel("Survivors per unit (mean)", tuple(names.get(k, k) for k in units),
+              (("models left", tuple(u["survivors"]["mean"] for u in units.values())),
+               ("starting models", tuple(float(u["starting_models"]) for u in units.values()))),
+              percent=False),
+        Panel("Victory points per side (mean)", tuple(vps),
+              (("victory points", tuple(v["mean"] for v in vps.values())),), percent=False),
+    ]

@@ -159,3 +159,12 @@ def test_progress_shows_rate_and_eta_on_a_terminal_only():
                             WFB8_DUEL, "--runs", "30", "--workers", "1"], cwd=ROOT,
                            capture_output=True, text=True)
     assert piped.stderr == ""
+
+
+def test_the_chart_docs_cli_shows_is_what_the_command_draws(tmp_path, capsys):
+    chart = tmp_path / "odds.svg"
+    odds.main(["-e", "wfb8", WFB8_DUEL, "--attacker", "orcs", "--attacker", "halberdiers",
+               "--target", "halberdiers", "--attacks", "3", "--plot", str(chart)])
+    shown = ROOT / "docs" / "examples" / "odds-duel.svg"
+    assert chart.read_text(encoding="utf-8") == shown.read_text(encoding="utf-8")
+    assert "](examples/odds-duel.svg)" in (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.diagnostics import BattleError, ChanceError
 from interpreter.engine.driver import run_battle
 from interpreter.engine.stats import RunSpec, run_many, summarise
@@ -21,7 +21,7 @@ SCRIPTED = "tests/engine/battles/scripted_duel.yaml"
 
 @pytest.fixture(scope="module")
 def duel():
-    return load_context("wfb8", DUEL)
+    return open_battle("wfb8", DUEL)
 
 
 def test_the_duel_is_fought_to_the_end(duel) -> None:
@@ -94,7 +94,7 @@ def test_statistics_do_not_depend_on_the_number_of_workers() -> None:
 
 
 def test_scripted_dice_decide_the_battle() -> None:
-    _, runtime, battle = load_context("wfb8", SCRIPTED)
+    _, runtime, battle = open_battle("wfb8", SCRIPTED)
     result = run_battle(runtime, battle)
     attacks = [e for e in result.events if e["kind"] == "attacks"]
     # 11 hits, 4 wounds, 2 unsaved (the 6s save); then the Orcs strike back and miss
@@ -157,7 +157,7 @@ def test_the_orcs_win_the_reference_duel_more_often() -> None:
 def test_a_ruleset_without_a_battle_declaration_cannot_run_battles(tmp_path: Path) -> None:
     from interpreter.lang.compiler import Runtime
 
-    _, runtime, battle = load_context("wfb8", DUEL)
+    _, runtime, battle = open_battle("wfb8", DUEL)
 
     class NoBattle(Runtime):
         def __init__(self, base):

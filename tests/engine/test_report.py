@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.editions.loader import load_edition
 from interpreter.editions.registry import bundled_editions
 from interpreter.engine.driver import run_battle
@@ -25,7 +25,7 @@ def _battles():
 
 
 def _report(edition, battle, seed=None, **how):
-    ruleset, runtime, fight = load_context(edition, str(battle))
+    ruleset, runtime, fight = open_battle(edition, str(battle))
     result = run_battle(runtime, fight, seed=fight.seed if seed is None else seed,
                         keep_events=True)
     words = Words.of(ruleset, fight)
