@@ -58,11 +58,13 @@ def _wfb8_lines(**how):
     return _report("wfb8", load_edition("wfb8").default_battle, seed=7, **how)[1]
 
 
-def test_a_break_test_shows_its_target_margin_and_steadfast():
+def test_a_break_test_shows_its_target_and_steadfast_and_a_reroll_its_cause():
     lines = _wfb8_lines()
-    assert ("    Orc Boyz (second mob) take a Break test (lost by 3, Steadfast): rolled 2+1 = 3,"
+    # the mob lost by 3 but is Steadfast: its own Leadership 7; the Halberdiers lost by 3
+    # with Leadership 7: 4 or less
+    assert ("    Orc Boyz (second mob) take a Break test (Steadfast): rolled 2+1 = 3,"
             " needing 7 or less → passes") in lines
-    assert ("    Halberdiers take a Break test (lost by 3): rolled 3+6 = 9, needing 4 or less →"
+    assert ("    Halberdiers take a Break test: rolled 3+6 = 9, needing 4 or less →"
             " fails (a re-roll: the Battle Standard, or a banner that re-rolls Break tests)"
             ) in lines
 
