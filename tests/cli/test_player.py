@@ -168,3 +168,23 @@ def test_the_chart_docs_cli_shows_is_what_the_command_draws(tmp_path, capsys):
     shown = ROOT / "docs" / "examples" / "odds-duel.svg"
     assert chart.read_text(encoding="utf-8") == shown.read_text(encoding="utf-8")
     assert "](examples/odds-duel.svg)" in (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+
+
+def test_rules_diff_takes_options_before_the_battle_file(capsys):
+    from interpreter.cli import diff
+
+    assert diff.main(["wfb8", str(ROOT / "rulesets" / "examples" / "wfb8-no-steadfast"),
+                      "--runs", "10", "--no-behaviour", "--no-attribution", "--workers", "1",
+                      "--json", WFB8_DUEL]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["battle"]["runs"] == 10
+
+
+def test_rules_diff_reports_no_exception_text(capsys):
+    from interpreter.cli import diff
+
+    assert diff.main(["aos4", "aos4-gh2025", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Error:" not in out and "object has no attribute" not in out
+    assert ("action start_battle_round: not evaluated on synthetic inputs: round_number needs "
+            "a battle; it cannot run in an odds calculation") in out
