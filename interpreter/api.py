@@ -65,6 +65,7 @@ def open_battle(edition: str | Path | None = None, battle: str | Path | None = N
         UsageError: no edition given or named; the edition bundles no battle.
         InterpreterError: a broken ruleset or battle file (every problem, located).
     """
+    from interpreter.data.yaml_loader import YamlDocument
     from interpreter.diagnostics import UsageError
     from interpreter.engine.setup import battle_edition, load_battle, read_battle
     from interpreter.lang.compiler import compile_ruleset
@@ -72,6 +73,7 @@ def open_battle(edition: str | Path | None = None, battle: str | Path | None = N
 
     problems: list = []   # the schema's, reported with what the ruleset finds
     name = None if battle is None else str(battle)
+    doc: YamlDocument | None
     if text is not None:
         doc = read_battle(name or "<battle>", problems, text)
     else:

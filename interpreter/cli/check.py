@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from interpreter.cli.common import (
-    add_version_argument,
     add_edition_argument,
+    add_version_argument,
     editions_text,
     print_json,
     run_command,

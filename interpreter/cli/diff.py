@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from interpreter.cli.common import (
-    add_version_argument,
     add_option_argument,
+    add_version_argument,
     editions_text,
     options_from,
     print_json,

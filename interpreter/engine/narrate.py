@@ -22,7 +22,9 @@ from interpreter.engine.driver import BattleResult
 
 __all__ = ["Words", "narrate", "summary_table", "cited_lines"]
 
-_FIELD = re.compile(r"\{([^{}?]*)(?:\?([^{}|]*)\|([^{}]*))?\}")
+_FIELD = re.compile(r"\{([^{}?]*)(?:\?([^{}|]*)\|([^{}]*))?\}|\[([^\[\]|]*)\|([^\[\]]*)\]")
+"""``{field}``, ``{field?yes|no}``, and ``[singular|plural]``: the verb for the field
+before it."""
 
 
 class Words:
@@ -79,10 +81,17 @@ class Words:
         return singular if unit in self.singular else plural
 
     def phrase(self, template: str, values: Mapping[str, Any]) -> str:
-        """Fill ``{field}`` and ``{field?yes words|no words}`` from ``values``."""
+        """Fill ``{field}`` and ``{field?yes words|no words}`` from ``values``;
+        ``[takes|take]`` is the verb for the field just before it: the first word for a
+        unit of one model, the second for any other."""
+        last: list[Any] = [None]
+
         def fill(m: re.Match) -> str:
-            key, yes, no = m.group(1), m.group(2), m.group(3)
+            key, yes, no, one, many = m.groups()
+            if key is None:
+                return one if last[0] in self.singular else many
             value = values.get(key)
+            last[0] = value
             if yes is not None:
                 return yes if value else no
             return self.name(value)
@@ -140,8 +149,7 @@ def _roll_line(e: dict, w: Words, again: bool) -> str:
         by = e.get("rerolled_by")
         cause = f" (after a re-roll: {', '.join(by)})" if by else " (after a re-roll)"
     elif again:
-        cause = (f" (a re-roll: {w.rerolls[e['rule']]})" if e["rule"] in w.rerolls
-                 else " (taken again)")
+        cause = f" (a re-roll: {w.rerolls[e['rule']]})"
     return f"    {head}: rolled {dice}{mods}{shown}{_need_text(e)}{result}{cause}"
 
 
@@ -154,13 +162,21 @@ def _volley(e: dict, needs: list[dict], w: Words) -> str:
             shown.append(f"{n} {w.name(name)} {'failed' if stops else 'passed'}")
         previous_save = n if stops else None
     by_rule: dict[str, list[int]] = {}
-    for t in needs:
+    places: dict[str, list[int]] = {}
+    """Each roll's places after the volley's first roll was last made: the rolls are told
+    in the order of the sequence's steps (on average), whatever the first attack skipped."""
+    start = 0
+    for i, t in enumerate(needs):
+        if t["rule"] == needs[0]["rule"]:
+            start = i
+        places.setdefault(t["rule"], []).append(i - start)
         if t.get("need") is not None:
             by_rule.setdefault(t["rule"], [])
             if t["need"] not in by_rule[t["rule"]]:
                 by_rule[t["rule"]].append(t["need"])
-    need = "; ".join(f"{w.name(rule)} {'/'.join(f'{n}+' for n in sorted(ns))}"
-                     for rule, ns in by_rule.items())
+    order = sorted(by_rule, key=lambda r: sum(places[r]) / len(places[r]))
+    need = "; ".join(f"{w.name(rule)} {'/'.join(f'{n}+' for n in sorted(by_rule[rule]))}"
+                     for rule in order)
     weapon = f" with {w.name(e['weapon'])}" if e.get("weapon") else ""
     verb = w.verb(e["attacker"], "attacks", "attack")
     return (f"    {w.name(e['attacker'])} {verb} {w.name(e['target'])}{weapon}: "
@@ -189,6 +205,8 @@ def _decision(e: dict, w: Words, every: bool) -> str | None:
         return None
     choice = e["choice"]
     if template is not None and not every:
+        if choice is None:
+            return None   # nothing chosen (no charge declared): nothing to tell
         return "    " + _cap(w.phrase(template, {"unit": e.get("unit"), "side": e.get("side"),
                                                  "choice": choice}))
     decider = e.get("unit") or e.get("side")
@@ -285,9 +303,11 @@ def _roll_run(run: list[dict], w: Words) -> str:
     return f"    {who}{_cap(w.name(run[0]['rule']))} ×{len(run)}: rolled {scores}"
 
 
-def _same_test(e: dict, before: dict | None) -> bool:
-    """A test taken again right after it failed: the same test of the same units."""
-    return (before is not None and e["kind"] == "test" and before["kind"] == "test"
+def _same_test(e: dict, before: dict | None, w: Words) -> bool:
+    """A re-roll the rules make themselves: a test the report says is re-rolled so
+    (``rerolls:``), taken again right after it failed, for the same units."""
+    return (before is not None and e["rule"] in w.rerolls and e["kind"] == "test"
+            and before["kind"] == "test"
             and before.get("result") == "fail" and before["rule"] == e["rule"]
             and before.get("units") == e.get("units") and not e.get("in_attack"))
 
@@ -347,7 +367,7 @@ def narrate(events: Iterable[dict], words: Words | None = None, explain: bool = 
             needs.append(e)
             continue
         if e["kind"] in ("roll", "test"):
-            line: str | None = _roll_line(e, w, _same_test(e, previous))
+            line: str | None = _roll_line(e, w, _same_test(e, previous, w))
         elif e["kind"] == "attacks":
             line = _volley(e, needs, w)
             needs = []

@@ -188,3 +188,19 @@ def test_rules_diff_reports_no_exception_text(capsys):
     assert "Error:" not in out and "object has no attribute" not in out
     assert ("action start_battle_round: not evaluated on synthetic inputs: round_number needs "
             "a battle; it cannot run in an odds calculation") in out
+
+
+def test_summary_prints_the_result_and_the_units_only(capsys):
+    assert run.main(["-e", "wfb8", "--seed", "7", "--summary"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Winner: Orcs — victory points after 6 rounds")
+    assert lines[2].split() == ["unit", "side", "models", "status"]
+    assert len(lines) == 3 + 15                        # the bundled battle's 15 units
+
+
+def test_odds_samples_show_progress_on_a_terminal():
+    pytest.importorskip("tqdm")
+    shown = _under_a_terminal(["interpreter.cli.odds", "-e", "wfb8", WFB8_DUEL, "--attacker",
+                               "orcs", "--target", "halberdiers", "--attacks", "1",
+                               "--samples", "3000"])
+    assert "samples of orcs" in shown and "/3000" in shown

@@ -81,6 +81,7 @@ def test_decisions_show_only_where_the_report_names_them_unless_asked():
     plain, every = _wfb8_lines(), _wfb8_lines(decisions=True)
     assert not any("decided by policy" in line for line in plain)
     assert "    Orc Boyz declare a charge against Halberdiers" in plain
+    assert not any(line.endswith("a charge against none") for line in plain)
     assert "    Orc Big Boss: manoeuvre: advance (decided by policy aggressive)" in every
     assert len(every) > len(plain)
 
@@ -95,3 +96,11 @@ def test_the_summary_comes_first_with_the_winner():
     lines = _wfb8_lines()
     assert lines[0].startswith("Winner: Orcs — victory points after 6 rounds")
     assert lines[2].split() == ["unit", "side", "models", "status"]
+
+
+def test_a_unit_of_one_model_takes_the_singular_verb():
+    lines = _wfb8_lines()
+    assert ("    Battle Standard Bearer takes a Panic test: rolled 4+3 = 7, needing 9 or less"
+            " → passes") in lines
+    assert '    Orc Boyz move 8" toward Halberdiers' in lines
+    assert '    Orc Big Boss moves 4" toward Halberdiers' in lines
