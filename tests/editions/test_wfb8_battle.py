@@ -83,8 +83,8 @@ def test_the_pitched_battle_explains_itself_with_seed_lines() -> None:
                           cwd=ROOT, capture_output=True, text=True, check=True)
     cited = [line for line in done.stdout.splitlines() if "[000_c4300f58fce5f1da.txt L" in line]
     assert len(cited) > 100
-    assert any("charge_distance" in line and "L142-L150" in line for line in cited)
-    assert any("winds of magic" in line and "L240" in line for line in cited)
+    assert any("Charge roll" in line and "L142-L150" in line for line in cited)
+    assert any("Winds of Magic:" in line and "L240" in line for line in cited)
     assert "Winner:" in done.stdout
 
 
