@@ -228,14 +228,14 @@ class AttackOdds(_Charted):
     def damage(self, i: int = 0) -> Any:
         """The distribution of the damage the ``i``-th attacker does
         (:class:`interpreter.chance.Dist`, exact fractions)."""
-        return self.odds[i].rows[-2][1]
+        return self.odds[i].damage
 
     def to_records(self) -> list[dict[str, Any]]:
         """One dict per attacker and k: the chance of exactly k and of at least k damage
         (floats; ``exactly_exact``, ``at_least_exact``: the fractions as text)."""
         out = []
         for o in self.odds:
-            d = o.rows[-2][1]
+            d = o.damage
             for k in range(0, d.max() + 1):
                 out.append({"attacker": o.attacker.id, "k": k,
                             "exactly": float(d.probability(k)),

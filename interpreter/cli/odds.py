@@ -124,7 +124,7 @@ def _table_json(d: Dist) -> list[dict[str, Any]]:
 
 
 def _json(ruleset, o: Odds, samples: int) -> dict:
-    damage = o.rows[-2][1]
+    damage = o.damage
     out = {
         "edition": ruleset.id,
         "attacker": o.attacker.id,

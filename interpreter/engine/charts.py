@@ -143,15 +143,15 @@ def write_chart(panels: Sequence[Panel], path: str | Path) -> None:
 def damage_panel(found: Sequence[Any]) -> Panel:
     """The chart of the damage (:class:`interpreter.engine.odds.Odds`, one per attacker):
     each attacker's 'exactly k' bars and 'at least k' curve."""
-    top = max(o.rows[-2][1].max() for o in found)
+    top = max(o.damage.max() for o in found)
     ks = range(0, top + 1)
     return Panel(
         f"Damage to {found[0].target.name}: exactly k (bars), at least k (lines)",
         tuple(str(k) for k in ks),
-        tuple((f"{o.attacker.name}: exactly", tuple(float(o.rows[-2][1].probability(k)) for k in ks))
+        tuple((f"{o.attacker.name}: exactly", tuple(float(o.damage.probability(k)) for k in ks))
               for o in found),
         tuple((f"{o.attacker.name}: at least",
-               tuple(float(o.rows[-2][1].p_at_least(k)) for k in ks)) for o in found))
+               tuple(float(o.damage.p_at_least(k)) for k in ks)) for o in found))
 
 
 def stats_panels(stats: Mapping[str, Any], names: Mapping[str, str]) -> list[Panel]:

@@ -204,6 +204,11 @@ class Odds:
     """(what, its distribution): each step of the sequence, then damage, models removed."""
     sampled: Dist | None = None
 
+    @property
+    def damage(self) -> Dist:
+        """The distribution of the total damage."""
+        return self.rows[-2][1]
+
 
 def compute_odds(runtime, fight, attacker: str, target: str, *, shooting: bool = False,
                  charging: bool = False, attacks: int | None = None, samples: int = 0,
