@@ -16,7 +16,7 @@ import sys
 import time
 
 from interpreter.chance import derive_seed
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.editions.loader import load_ruleset
 from interpreter.editions.registry import bundled_editions
 from interpreter.engine.driver import run_battle
@@ -27,7 +27,7 @@ BUDGET = 1.5
 
 
 def battles_per_second(edition: str, battle: str) -> tuple[float, float]:
-    _, runtime, fight = load_context(edition, battle)
+    _, runtime, fight = open_battle(edition, battle)
     t = time.perf_counter()
     run_battle(runtime, fight, seed=derive_seed(1, "run", 0), keep_events=False)
     first = time.perf_counter() - t
@@ -299,7 +299,7 @@ def plain_duel(rng: random.Random) -> tuple[str | None, int, int]:
 # ---------------------------------------------------------------- the comparison
 def rules_run_duels(runs: int) -> tuple[float, list[tuple[str | None, int, int]]]:
     """Battles per second of rules-run on the duel, and each run's winner and survivors."""
-    _, runtime, fight = load_context("wfb8", DUEL)
+    _, runtime, fight = open_battle("wfb8", DUEL)
     run_battle(runtime, fight, seed=derive_seed(1, "run", 0), keep_events=False)
     outcomes = []
     t = time.perf_counter()

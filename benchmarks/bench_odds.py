@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
 
 ATTACKS = 40
@@ -31,7 +31,7 @@ def plain_python(samples: int, attacks: int, seed: int) -> float:
 
 
 def main() -> None:
-    _, runtime, battle = load_context("wfb8", "rulesets/wfb8/battles/duel.yaml")
+    _, runtime, battle = open_battle("wfb8", "rulesets/wfb8/battles/duel.yaml")
     orcs, halberdiers = battle.unit("orcs"), battle.unit("halberdiers")
     (plan,) = plan_attacks(runtime, orcs, halberdiers, attacks=ATTACKS)
     t = time.perf_counter()

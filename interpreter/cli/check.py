@@ -8,6 +8,7 @@ from pathlib import Path
 
 from interpreter.cli.common import (
     add_edition_argument,
+    add_version_argument,
     editions_text,
     print_json,
     run_command,
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--coverage", action="store_true",
                         help="print each ruleset's catalogue of special rules and their status")
+    add_version_argument(parser)
     return parser
 
 

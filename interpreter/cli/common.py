@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from interpreter.diagnostics import InterpreterError, UsageError
@@ -18,7 +21,9 @@ from interpreter.paths import shown
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
-    "options_from", "editions_text", "add_battle_argument", "EXIT_OK", "EXIT_ERROR",
+    "options_from", "editions_text", "add_battle_argument", "add_sources_argument",
+    "sources_folder", "SOURCES_ENV", "add_version_argument", "Progress", "progress_bar",
+    "EXIT_OK", "EXIT_ERROR",
 ]
 
 EXIT_OK = 0
@@ -71,9 +76,77 @@ def parse_option(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
-def print_json(data: Any) -> None:
-    """Print JSON with sorted keys, so equal results print byte-identical text."""
-    print(json.dumps(data, indent=2, sort_keys=True))
+def print_json(data: Any, sort_keys: bool = True) -> None:
+    """Print JSON with sorted keys, so equal results print byte-identical text (or, with
+    ``sort_keys=False``, in the data's own order, which must then be deterministic: numeric
+    keys in numeric order)."""
+    print(json.dumps(data, indent=2, sort_keys=sort_keys))
+
+
+def add_version_argument(parser: argparse.ArgumentParser) -> None:
+    """``--version``: the package's version."""
+    from interpreter import __version__
+
+    parser.add_argument("--version", action="version",
+                        version=f"{parser.prog} (rules-run) {__version__}")
+
+
+class Progress:
+    """Progress with rate and ETA on standard error, only when it is a terminal and the
+    output is not JSON: tqdm's bar when tqdm is installed (the ``progress`` extra), else
+    one plain line. Called with (done, total) or (done, total, what); a new ``what``
+    starts a new bar."""
+
+    def __init__(self, what: str, quiet: bool = False) -> None:
+        self.what = what
+        self.shown = not quiet and sys.stderr.isatty()
+        self.bar: Any = None
+        self.started = 0.0
+
+    def __call__(self, done: int, total: int, what: str | None = None) -> None:
+        if not self.shown:
+            return
+        if what is not None and what != self.what:
+            self.close()
+            self.what = what
+        if self.bar is None:
+            self._open(total)
+        if self.bar is not True:
+            self.bar.update(done - self.bar.n)
+            return
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        rate = done / elapsed
+        eta = (total - done) / rate if rate else 0.0
+        sys.stderr.write(f"\r{self.what}: {done}/{total} ({rate:.1f}/s, ETA {eta:.0f}s)  ")
+        sys.stderr.flush()
+
+    def _open(self, total: int) -> None:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            self.bar, self.started = True, time.monotonic()
+            return
+        self.bar = tqdm(total=total, desc=self.what, unit=" " + self.what.split()[0],
+                        file=sys.stderr,
+                        leave=False, dynamic_ncols=True)
+
+    def close(self) -> None:
+        if self.bar is True:
+            sys.stderr.write("\n")
+        elif self.bar is not None:
+            self.bar.close()
+        self.bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def progress_bar(total: int, what: str, quiet: bool = False) -> Progress:
+    """A :class:`Progress` for ``total`` steps of ``what`` (none when ``total`` is 0)."""
+    return Progress(what, quiet=quiet or total <= 0)
 
 
 def add_edition_argument(parser: argparse.ArgumentParser, required: bool = False) -> None:
@@ -87,6 +160,35 @@ def add_edition_argument(parser: argparse.ArgumentParser, required: bool = False
 def add_battle_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """The optional battle file; without it, the edition's bundled battle is used."""
     parser.add_argument("battle", nargs="?", metavar="BATTLE.yaml", help=help)
+
+
+SOURCES_ENV = "RULES_RUN_SOURCES"
+"""The environment variable naming the folder of the user's own copies of the sources."""
+
+
+def add_sources_argument(parser: argparse.ArgumentParser) -> None:
+    """``--sources DIR``: where the user keeps the source files the rulesets cite."""
+    parser.add_argument(
+        "--sources", metavar="DIR",
+        help="a folder with your own copies of the source files the rulesets cite "
+        f"(000_....txt); --explain then shows each cited line (default: ${SOURCES_ENV})",
+    )
+
+
+def sources_folder(given: str | None) -> Path | None:
+    """The sources folder: ``--sources``, else ``$RULES_RUN_SOURCES``, else None.
+
+    Raises:
+        UsageError: the folder named does not exist.
+    """
+    name = given or os.environ.get(SOURCES_ENV)
+    if not name:
+        return None
+    folder = Path(name).expanduser()
+    if not folder.is_dir():
+        how = "--sources" if given else f"${SOURCES_ENV}"
+        raise UsageError(f"{how} names {name!r}, which is not a folder")
+    return folder
 
 
 def editions_text() -> str:
@@ -109,31 +211,27 @@ def options_from(values: Sequence[str]) -> dict[str, Any]:
     return dict(parse_option(v) for v in values)
 
 
+_STDIN: list[str] = []
+
+
+def standard_input() -> str:
+    """Standard input's text, read once (a battle file given as ``-``; worker processes
+    forked later see the same text)."""
+    if not _STDIN:
+        _STDIN.append(sys.stdin.read())
+    return _STDIN[0]
+
+
 def load_context(edition: str | None, battle_path: str | None,
                  options: dict[str, Any] | None = None):
-    """The ruleset, its compiled runtime and the battle a command works on.
-
-    The edition comes from ``--edition``, else from the battle file's ``edition:``; with
-    no battle file, the edition's bundled default battle is used.
+    """:func:`interpreter.open_battle` for a command: a battle file ``-`` is read from
+    standard input.
 
     Raises:
         InterpreterError: an unknown edition, a broken ruleset or battle file.
     """
-    from interpreter.editions.loader import load_edition
-    from interpreter.engine.setup import battle_edition, load_battle, read_battle
-    from interpreter.lang.compiler import compile_ruleset
+    from interpreter.api import open_battle
 
-    problems: list = []   # the schema's, reported with what the ruleset finds
-    doc = read_battle(battle_path, problems) if battle_path else None
-    name = edition or (battle_edition(doc) if doc is not None else None)
-    if name is None:
-        raise UsageError("which edition? give --edition E, or name it in the battle file "
-                         "('edition: <id>')")
-    ruleset = load_edition(name)
-    if doc is None:
-        if ruleset.default_battle is None:
-            raise UsageError(f"the edition {ruleset.id!r} bundles no battle; give a battle file")
-        doc = read_battle(shown(ruleset.default_battle))
-    runtime = compile_ruleset(ruleset)
-    battle = load_battle(doc, ruleset, runtime, options, problems)
-    return ruleset, runtime, battle
+    if battle_path == "-":
+        return open_battle(edition, "<stdin>", options, text=standard_input())
+    return open_battle(edition, battle_path, options)

@@ -8,14 +8,16 @@ from typing import Any
 
 from interpreter.cli.common import (
     add_option_argument,
+    add_version_argument,
     editions_text,
     options_from,
     print_json,
+    Progress,
     run_command,
 )
 from interpreter.diagnostics import UsageError
 from interpreter.diff.structure import SIDES
-from interpreter.engine.stats import default_workers, terminal_progress
+from interpreter.engine.stats import default_workers
 
 __all__ = ["main", "build_parser", "diff"]
 
@@ -69,11 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-attribution", action="store_true",
                         help="run the battle under A and B only, not after each operation")
     add_option_argument(parser)
+    add_version_argument(parser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    # intermixed: the battle file may come after options (A B --runs N BATTLE.yaml)
+    args = build_parser().parse_intermixed_args(argv)
     return run_command(lambda: diff(
         args.a, args.b, args.battle, runs=args.runs, seed=args.seed, workers=args.workers,
         as_json=args.json, plot=args.plot, top=args.top, cells=args.cells,
@@ -104,12 +108,14 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
         raise UsageError(f"--top must be 0 or more, got {top}")
     if workers is None:
         workers = default_workers(runs)
-    report = diff_rulesets(
-        a, b, battle, runs=runs, seed=seed, workers=workers, options=options,
-        cells=DEFAULT_CELLS if cells is None else cells,
-        sequence_cells=DEFAULT_SEQUENCE_CELLS if sequence_cells is None else sequence_cells,
-        behaviour=behaviour, attribute=attribute, progress=_progress,
-    )
+    with Progress("declarations", quiet=as_json) as bar:
+        report = diff_rulesets(
+            a, b, battle, runs=runs, seed=seed, workers=workers, options=options,
+            cells=DEFAULT_CELLS if cells is None else cells,
+            sequence_cells=DEFAULT_SEQUENCE_CELLS if sequence_cells is None else sequence_cells,
+            behaviour=behaviour, attribute=attribute,
+            progress=lambda what, done, total: bar(done, total, what),
+        )
     if plot is not None:
         try:
             write_svg(report, plot)
@@ -123,10 +129,6 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
         if plot is not None:
             print(f"chart written to {plot}")
     return 0
-
-
-def _progress(what: str, done: int, total: int) -> None:
-    terminal_progress(done, total, what)
 
 
 if __name__ == "__main__":

@@ -3,33 +3,36 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
-from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from interpreter.chance import Dist, derive_seed
+from interpreter.chance import Dist
 from interpreter.cli.common import (
     add_battle_argument,
     add_edition_argument,
     add_option_argument,
+    add_version_argument,
     editions_text,
     load_context,
     options_from,
     print_json,
+    progress_bar,
     run_command,
 )
-from interpreter.diagnostics import UsageError, did_you_mean
-from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
+from interpreter.diagnostics import UsageError
+from interpreter.engine.charts import damage_panel, write_chart
+from interpreter.engine.odds import Odds, compute_odds
 
 __all__ = ["main", "build_parser", "odds"]
 
 EXAMPLES = """\
 examples:
   rules-odds --edition EDITION BATTLE.yaml --attacker U --target V
-  rules-odds -e EDITION BATTLE.yaml --attacker U --target V --attacks 1 --json
-  rules-odds -e EDITION BATTLE.yaml --attacker U --target V --samples 100000
+  rules-odds -e EDITION BATTLE.yaml --attacker U --attacker W --target V   side by side
+  rules-odds -e EDITION BATTLE.yaml --attacker U --target V --attacks 1 --exact
+  rules-odds -e EDITION BATTLE.yaml --attacker U --target V --plot odds.svg
+  rules-odds -e EDITION BATTLE.yaml --attacker U --target V --samples 100000 --json
 """
 
 
@@ -37,13 +40,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rules-odds",
         description="Exact odds of one unit's attacks on another, from the ruleset's own "
-        "attack sequence: per step (hits, wounds, ...), the damage and the models removed.",
+        "attack sequence: per step (hits, wounds, ...), the damage and the models removed, "
+        "as a table of 'exactly k' and 'at least k' for every k with any chance.",
         epilog=EXAMPLES + editions_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    add_version_argument(parser)
     add_edition_argument(parser)
     add_battle_argument(parser, "battle file with both units (default: the edition's bundled one)")
-    parser.add_argument("--attacker", required=True, metavar="U", help="id of the attacking unit")
+    parser.add_argument("--attacker", required=True, action="append", metavar="U",
+                        help="id of the attacking unit; repeat to compare several side by side")
     parser.add_argument("--target", required=True, metavar="V", help="id of the target unit")
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--shooting", action="store_true", help="missile attacks instead of melee")
@@ -54,6 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--samples", type=int, default=0, metavar="N",
                         help="add a Monte Carlo estimate from N samples beside the exact odds")
     parser.add_argument("--seed", type=int, default=1, help="seed for --samples (default 1)")
+    parser.add_argument("--exact", action="store_true",
+                        help="add the exact fraction beside each percentage")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="also write a chart of the damage: 'exactly k' bars and the "
+                        "'at least k' curve (FILE.svg needs nothing; FILE.png needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print JSON for tools")
     add_option_argument(parser)
     return parser
@@ -64,89 +75,76 @@ def main(argv: list[str] | None = None) -> int:
     return run_command(lambda: odds(
         edition=args.edition, battle=args.battle, attacker=args.attacker, target=args.target,
         shooting=args.shooting, charging=args.charging, attacks=args.attacks,
-        samples=args.samples, seed=args.seed, as_json=args.json,
-        options=options_from(args.option),
+        samples=args.samples, seed=args.seed, as_json=args.json, exact=args.exact,
+        plot=args.plot, options=options_from(args.option),
     ))
 
 
-def _unit(battle, unit_id: str, role: str):
-    unit = battle.unit(unit_id)
-    if unit is None:
-        ids = [u.id for u in battle.units]
-        hint = did_you_mean(unit_id, ids) or "units: " + ", ".join(ids)
-        raise UsageError(f"--{role} {unit_id!r} is not a unit of the battle; {hint}")
-    return unit
-
-
-def odds(*, edition: str | None, battle: str | None, attacker: str, target: str,
+def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], target: str,
          shooting: bool = False, charging: bool = False, attacks: int | None = None,
-         samples: int = 0, seed: int = 1, as_json: bool = False,
-         options: dict[str, Any] | None = None) -> int:
+         samples: int = 0, seed: int = 1, as_json: bool = False, exact: bool = False,
+         plot: str | None = None, options: dict[str, Any] | None = None) -> int:
     """Compute and print the odds; return the exit code."""
     if attacks is not None and attacks < 1:
         raise UsageError(f"--attacks must be at least 1, got {attacks}")
     ruleset, runtime, fight = load_context(edition, battle, options)
-    a, t = _unit(fight, attacker, "attacker"), _unit(fight, target, "target")
-    mode = "shooting" if shooting else "melee"
-    plans = plan_attacks(runtime, a, t, mode=mode, attacks=attacks, charging=charging,
-                         options=fight.options)
-    if not plans:
-        raise UsageError(f"{attacker!r} makes no {mode} attacks: the ruleset counts none for it")
-    results = [attack_odds(runtime, plan, t, fight.options) for plan in plans]
-    steps = results[0].steps
-    past = [_sum(r.past[i] for r in results) for i in range(len(steps))]
-    damage = _sum(r.damage for r in results)
-    removed = _removed(runtime, t, damage)
-    sampled = None
-    if samples:
-        sampled = _sum(sample_attacks(runtime, p, samples, derive_seed(seed, "odds", i),
-                                      fight.options) for i, p in enumerate(plans))
-    seq = runtime.sequences[plans[0].sequence]
-    rows = [(f"{name} {'failed' if stops_on_pass else 'passed'}", d)
-            for (name, _, stops_on_pass, _), d in zip(seq.steps, past)]
-    rows += [("damage", damage), ("models removed", removed)]
+    names = [attacker] if isinstance(attacker, str) else list(attacker)
+    found = []
+    for name in names:
+        with progress_bar(samples, f"samples of {name}",
+                          quiet=as_json) as bar:
+            found.append(compute_odds(runtime, fight, name, target, shooting=shooting,
+                                      charging=charging, attacks=attacks, samples=samples,
+                                      seed=seed, progress=bar))
+    if plot is not None:
+        write_chart([damage_panel(found)], plot)
     if as_json:
-        print_json(_json(ruleset, a, t, plans, rows, damage, sampled, samples))
+        data = [_json(ruleset, o, samples) for o in found]
+        print_json(data[0] if len(data) == 1 else {"edition": ruleset.id, "target": target,
+                                                    "attackers": data}, sort_keys=False)
     else:
-        _print_text(ruleset, a, t, plans, rows, damage, sampled, samples)
+        for o in found:
+            _print_text(ruleset, o, samples, exact)
+        _print_table(found, exact)
+        if plot is not None:
+            print(f"chart written to {plot}")
     return 0
 
 
-def _sum(dists: Iterable[Dist[Any]]) -> Dist[Any]:
-    """The sum of one or more independent distributions."""
-    return functools.reduce(Dist.plus, dists)
+def _pct(p: Fraction | float) -> str:
+    """A percentage; a chance too small to show at two decimals is ``<0.01%``, never 0."""
+    return "<0.01%" if 0 < p < Fraction(1, 20000) else f"{float(p):.2%}"
 
 
-def _removed(runtime, target, damage: Dist) -> Dist:
-    name = runtime.role("wounds")
-    per_model = max(1, int(runtime.characteristic(None, target, name) or 1)) if name else 1
-    return damage.map(lambda d: min(target.models, (target.damage + d) // per_model))
+def _table_json(d: Dist) -> list[dict[str, Any]]:
+    """Every k from 0 to the most: exactly and at least, as numbers and exact fractions."""
+    return [{"k": k, "exactly": float(d.probability(k)), "at_least": float(d.p_at_least(k)),
+             "exactly_exact": str(d.probability(k)), "at_least_exact": str(d.p_at_least(k))}
+            for k in range(0, d.max() + 1)]
 
 
-def _fmt(p: Fraction) -> str:
-    return f"{float(p):.4f}"
-
-
-def _json(ruleset, a, t, plans, rows, damage: Dist, sampled, samples) -> dict:
+def _json(ruleset, o: Odds, samples: int) -> dict:
+    damage = o.damage
     out = {
         "edition": ruleset.id,
-        "attacker": a.id,
-        "target": t.id,
+        "attacker": o.attacker.id,
+        "target": o.target.id,
         "attacks": [{"label": p.label, "count": _count_json(p.attacks), "sequence": p.sequence}
-                    for p in plans],
-        "distribution": {str(k): float(v) for k, v in damage.items()},
-        "exact": {str(k): str(v) for k, v in damage.items()},
+                    for p in o.plans],
+        "distribution": {k: float(v) for k, v in sorted(damage.items())},
+        "exact": {k: str(v) for k, v in sorted(damage.items())},
         "mean": float(damage.mean()),
         "mean_exact": str(damage.mean()),
         "steps": [
             {"name": name, "mean": float(d.mean()), "mean_exact": str(d.mean()),
-             "at_least": {str(k): float(d.p_at_least(k)) for k in range(1, d.max() + 1)}}
-            for name, d in rows
+             "at_least": {k: float(d.p_at_least(k)) for k in range(1, d.max() + 1)},
+             "table": _table_json(d)}
+            for name, d in o.rows
         ],
     }
-    if sampled is not None:
-        out["samples"] = {"n": samples, "mean": float(sampled.mean()),
-                          "distribution": {str(k): float(v) for k, v in sampled.items()}}
+    if o.sampled is not None:
+        out["samples"] = {"n": samples, "mean": float(o.sampled.mean()),
+                          "distribution": {k: float(v) for k, v in sorted(o.sampled.items())}}
     return out
 
 
@@ -154,8 +152,8 @@ def _count_json(count: int | Dist[int]) -> Any:
     """A count of attacks as JSON: the number, or its distribution and mean."""
     if isinstance(count, int):
         return count
-    return {"distribution": {str(k): float(v) for k, v in count.items()},
-            "exact": {str(k): str(v) for k, v in count.items()}, "mean": float(count.mean())}
+    return {"distribution": {k: float(v) for k, v in sorted(count.items())},
+            "exact": {k: str(v) for k, v in sorted(count.items())}, "mean": float(count.mean())}
 
 
 def _count_text(count: int | Dist[int]) -> str:
@@ -165,27 +163,42 @@ def _count_text(count: int | Dist[int]) -> str:
     return f"{count.min()}-{count.max()} (mean {float(count.mean()):.2f})"
 
 
-def _print_text(ruleset, a, t, plans, rows, damage: Dist, sampled, samples) -> None:
+def _print_text(ruleset, o: Odds, samples: int, exact: bool) -> None:
+    a, t, plans = o.attacker, o.target, o.plans
     counts = [p.attacks for p in plans]
     total = (str(sum(counts)) if all(isinstance(c, int) for c in counts) else
              f"mean {sum(float(c) if isinstance(c, int) else float(c.mean()) for c in counts):.2f}")
     print(f"{a.name} ({a.id}) attack {t.name} ({t.id}) under {ruleset.id}: "
           + ", ".join(f"{_count_text(p.attacks)} × {p.label}" for p in plans)
           + f" ({total} attack{'' if total == '1' else 's'}), sequence {plans[0].sequence}")
-    top = min(max(d.max() for _, d in rows), 10)
-    ks = list(range(1, top + 1))
-    header = f"  {'':<18}{'mean':>9}" + "".join(f"{'P(>=' + str(k) + ')':>9}" for k in ks)
-    print(header)
-    for name, d in rows:
-        print(f"  {name:<18}{float(d.mean()):>9.3f}"
-              + "".join(f"{_fmt(d.p_at_least(k)):>9}" for k in ks))
-    if sampled is not None:
-        print(f"  {'damage (sampled)':<18}{float(sampled.mean()):>9.3f}"
-              + "".join(f"{_fmt(sampled.p_at_least(k)):>9}" for k in ks)
-              + f"   from {samples} samples")
-    print(f"exact damage: mean {damage.mean()} = {float(damage.mean()):.4f}; "
-          + ", ".join(f"P({k})={v}" for k, v in list(damage.items())[:8])
-          + (" ..." if len(damage.items()) > 8 else ""))
+    print(f"  {'':<18}{'mean':>9}{'most':>6}" + (f"  {'mean (exact)'}" if exact else ""))
+    for name, d in o.rows:
+        print(f"  {name:<18}{float(d.mean()):>9.3f}{d.max():>6}"
+              + (f"  {d.mean()}" if exact else ""))
+    if o.sampled is not None:
+        print(f"  {'damage (sampled)':<18}{float(o.sampled.mean()):>9.3f}"
+              f"{o.sampled.max():>6}   from {samples} samples")
+
+
+def _print_table(found: list[Odds], exact: bool) -> None:
+    """Damage and models removed: exactly k and at least k, every attacker side by side."""
+    for row in (-2, -1):
+        what = found[0].rows[row][0]
+        dists = [o.rows[row][1] for o in found]
+        cols = [(f"{'exactly':>9}{'at least':>10}" + (f"{'exactly':>14}{'at least':>14}"
+                                                      if exact else "")) for _ in found]
+        width = 19 + (28 if exact else 0)
+        print(f"{what}:" + "".join(f"  {o.attacker.name[:width - 2]:<{width}}" for o in found)
+              if len(found) > 1 else f"{what}:")
+        print(f"  {'k':>3}" + "".join(f" {c}" for c in cols))
+        for k in range(0, max(d.max() for d in dists) + 1):
+            cells = []
+            for d in dists:
+                cell = f"{_pct(d.probability(k)):>9}{_pct(d.p_at_least(k)):>10}"
+                if exact:
+                    cell += f"{str(d.probability(k)):>14}{str(d.p_at_least(k)):>14}"
+                cells.append(cell)
+            print(f"  {k:>3}" + "".join(f" {c}" for c in cells))
 
 
 if __name__ == "__main__":

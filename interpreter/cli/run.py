@@ -5,17 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from interpreter.cli.common import (
     add_battle_argument,
+    add_sources_argument,
+    add_version_argument,
     add_edition_argument,
     add_option_argument,
     editions_text,
     load_context,
     options_from,
     print_json,
+    progress_bar,
     run_command,
+    sources_folder,
 )
 from interpreter.cli.replay import check_output
 from interpreter.diagnostics import UsageError
@@ -45,11 +50,19 @@ def build_parser() -> argparse.ArgumentParser:
     add_battle_argument(parser, "the battle file (default: the edition's bundled battle)")
     parser.add_argument("--seed", type=int, help="random seed (default: the battle file's)")
     parser.add_argument("--explain", action="store_true",
-                        help="add the citation of the rule behind each line")
+                        help="add the citation of the rule behind each line (and the cited "
+                        "line itself, from your copy of the source: see --sources)")
+    parser.add_argument("--summary", action="store_true",
+                        help="print the result and the table of units only")
+    parser.add_argument("--decisions", action="store_true",
+                        help="tell every decision made (by default: those the ruleset's "
+                        "report names)")
+    add_sources_argument(parser)
     parser.add_argument("--json", action="store_true",
                         help="print the result (or, with --runs, the statistics) as JSON")
     parser.add_argument("--log", metavar="FILE",
-                        help="write every event as JSON Lines (see docs/event-log.md)")
+                        help="write every event as JSON Lines (see docs/event-log.md); "
+                        "'-' prints them instead of the report")
     parser.add_argument("--replay", metavar="FILE.html|FILE.svg",
                         help="draw the battle: a page stepping through it, or the table as "
                         "an SVG picture (see rules-replay)")
@@ -60,7 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, metavar="K",
                         help="spread --runs over K processes (same results as one; default: "
                         "one per CPU, at most one per 50 battles)")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="with --runs, also write a chart: win rates, survivors per unit, "
+                        "victory points (FILE.svg needs nothing; FILE.png needs matplotlib)")
     add_option_argument(parser)
+    add_version_argument(parser)
     return parser
 
 
@@ -72,68 +89,82 @@ def main(argv: list[str] | None = None) -> int:
         nonlocal options
         options = options_from(args.option)
         if args.runs:
-            if args.log or args.explain or args.replay:
-                raise UsageError("--log, --replay and --explain describe one battle; drop "
-                                 "--runs")
+            if args.log or args.explain or args.replay or args.summary or args.decisions:
+                raise UsageError("--log, --replay, --explain, --summary and --decisions "
+                                 "describe one battle; drop --runs")
             return run_batch(args.edition, args.battle, options, args.seed, args.runs,
-                             args.workers, args.json)
+                             args.workers, args.json, plot=args.plot)
+        if args.plot:
+            raise UsageError("--plot draws the statistics of many battles: add --runs N")
         if args.replay_turn is not None and not args.replay:
             raise UsageError("--replay-turn N goes with --replay FILE")
         replay = None
         if args.replay:
             replay = (args.replay, check_output(args.replay, "--replay"), args.replay_turn)
         return run_once(args.edition, args.battle, options, args.seed, args.explain,
-                        args.json, args.log, replay)
+                        args.json, args.log, replay, summary=args.summary,
+                        decisions=args.decisions, sources=sources_folder(args.sources))
 
     return run_command(body)
 
 
 def run_once(edition: str | None, battle_path: str | None, options: dict[str, Any],
              seed: int | None, explain: bool, as_json: bool, log: str | None,
-             replay: tuple[str, str, int | None] | None = None) -> int:
-    """Fight one battle; print the narrated log (or JSON); write the event log; draw the
-    replay (``replay``: the file, its kind and the round, as ``rules-replay`` takes them)
-    from the same log."""
+             replay: tuple[str, str, int | None] | None = None, *,
+             summary: bool = False, decisions: bool = False, sources: Path | None = None
+             ) -> int:
+    """Fight one battle; print the result and the battle report (or JSON); write the event
+    log; draw the replay (``replay``: the file, its kind and the round, as ``rules-replay``
+    takes them) from the same log."""
     from interpreter.engine.driver import LOG_VERSION, run_battle
-    from interpreter.engine.narrate import narrate, summary_table
+    from interpreter.engine.narrate import Words, narrate, summary_table
 
     ruleset, runtime, battle = load_context(edition, battle_path, options)
     used_seed = battle.seed if seed is None else seed
     result = run_battle(runtime, battle, seed=used_seed, keep_events=True)
     header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
               "battle": str(battle.doc.path), "seed": used_seed}
-    lines = "".join(json.dumps(e, sort_keys=True) + "\n" for e in [header, *(result.events or [])])
+    lines = [json.dumps(e, sort_keys=True) + "\n" for e in [header, *(result.events or [])]]
     if log:
+        if log == "-":
+            # the event log is the output: nothing else is printed
+            sys.stdout.writelines(lines)
+            return 0
         with open(log, "w", encoding="utf-8") as out:
-            out.write(lines)
+            out.writelines(lines)
     if replay is not None:
         from interpreter.cli.replay import write_replay
         from interpreter.replay.steps import parse_log, replay_of
 
         path, kind, turn = replay
         source = log or "the battle's events"
-        write_replay(replay_of(parse_log(lines, source), source), path, kind, turn)
+        write_replay(replay_of(parse_log("".join(lines), source), source), path, kind, turn)
     if as_json:
         data = result.to_json()
         data.update({"edition": ruleset.id, "seed": used_seed})
         print_json(data)
         return 0
-    for line in narrate(result.events or [], explain):
+    words = Words.of(ruleset, battle)
+    for line in summary_table(result, words):
         print(line)
-    for line in summary_table(result):
+    if summary:
+        return 0
+    print()
+    for line in narrate(result.events or [], words, explain=explain, decisions=decisions,
+                        sources=sources):
         print(line)
     return 0
 
 
 def run_batch(edition: str | None, battle_path: str | None, options: dict[str, Any],
-              seed: int | None, runs: int, workers: int | None, as_json: bool) -> int:
+              seed: int | None, runs: int, workers: int | None, as_json: bool, *,
+              plot: str | None = None) -> int:
     """Fight ``runs`` battles and print their statistics."""
     from interpreter.engine.stats import (
         RunSpec,
         default_workers,
         run_many,
         summarise,
-        terminal_progress,
     )
 
     if workers is None:
@@ -143,9 +174,14 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     ruleset, _, battle = load_context(edition, battle_path, options)
     used_seed = battle.seed if seed is None else seed
     spec = RunSpec(edition or ruleset.id, battle_path, options, used_seed)
-    results = run_many(spec, runs, workers, terminal_progress)
+    with progress_bar(runs, "battles", quiet=as_json) as bar:
+        results = run_many(spec, runs, workers, bar)
     stats = summarise(results)
     stats.update({"edition": ruleset.id, "seed": used_seed})
+    if plot is not None:
+        from interpreter.engine.charts import stats_panels, write_chart
+
+        write_chart(stats_panels(stats, {u.id: u.name for u in battle.units}), plot)
     if as_json:
         print_json(stats)
         return 0
@@ -163,6 +199,8 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     for side, v in stats["victory_points"].items():
         print(f"    {side:<16} {v['mean']:8.1f} [{v['mean_low']:.1f}, {v['mean_high']:.1f}]; "
               f"{v['q05']:g}–{v['median']:g}–{v['q95']:g}")
+    if plot is not None:
+        print(f"chart written to {plot}")
     return 0
 
 

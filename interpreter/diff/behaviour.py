@@ -184,9 +184,12 @@ class _Evaluator:
 
 
 def _error_text(err: BaseException) -> str:
+    """What a report says of a cell the declaration cannot be run on: the interpreter's
+    message, else words (never an exception's text: a grid cell may give an argument no
+    battle would, such as none where the rules read a unit's state)."""
     if isinstance(err, InterpreterError) and err.diagnostics:
         return err.diagnostics[0].message
-    return f"{type(err).__name__}: {err}"
+    return "cannot be run with these inputs"
 
 
 def _hashable(value: Any) -> Any:

@@ -7,6 +7,7 @@ that runs ten thousand battles parses and checks each ruleset once.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -28,6 +29,7 @@ from interpreter.editions.ruleset import Origin, Ruleset
 from interpreter.lang import ast
 from interpreter.lang.checker import check_declarations, report_unused, rule_reference_problem
 from interpreter.lang.parser import parse_file
+from interpreter.lang.walk import walk
 from interpreter.paths import shown
 
 __all__ = ["load_ruleset", "load_edition", "clear_cache", "apply_patch_op"]
@@ -249,6 +251,7 @@ class _Builder:
                              manifest.span(("default_battle",)), code="no-file")
         else:
             default_path = battles[0] if battles else (base.default_battle if base else None)
+        report = self.report(manifest, decls, rules, base)
         _raise(self.bag)
         report_unused(decls, usage, self.bag, inherited=inherited,
                       base=base.usage if base else None, ops=own_ops)
@@ -272,6 +275,7 @@ class _Builder:
             default_battle=default_path,
             attack_modes=attack_modes,
             library=library,
+            report=report,
             base=base,
             usage=usage,
             warnings=tuple(self.bag.items),
@@ -286,6 +290,64 @@ class _Builder:
                              hint=did_you_mean(name, list(decls)))
             names.add(name)
         return frozenset(names)
+
+    def report(self, manifest: YamlDocument, decls, rules, base) -> dict[str, dict[str, str]]:
+        """The battle report's words: the base's, then this ruleset's ``report:`` file,
+        each entry checked against what the ruleset declares."""
+        out: dict[str, dict[str, str]] = {k: dict(v) for k, v in base.report.items()
+                                          } if base else {}
+        rel = manifest.value.get("report")
+        if rel is None:
+            return out
+        if not (self.folder / rel).is_file():
+            self.bag.add(f"report file {rel!r} does not exist", manifest.span(("report",)),
+                         code="no-file")
+            return out
+        doc = self.yaml(self.folder / rel, "report")
+        if doc is None:
+            return out
+        logs: dict[str, int] = {}
+        words: set[str] = set()
+        """The words the rules write as text ("fireball"): names may name them too."""
+        for d in list(decls.values()) + list(rules.values()):
+            for node in walk(d):
+                if isinstance(node, ast.Log):
+                    logs[node.message] = max(logs.get(node.message, 0), len(node.args))
+                elif isinstance(node, ast.Literal) and node.kind == "text":
+                    words.add(str(node.value))
+        kinds = {"rolls": ("roll", "test"), "rerolls": ("test",), "decisions": ("decision",)}
+        for section, entries in doc.value.items():
+            if section == "kind":
+                continue
+            for key, phrase in entries.items():
+                where = (section, key)
+                if section == "messages":
+                    known = key in logs
+                    allowed = {str(i) for i in range(1, logs.get(key, 0) + 1)}
+                    what, choices = "log message", list(logs)
+                else:
+                    decl = decls.get(key)
+                    wanted = kinds.get(section)
+                    known = (decl is not None and (wanted is None or decl.kind in wanted)
+                             or wanted is None and key in words)
+                    what = ("declaration" if wanted is None else " or ".join(wanted))
+                    choices = [n for n, d in decls.items() if wanted is None or d.kind in wanted]
+                    allowed = ({p.name for p in getattr(decl, "params", ())}
+                               | {"unit", "other", "side", "choice"})
+                if not known:
+                    self.bag.add(f"{section}: {key!r} is not a {what} of the ruleset",
+                                 doc.key_span(where), code="unknown-name",
+                                 hint=did_you_mean(key, choices))
+                    continue
+                for field in _placeholders(phrase):
+                    if field not in allowed:
+                        self.bag.add(
+                            f"{section}.{key}: the phrase names {{{field}}}, which it is not "
+                            "given", doc.span(where), code="unknown-placeholder",
+                            hint=did_you_mean(field, sorted(allowed))
+                            or "it is given: " + ", ".join("{" + a + "}" for a in sorted(allowed)))
+                out.setdefault(section, {})[key] = phrase
+        return out
 
     def attack_modes(self, manifest: YamlDocument, decls, base) -> dict:
         modes = dict(base.attack_modes) if base else {}
@@ -478,6 +540,11 @@ class _Builder:
             if problem is not None:
                 code, message, hint = problem
                 self.bag.add(message, located.doc.span(path), code=code, hint=hint)
+
+
+def _placeholders(phrase: str) -> list[str]:
+    """The fields a report phrase names: ``{unit}``, ``{2}``, ``{steadfast?yes|no}``."""
+    return [m.split("?", 1)[0] for m in re.findall(r"\{([^{}]*)\}", phrase)]
 
 
 class _Located(dict):

@@ -66,6 +66,9 @@ class Ruleset:
     library: frozenset[str] = frozenset()
     """Declarations kept for tools, worked examples or patches (``library:`` in index.yaml,
     with its base's): never reported as unused."""
+    report: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
+    """The battle report's words (``report:`` in index.yaml, over its base's): section
+    (``names``, ``rolls``, ``decisions``, ``messages``) -> key -> phrase."""
     base: Ruleset | None = attrs.field(default=None, repr=False)
     """The ruleset this one extends, if any."""
     usage: Usage | None = attrs.field(default=None, repr=False)

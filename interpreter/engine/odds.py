@@ -9,17 +9,19 @@ source instead of a random one.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
 import attrs
 
-from interpreter.chance import Dist, RandomChance, enumerate_exact
-from interpreter.diagnostics import UsageError
+from interpreter.chance import Dist, RandomChance, derive_seed, enumerate_exact
+from interpreter.diagnostics import UsageError, did_you_mean
 from interpreter.engine.entities import Unit, Weapon, wounds_per_model
 from interpreter.lang.compiler import Runtime
 
-__all__ = ["AttackPlan", "AttackOdds", "plan_attacks", "attack_odds", "sample_attacks"]
+__all__ = ["AttackPlan", "AttackOdds", "plan_attacks", "attack_odds", "sample_attacks", "Odds",
+           "compute_odds"]
 
 
 @attrs.frozen
@@ -163,16 +165,83 @@ def attack_odds(runtime: Runtime, plan: AttackPlan, target: Unit,
 
 
 def sample_attacks(runtime: Runtime, plan: AttackPlan, samples: int, seed: int,
-                   options: dict[str, Any] | None = None) -> Dist:
-    """A Monte Carlo estimate of the total damage of the plan's attacks (exact counts / n)."""
+                   options: dict[str, Any] | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> Dist:
+    """A Monte Carlo estimate of the total damage of the plan's attacks (exact counts / n);
+    ``progress`` is told (samples done, samples) every 1000 samples."""
     seq = runtime.sequences[plan.sequence]
     chance = RandomChance(seed)
     env = runtime.env(chance, options)
     counts: dict[int, int] = {}
-    for _ in range(samples):
+    for i in range(samples):
+        if progress is not None and (i % 1000 == 0 or i == samples - 1):
+            progress(i + 1, samples)
         total = 0
         n = plan.attacks if isinstance(plan.attacks, int) else plan.attacks.sample(chance.rng)
         for _ in range(n):
             total += seq.run(env, dict(plan.args)).damage
         counts[total] = counts.get(total, 0) + 1
     return Dist.from_weights({k: Fraction(v, samples) for k, v in counts.items()})
+
+
+def _unit(battle: Any, unit_id: str, role: str):
+    unit = battle.unit(unit_id)
+    if unit is None:
+        ids = [u.id for u in battle.units]
+        hint = did_you_mean(unit_id, ids) or "units: " + ", ".join(ids)
+        raise UsageError(f"--{role} {unit_id!r} is not a unit of the battle; {hint}")
+    return unit
+
+
+@attrs.frozen
+class Odds:
+    """What one attacker's attacks do to the target: each step, the damage, the models."""
+
+    attacker: Any
+    target: Any
+    plans: list
+    rows: list[tuple[str, Dist]]
+    """(what, its distribution): each step of the sequence, then damage, models removed."""
+    sampled: Dist | None = None
+
+    @property
+    def damage(self) -> Dist:
+        """The distribution of the total damage."""
+        return self.rows[-2][1]
+
+
+def compute_odds(runtime, fight, attacker: str, target: str, *, shooting: bool = False,
+                 charging: bool = False, attacks: int | None = None, samples: int = 0,
+                 seed: int = 1, progress: Any = None) -> Odds:
+    """The exact odds of one attacker's attacks on the target (and ``samples`` draws)."""
+    a, t = _unit(fight, attacker, "attacker"), _unit(fight, target, "target")
+    mode = "shooting" if shooting else "melee"
+    plans = plan_attacks(runtime, a, t, mode=mode, attacks=attacks, charging=charging,
+                         options=fight.options)
+    if not plans:
+        raise UsageError(f"{attacker!r} makes no {mode} attacks: the ruleset counts none for it")
+    results = [attack_odds(runtime, plan, t, fight.options) for plan in plans]
+    steps = results[0].steps
+    past = [_sum(r.past[i] for r in results) for i in range(len(steps))]
+    damage = _sum(r.damage for r in results)
+    sampled = None
+    if samples:
+        sampled = _sum(sample_attacks(runtime, p, samples, derive_seed(seed, "odds", i),
+                                      fight.options, progress=progress)
+                       for i, p in enumerate(plans))
+    seq = runtime.sequences[plans[0].sequence]
+    rows = [(f"{name} {'failed' if stops_on_pass else 'passed'}", d)
+            for (name, _, stops_on_pass, _), d in zip(seq.steps, past)]
+    rows += [("damage", damage), ("models removed", _removed(runtime, t, damage))]
+    return Odds(a, t, plans, rows, sampled)
+
+
+def _sum(dists: Iterable[Dist[Any]]) -> Dist[Any]:
+    """The sum of one or more independent distributions."""
+    return functools.reduce(Dist.plus, dists)
+
+
+def _removed(runtime: Runtime, target: Unit, damage: Dist) -> Dist:
+    """The models that damage removes (with the damage the target carries already)."""
+    per_model = wounds_per_model(runtime, target)
+    return damage.map(lambda d: min(target.models, (target.damage + d) // per_model))

@@ -47,18 +47,21 @@ class Battle:
         return next((u for u in self.units if u.id == unit_id), None)
 
 
-def read_battle(path: str | Path, problems: list[Diagnostic] | None = None) -> YamlDocument:
+def read_battle(path: str | Path, problems: list[Diagnostic] | None = None,
+                text: str | None = None) -> YamlDocument:
     """Load and schema-check a battle file (no ruleset needed).
 
     Args:
         path: the battle file.
         problems: where to put what the schema finds instead of raising it, so that
             :func:`load_battle` reports it together with what the ruleset finds.
+        text: the file's text, when it was read already (standard input); ``path`` then
+            only names it.
 
     Raises:
         DataError: the YAML is malformed; or, without ``problems``, every schema problem.
     """
-    doc = load_yaml(str(path))
+    doc = load_yaml(str(path), text)
     found = validate(doc, "battle")
     if problems is None:
         if found:

@@ -537,6 +537,8 @@ class BattleState(ObjectivesMixin, SightMixin):
         if env.events is not None:
             self.emit(env, "casualties", unit=unit.id, damage=int(damage), slain=slain,
                       models_left=unit.models, wounds=unit.wounds,
+                      wounds_each=unit.wounds_each,
+                      wounds_lost=unit.damage if unit.models > 0 else 0,
                       placed=self.positions(env, unit) if unit.models > 0 else {})
         if slain:
             self.fire(env, "slain")
@@ -673,8 +675,10 @@ class BattleState(ObjectivesMixin, SightMixin):
                     past[i] += n
         finally:
             self.attacking = False
+        weapon = next((v.name for v in args.values() if isinstance(v, Weapon)), None)
         self.emit(env, "attacks", attacker=attacker.id, target=target.id, sequence=sequence,
                   attacks=int(attacks or 0), damage=total, in_contact=target in attacker.engaged,
+                  weapon=weapon,
                   steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
                   cite=self.runtime.ruleset.cite(sequence))
         return total

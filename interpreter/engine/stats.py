@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -150,15 +149,3 @@ def summarise(results: list[dict]) -> dict[str, Any]:
     rounds = _spread([r["rounds"] for r in results])
     return {"runs": n, "outcomes": outcomes, "units": units, "victory_points": vps,
             "rounds": rounds}
-
-
-def terminal_progress(done: int, total: int, what: str = "battles") -> None:
-    """A one-line progress bar on standard error (only when it is a terminal)."""
-    if not sys.stderr.isatty():
-        return
-    width = 30
-    filled = width * done // max(1, total)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}")
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()

@@ -30,12 +30,14 @@ from interpreter.lang.builtins import UNIT_PROPERTIES
 __all__ = ["CodeGen"]
 
 _SPECIAL_NAMES = {
-    "active_side": "env.state.active_side",
-    "round_number": "env.state.round",
     "nobody": "None",
     "phase_name": "(env.state.phase if env.state is not None else None)",
 }
 """Names the engine gives a value (when no local or declaration has them)."""
+
+_STATE_NAMES = {"active_side": "active_side", "round_number": "round"}
+"""Names the battle's state gives a value: name -> the state's attribute (outside a
+battle, such as in an odds calculation, reading one is a located error)."""
 
 class _Function:
     """One generated function being written: its lines, constants and temporaries."""
@@ -128,9 +130,9 @@ class CodeGen:
                                    "that call each other without end", span, "too-deep")
             return err
 
-        def no_state(name: str, span: Span):
-            raise c._fail(f"{name}() needs a battle; it cannot run in an odds calculation",
-                          span)
+        def no_state(name: str, span: Span, call: bool = True):
+            raise c._fail(f"{name}{'()' if call else ''} needs a battle; it cannot run in "
+                          "an odds calculation", span)
 
         self.namespace: dict[str, Any] = {
             # the globals of every generated function: these helpers, the constants the
@@ -283,6 +285,10 @@ class CodeGen:
         if name in types or decl is None:
             if name in _SPECIAL_NAMES and name not in types:
                 return _SPECIAL_NAMES[name]
+            if name in _STATE_NAMES and name not in types:
+                span = fn.const(e.span)
+                return (f"(env.state if env.state is not None else "
+                        f"_no_state({name!r}, {span}, False)).{_STATE_NAMES[name]}")
             fn.names.setdefault(name, e.span)
             return f"vars[{name!r}]"
         if isinstance(decl, ast.OptionDecl):

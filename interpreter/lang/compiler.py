@@ -797,12 +797,15 @@ class CompiledRoll:
         self.decl = decl
         self.name = decl.name
         types = {p.name: p.type for p in decl.params}
+        self.params = frozenset(types)
         ctx = dict(types, result="int", natural="int")
         assert decl.dice is not None, "the checker requires dice (missing-dice)"
         self.dice = dice_of(decl.dice, runtime.dice_decls)
         self.physical = self.dice.dice()
         self.need = runtime.compile_expr(decl.need, ctx) if decl.need is not None else None
         self.pass_if = runtime.compile_expr(decl.pass_if, ctx) if decl.pass_if else None
+        self.target = _target(runtime, decl.pass_if, ctx)
+        """``pass if result <= X``: the comparison and X compiled, for the event log."""
         self.value = runtime.compile_expr(decl.value, ctx) if decl.value is not None else None
         self.beyond = (decl.beyond[0], runtime.compile_expr(decl.beyond[1], dict(ctx, need="int"))
                        ) if decl.beyond else None
@@ -842,6 +845,7 @@ class CompiledRoll:
         mods: dict[tuple[str, int], list] = {}
         sources: list[tuple[str, int, str]] = []
         reroll_failed = reroll_passed = False
+        rerolled_by: list[str] = []
         auto = None
         marking: list[tuple[str, Closure | None, dict]] = []
         carried = self.runtime.carried(vars)
@@ -865,6 +869,7 @@ class CompiledRoll:
                         sources.append((eff.part, v, inst.text))
             for eff, cond in rerolls:
                 if cond is None or cond(env, evars):
+                    rerolled_by.append(inst.text)
                     if eff.which == "failed":
                         reroll_failed = True
                     else:
@@ -878,7 +883,7 @@ class CompiledRoll:
         # a granted re-roll and a forced re-roll of successes cancel (000 L15)
         if reroll_failed and reroll_passed:
             reroll_failed = reroll_passed = False
-        return totals, sources, reroll_failed, reroll_passed, auto, marking
+        return totals, sources, (reroll_failed, reroll_passed, rerolled_by), auto, marking
 
     def run(self, env: Env, vars: dict) -> RollResult:
         """Roll (or test) with arguments ``vars``.
@@ -899,11 +904,10 @@ class CompiledRoll:
 
     def _run(self, env: Env, vars: dict) -> RollResult:
         if self.has_effects:
-            totals, sources, reroll_failed, reroll_passed, auto, marking = self._effects(env,
-                                                                                      vars)
+            totals, sources, rerolls, auto, marking = self._effects(env, vars)
         else:
-            totals, sources, reroll_failed, reroll_passed, auto, marking = (
-                _NO_MODS, (), False, False, None, [])
+            totals, sources, rerolls, auto, marking = _NO_MODS, (), _NO_REROLLS, None, []
+        reroll_failed, reroll_passed, rerolled_by = rerolls
         if auto is not None:
             result = RollResult(self.name, None, 0, auto[0])
             env.emit({"kind": "test", "rule": self.name, "cite": self.cite,
@@ -940,8 +944,24 @@ class CompiledRoll:
                                                                else "fail"),
                 "rerolled": rerolled,
                 "marks": sorted(result.marks),
+                **self._described(env, vars, rerolled_by if rerolled else ()),
             })
         return result
+
+    def _described(self, env: Env, vars: dict, rerolled_by: Sequence[str]) -> dict[str, Any]:
+        """What the battle report shows beside the dice: the arguments that are not units
+        (``args``), the score a ``pass if result <= X`` test compares with (``target``, as
+        ``[comparison, X]``) and the rules that gave a re-roll (``rerolled_by``)."""
+        out: dict[str, Any] = {}
+        args = {k: v for k, v in vars.items()
+                if k in self.params and isinstance(v, (bool, int, float, str))}
+        if args:
+            out["args"] = args
+        if self.target is not None:
+            out["target"] = [self.target[0], self.target[1](env, vars)]
+        if rerolled_by:
+            out["rerolled_by"] = list(dict.fromkeys(rerolled_by))
+        return out
 
     def _rerolled_faces(self, env: Env, result: RollResult) -> tuple:
         """The faces after a re-roll: every die (``reroll all dice``, the default for
@@ -1023,6 +1043,22 @@ class CompiledRoll:
 
 
 _NO_MODS = {"result": 0, "need": 0}
+_NO_REROLLS: tuple[bool, bool, list[str]] = (False, False, [])
+
+
+def _target(runtime: Runtime, pass_if: ast.Expr | None, ctx: dict[str, str]
+            ) -> tuple[str, Closure] | None:
+    """``pass if result <= X`` (or ``>=``, ``<``, ``>``) with an X that reads neither the
+    dice nor any roll or action: the comparison and X compiled; else None."""
+    if not (isinstance(pass_if, ast.Compare) and isinstance(pass_if.left, ast.Name)
+            and pass_if.left.name == "result" and pass_if.op in ("<=", ">=", "<", ">")):
+        return None
+    for node in walk(pass_if.right):
+        if isinstance(node, ast.Name) and node.name in ("result", "natural", "dice"):
+            return None
+        if isinstance(node, ast.Call) and node.name in runtime.decls:
+            return None
+    return pass_if.op, runtime.compile_expr(pass_if.right, ctx)
 
 
 # ---------------------------------------------------------------- sequences

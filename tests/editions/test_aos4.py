@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from interpreter.chance import D3, Dist, RandomChance, ScriptedChance, enumerate_exact
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.diagnostics import Span, UsageError
 from interpreter.editions.loader import load_edition, load_ruleset
 from interpreter.engine.entities import Unit, Weapon
@@ -40,7 +40,7 @@ F = Fraction
 
 @pytest.fixture(scope="module")
 def duel():
-    return load_context("aos4", DUEL)
+    return open_battle("aos4", DUEL)
 
 
 @pytest.fixture(scope="module")
@@ -865,7 +865,7 @@ units:
                       "  - {id: a, side: x, profile: extra/printed, models: 1}\n"
                       "  - {id: t, side: y, profile: extra/printed, models: 5}\n",
                       encoding="utf-8")
-    _, runtime, fight = load_context(str(folder), str(battle))
+    _, runtime, fight = open_battle(str(folder), str(battle))
     a, t = fight.unit("a"), fight.unit("t")
     assert (t.profile["Save"], a.weapons[0].profile["Hit"]) == (4, 3)
     assert mean_damage(runtime, a, t) == F(2, 3) * F(2, 3) * F(1, 2) * 2
@@ -880,7 +880,7 @@ def test_the_grey_seers_d3_staff_from_data(tmp_path) -> None:
                       "  - {id: seer, side: chaos, profile: chaos/grey_seer, models: 1}\n"
                       "  - {id: liberators, side: order, profile: order/liberators, models: 5}\n",
                       encoding="utf-8")
-    _, runtime, fight = load_context(None, str(battle))
+    _, runtime, fight = open_battle(None, str(battle))
     result = odds(runtime, fight.unit("seer"), fight.unit("liberators"))
     assert result.damage.mean() == F(1, 2)
     assert result.damage.max() == 3

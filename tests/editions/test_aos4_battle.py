@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from helpers.aos4_probe import Probe, battle_file
 
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.driver import run_battle
 from interpreter.engine.entities import Weapon
 
@@ -36,7 +36,7 @@ SEASONS = "rulesets/aos4/battles/seasons"
 def fight(edition: str, path: str | Path, *, seed: int | None = None,
           options: dict[str, Any] | None = None, scripted: Any = None):
     """One battle under an edition, with every event kept."""
-    _, runtime, battle = load_context(edition, str(path), options)
+    _, runtime, battle = open_battle(edition, str(path), options)
     return run_battle(runtime, battle, seed=seed, scripted=scripted)
 
 
@@ -117,7 +117,7 @@ def test_the_reference_duel_still_runs(edition: str) -> None:
 
 
 def test_a_statistics_run_of_the_bundled_battle_finishes() -> None:
-    _, runtime, battle = load_context("aos4-gh2026", BATTLE)
+    _, runtime, battle = open_battle("aos4-gh2026", BATTLE)
     results = [run_battle(runtime, battle, seed=i, keep_events=False) for i in range(5)]
     assert all(r.winner in ("order", "chaos", None) for r in results)
 
@@ -679,7 +679,7 @@ def test_cover_gives_minus_1_to_hit_to_a_unit_wholly_on_the_feature() -> None:
 def test_the_2026_27_wording_has_no_cover_option() -> None:
     from interpreter.diagnostics import UsageError
     with pytest.raises(UsageError, match="cover_after_charge"):
-        load_context("aos4-gh2026", BATTLE, {"cover_after_charge": "round"})
+        open_battle("aos4-gh2026", BATTLE, {"cover_after_charge": "round"})
 
 
 def test_obscuring_differs_in_each_version() -> None:

@@ -18,7 +18,7 @@ import pytest
 from helpers.aos4_probe import Probe, battle_file
 
 from interpreter.chance import ScriptedChance
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.driver import run_battle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +32,7 @@ COHERENCY = "rulesets/aos4/battles/seasons/coherency_after_slain.yaml"
 
 
 def fight(edition: str, path: str | Path, options: dict[str, Any] | None = None):
-    _, runtime, battle = load_context(edition, str(path), options)
+    _, runtime, battle = open_battle(edition, str(path), options)
     return run_battle(runtime, battle)
 
 

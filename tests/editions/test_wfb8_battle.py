@@ -13,7 +13,7 @@ import yaml
 from helpers.wfb8_world import one, pos
 
 from interpreter.chance import RandomChance
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.editions.loader import load_ruleset
 from interpreter.engine.driver import run_battle
 from interpreter.engine.state import BattleState
@@ -28,7 +28,7 @@ def scripted(tmp_path: Path, base: str, dice: dict, **changes: Any):
     doc.update(changes)
     path = tmp_path / base
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("wfb8", str(path))
+    _, runtime, battle = open_battle("wfb8", str(path))
     # after its own dice, every tagged roll goes on with 1s, as the untagged ones do
     padded = {tag: list(faces) + ([1] * 200 if tag != "*" else []) for tag, faces in dice.items()}
     return run_battle(runtime, battle, scripted=padded)
@@ -44,7 +44,7 @@ def logs(result, message: str) -> list[list]:
 def test_the_default_battle_is_a_pitched_battle() -> None:
     ruleset = load_ruleset(ROOT / "rulesets" / "wfb8")
     assert Path(ruleset.default_battle).name == "battle.yaml"
-    _, _, battle = load_context("wfb8", None)
+    _, _, battle = open_battle("wfb8", None)
     sides = {s: [u for u in battle.units if u.side == s] for s in battle.sides}
     for units in sides.values():
         assert len(units) >= 5
@@ -56,7 +56,7 @@ def test_the_default_battle_is_a_pitched_battle() -> None:
 
 @pytest.fixture(scope="module")
 def pitched():
-    _, runtime, battle = load_context("wfb8", None)
+    _, runtime, battle = open_battle("wfb8", None)
     return run_battle(runtime, battle)
 
 
@@ -83,19 +83,19 @@ def test_the_pitched_battle_explains_itself_with_seed_lines() -> None:
                           cwd=ROOT, capture_output=True, text=True, check=True)
     cited = [line for line in done.stdout.splitlines() if "[000_c4300f58fce5f1da.txt L" in line]
     assert len(cited) > 100
-    assert any("charge_distance" in line and "L142-L150" in line for line in cited)
-    assert any("winds of magic" in line and "L240" in line for line in cited)
+    assert any("Charge roll" in line and "L142-L150" in line for line in cited)
+    assert any("Winds of Magic:" in line and "L240" in line for line in cited)
     assert "Winner:" in done.stdout
 
 
 def test_the_pitched_battle_is_the_same_for_the_same_seed() -> None:
-    _, runtime, battle = load_context("wfb8", None)
+    _, runtime, battle = open_battle("wfb8", None)
     assert run_battle(runtime, battle, seed=3).events == run_battle(runtime, battle, seed=3).events
 
 
 def test_every_bundled_battle_runs(tmp_path: Path) -> None:
     for name in ("duel.yaml", "shooting.yaml", "battle.yaml", "characters.yaml"):
-        _, runtime, battle = load_context("wfb8", str(BATTLES / name))
+        _, runtime, battle = open_battle("wfb8", str(BATTLES / name))
         result = run_battle(runtime, battle, seed=2, keep_events=False)
         assert result.rounds >= 1
 
@@ -158,7 +158,7 @@ def world(tmp_path: Path, units: list[dict], **extra: Any):
     doc.update(extra)
     path = tmp_path / "b.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("wfb8", str(path))
+    _, runtime, battle = open_battle("wfb8", str(path))
     state = BattleState(runtime, battle, [], {})
     state.round = 6
     events: list[dict] = []
@@ -239,8 +239,8 @@ def test_an_option_outside_its_declared_range_is_refused(tmp_path: Path) -> None
     path = tmp_path / "duel.yaml"
     path.write_text(duel + "options: {game_points: 200000}\n", encoding="utf-8")
     with pytest.raises(DataError) as err:
-        load_context("wfb8", str(path))
+        open_battle("wfb8", str(path))
     assert [d.message for d in err.value.diagnostics] == [
         "option 'game_points' takes values 0..100000; got 200000"]
     with pytest.raises(UsageError, match="takes values 0..100000; got -1"):
-        load_context("wfb8", str(BATTLES / "duel.yaml"), {"game_points": -1})
+        open_battle("wfb8", str(BATTLES / "duel.yaml"), {"game_points": -1})

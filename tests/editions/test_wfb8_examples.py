@@ -18,7 +18,7 @@ import pytest
 from helpers.wfb8_world import World, unit
 
 from interpreter.chance import RandomChance, ScriptedChance, enumerate_exact
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "rulesets" / "wfb8" / "battles" / "duel.yaml")
@@ -26,7 +26,7 @@ DUEL = str(ROOT / "rulesets" / "wfb8" / "battles" / "duel.yaml")
 
 @functools.cache
 def runtime():
-    return load_context("wfb8", DUEL)[1]
+    return open_battle("wfb8", DUEL)[1]
 
 
 def call(name: str, dice: Any = None, **args: Any) -> Any:
@@ -333,7 +333,7 @@ def test_we27_a_champion_is_removed_last(tmp_path: Path) -> None:
 
 def test_we23_ld_8_losing_by_3_breaks_on_a_7() -> None:
     # WE23, L450-L452: Leadership 8 less 3 is 5; a 7 breaks, a 5 holds.
-    _, rt, battle = load_context("wfb8", DUEL)
+    _, rt, battle = open_battle("wfb8", DUEL)
     knights = battle.unit("halberdiers")
     knights.profile["Ld"] = 8
     env = rt.env(ScriptedChance({"break_test": [3, 4, 2, 3]}))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.chance import RandomChance
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.driver import run_battle
 from interpreter.engine.state import BattleState
 
@@ -34,7 +34,7 @@ def battle_file(tmp_path: Path) -> str:
 
 
 def set_up(battle_file: str):
-    _, runtime, battle = load_context("wfb8", battle_file)
+    _, runtime, battle = open_battle("wfb8", battle_file)
     state = BattleState(runtime, battle, [], {})
     env = runtime.env(RandomChance(1), battle.options, [], state)
     runtime.battle_blocks["setup"](env, {})
@@ -62,7 +62,7 @@ def test_a_joined_character_cannot_be_shot_while_its_unit_has_five_models(
 
 
 def test_a_joined_character_moves_and_fights_with_its_unit(battle_file: str) -> None:
-    _, runtime, battle = load_context("wfb8", battle_file)
+    _, runtime, battle = open_battle("wfb8", battle_file)
     result = run_battle(runtime, battle)
     kinds = [(e["kind"], e.get("unit"), e.get("to")) for e in result.events]
     assert ("attach", "captain", "halberdiers") in kinds

@@ -10,7 +10,7 @@ import yaml
 from helpers.wfb8_world import one, pos
 
 from interpreter.chance.source import ScriptedChance
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.driver import run_battle
 from interpreter.engine.state import BattleState
 
@@ -30,7 +30,7 @@ class Arena:
         doc = {"edition": "wfb8", "seed": 1, "units": units, "options": options or {}}
         path = tmp_path / "arena.yaml"
         path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-        _, runtime, battle = load_context("wfb8", str(path))
+        _, runtime, battle = open_battle("wfb8", str(path))
         self.runtime = runtime
         self.state = BattleState(runtime, battle, [dict(o) for o in orders or []], {})
         self.state.round = 1
@@ -254,7 +254,7 @@ def test_a_charge_redirects_when_its_target_flees(tmp_path: Path) -> None:
                       {"decision": "charge_reaction", "unit": "spears", "choose": "hold"}]}
     path = tmp_path / "redirect.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("wfb8", str(path))
+    _, runtime, battle = open_battle("wfb8", str(path))
     result = run_battle(runtime, battle,
                         scripted=padded({"charge_distance": [6, 6], "flee_distance": [3, 3]}))
     said = [e["values"] for e in result.events
@@ -282,7 +282,7 @@ def test_a_charge_redirects_only_once_a_turn(tmp_path: Path) -> None:
                       {"decision": "charge_back", "unit": "orcs", "choose": "men"}]}
     path = tmp_path / "redirect2.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("wfb8", str(path))
+    _, runtime, battle = open_battle("wfb8", str(path))
     result = run_battle(runtime, battle,
                         scripted=padded({"charge_distance": [6, 6], "flee_distance": [1, 1]}))
     logs = [(e["message"], e["values"]) for e in result.events if e["kind"] == "log"]

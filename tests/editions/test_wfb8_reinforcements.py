@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.driver import run_battle
 
 BATTLE = """edition: wfb8
@@ -23,7 +23,7 @@ units:
 def test_a_reinforcement_waits_then_arrives_in_its_sides_second_turn(tmp_path: Path) -> None:
     path = tmp_path / "reinforcements.yaml"
     path.write_text(BATTLE)
-    _, runtime, battle = load_context("wfb8", str(path))
+    _, runtime, battle = open_battle("wfb8", str(path))
     result = run_battle(runtime, battle)
     events = result.events
     aside = next(e for e in events if e["kind"] == "set_aside")
@@ -43,7 +43,7 @@ def test_a_reinforcement_waits_then_arrives_in_its_sides_second_turn(tmp_path: P
 def test_a_reinforcement_that_never_arrives_gives_no_victory_points(tmp_path: Path) -> None:
     path = tmp_path / "late.yaml"
     path.write_text(BATTLE.replace("reinforcement_turn: 2", "reinforcement_turn: 9"))
-    _, runtime, battle = load_context("wfb8", str(path))
+    _, runtime, battle = open_battle("wfb8", str(path))
     result = run_battle(runtime, battle)
     assert not any(e["kind"] == "arrive" for e in result.events)
     spearmen = next(u for u in result.units if u.id == "spearmen")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.diagnostics import BattleError, ChanceError
 from interpreter.engine.driver import run_battle
 from interpreter.engine.stats import RunSpec, run_many, summarise
@@ -21,7 +21,7 @@ SCRIPTED = "tests/engine/battles/scripted_duel.yaml"
 
 @pytest.fixture(scope="module")
 def duel():
-    return load_context("wfb8", DUEL)
+    return open_battle("wfb8", DUEL)
 
 
 def test_the_duel_is_fought_to_the_end(duel) -> None:
@@ -94,7 +94,7 @@ def test_statistics_do_not_depend_on_the_number_of_workers() -> None:
 
 
 def test_scripted_dice_decide_the_battle() -> None:
-    _, runtime, battle = load_context("wfb8", SCRIPTED)
+    _, runtime, battle = open_battle("wfb8", SCRIPTED)
     result = run_battle(runtime, battle)
     attacks = [e for e in result.events if e["kind"] == "attacks"]
     # 11 hits, 4 wounds, 2 unsaved (the 6s save); then the Orcs strike back and miss
@@ -157,7 +157,7 @@ def test_the_orcs_win_the_reference_duel_more_often() -> None:
 def test_a_ruleset_without_a_battle_declaration_cannot_run_battles(tmp_path: Path) -> None:
     from interpreter.lang.compiler import Runtime
 
-    _, runtime, battle = load_context("wfb8", DUEL)
+    _, runtime, battle = open_battle("wfb8", DUEL)
 
     class NoBattle(Runtime):
         def __init__(self, base):
@@ -178,11 +178,11 @@ def test_quiet_statuses_stay_in_the_event_log_but_not_in_the_narration(duel) -> 
     assert {e["status"] for e in quiet} >= {"fought"}          # `status fought ... quiet`
     assert {e["status"] for e in loud} >= {"charged"}
     text = "\n".join(narrate(events))
-    assert "gains fought" not in text and "gains charged" in text
+    assert "now fought" not in text and "now charged" in text
 
 
 def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
-    from interpreter.engine.narrate import narrate
+    from interpreter.engine.narrate import Words, narrate
 
     def roll(die, units=("u",), **extra):
         return {"kind": "roll", "rule": "power_die", "units": list(units), "dice": [die],
@@ -203,23 +203,26 @@ def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
         {"kind": "turn", "side": "blue"},
         {"kind": "phase", "phase": "movement", "within": None},           # empty: hidden
     ]
-    assert list(narrate(events)) == [
-        "-- turn: red --",
-        "  [movement]",
-        "  [moves]",
-        '    u moves 4" toward v',
-        "  [magic]",
-        "    u power_die ×3: rolled 3, 5, 1",
-        "    w power_die: rolled 6 = 6",
-        "    u power_die: rolled 2 = 2 vs 4 → fail",
-        "-- turn: blue --",
+    words = Words({"names": {"power_die": "power dice"}}, {"u": "Swordsmen", "w": "Wolves",
+                                                            "v": "Goblins", "red": "Red",
+                                                            "blue": "Blue"})
+    assert list(narrate(events, words)) == [
+        "-- Turn of Red --",
+        "  [Movement]",
+        "  [Moves]",
+        '    Swordsmen move 4" toward Goblins',
+        "  [Magic]",
+        "    Swordsmen: Power dice ×3: rolled 3, 5, 1",
+        "    Wolves: Power dice: rolled 6",
+        "    Swordsmen: Power dice: rolled 2, needing 4+ → fails",
+        "-- Turn of Blue --",
     ]
-    assert list(narrate(events[5:6] + [roll(4), roll(4)], explain=True)) == [
-        "  [magic]", "    u power_die ×2: rolled 4, 4   [L1]"]
+    assert list(narrate(events[5:6] + [roll(4), roll(4)], words, explain=True)) == [
+        "  [Magic]", "    Swordsmen: Power dice ×2: rolled 4, 4   [L1]"]
 
 
 def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() -> None:
-    from interpreter.engine.narrate import narrate
+    from interpreter.engine.narrate import Words, narrate
 
     events = [
         {"kind": "heal", "unit": "u", "points": 2},
@@ -232,15 +235,19 @@ def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() ->
         {"kind": "win", "winner": "red", "reason": "the banner is taken"},
         {"kind": "win", "winner": None, "reason": "both armies broke"},
     ]
-    assert list(narrate(events)) == [
-        "    u heals 2 damage",
-        "    u gets back 1 slain model (5 now)",
-        "    u gets back 2 slain models (7 now)",
-        "    decision gambit (red): storm — default",
-        "    red scores 3 (total 8)",
-        "    red wins the battle: the banner is taken",
+    words = Words({"decisions": {"gambit": "{side} pick the gambit {choice}"}},
+                  {"u": "Swordsmen", "red": "Red"}, singular=["u"])
+    assert list(narrate(events, words)) == [
+        "    Swordsmen heals 2 damage",
+        "    Swordsmen gets back 1 slain model (5 now)",
+        "    Swordsmen gets back 2 slain models (7 now)",
+        "    Red pick the gambit storm",
+        "    Red score 3 (total 8)",
+        "    Red win the battle: the banner is taken",
         "    the battle is a draw: both armies broke",
     ]
+    assert list(narrate(events[3:4], words, decisions=True)) == [
+        "    Red: gambit: storm (decided by default)"]
 
 
 def test_default_workers_one_per_cpu_but_not_for_a_short_batch(monkeypatch) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from interpreter.chance import RandomChance
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.state import BattleState
 from interpreter.space import Pose
 
@@ -18,7 +18,7 @@ _KEPT = ("_footprints", "_gaps", "_outlines", "_terrain_under", "_in_range", "_b
 def test_kept_answers_are_those_computed_afresh() -> None:
     # units move, turn, lose models and fall, at random: every answer the caches give is
     # the one the state computes with nothing kept
-    _, runtime, battle = load_context("wfb8", "rulesets/wfb8/battles/battle.yaml")
+    _, runtime, battle = open_battle("wfb8", "rulesets/wfb8/battles/battle.yaml")
     state = BattleState(runtime, battle, [], {})
     env = runtime.env(RandomChance(1), battle.options, [], state)
     units = list(state.units)

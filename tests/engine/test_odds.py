@@ -6,13 +6,13 @@ from fractions import Fraction
 
 import pytest
 
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.odds import attack_odds, plan_attacks
 
 
 @pytest.fixture(scope="module")
 def wfb8_duel():
-    return load_context("wfb8", "rulesets/wfb8/battles/duel.yaml")
+    return open_battle("wfb8", "rulesets/wfb8/battles/duel.yaml")
 
 
 def one_attack(context, attacker: str, target: str):

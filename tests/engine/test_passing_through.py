@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from interpreter.chance import RandomChance
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.state import BattleState
 from interpreter.space import edge_distance
 
@@ -32,7 +32,7 @@ def build(tmp_path: Path, units: list[dict]):
     doc: dict[str, Any] = {"edition": "wfb8", "seed": 1, "units": units}
     path = tmp_path / "b.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("wfb8", str(path))
+    _, runtime, battle = open_battle("wfb8", str(path))
     state = BattleState(runtime, battle, [], {})
     events: list[dict] = []
     env = runtime.env(RandomChance(1), battle.options, events, state)

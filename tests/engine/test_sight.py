@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from interpreter.chance import RandomChance
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.diagnostics import BattleError
 from interpreter.engine.sight import TerrainPiece, clip_segment, grid_points
 from interpreter.engine.state import BattleState
@@ -30,7 +30,7 @@ def build(tmp_path: Path, units: list[dict], terrain: list[dict] | None = None):
         doc["battlefield"] = {"width": 72, "depth": 48, "terrain": terrain}
     path = tmp_path / "b.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("wfb8", str(path))
+    _, runtime, battle = open_battle("wfb8", str(path))
     state = BattleState(runtime, battle, [], {})
     env = runtime.env(RandomChance(1), battle.options, [], state)
 

@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from interpreter.chance import RandomChance, ScriptedChance
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.state import BattleState
 
 __all__ = ["Probe", "battle_file"]
@@ -20,7 +20,7 @@ class Probe:
     def __init__(self, edition: str, path: str | Path, *, dice: Any = None,
                  active: str = "order", orders: list[dict] | None = None,
                  options: dict[str, Any] | None = None) -> None:
-        _, self.runtime, battle = load_context(edition, str(path), options)
+        _, self.runtime, battle = open_battle(edition, str(path), options)
         battle = attrs.evolve(battle, units=[u.fresh() for u in battle.units])
         self.state = BattleState(self.runtime, battle, list(orders or []), {})
         self.state.active_side = active

@@ -9,7 +9,7 @@ from typing import Any, Callable
 import yaml
 
 from interpreter.chance import RandomChance
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.state import BattleState
 
 __all__ = ["INCH", "build", "piece", "row"]
@@ -26,7 +26,7 @@ def build(tmp_path: Path, units: list[dict], terrain: list[dict]
                            "battlefield": {"width": 60, "depth": 44, "terrain": terrain}}
     path = tmp_path / "b.yaml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("aos4", str(path))
+    _, runtime, battle = open_battle("aos4", str(path))
     state = BattleState(runtime, battle, [], {})
     env = runtime.env(RandomChance(1), battle.options, [], state)
     ids = {u.id: u for u in state.units}

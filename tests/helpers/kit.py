@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 
 __all__ = ["kit_battle"]
 
@@ -18,5 +18,5 @@ def kit_battle(tmp_path: Path, name: str, rules: str, battle: str) -> tuple[Any,
     (folder / "index.yaml").write_text(f"kind: ruleset\nrules: [{name}.rules]\n")
     (folder / f"{name}.rules").write_text(rules)
     (tmp_path / "battle.yaml").write_text(battle)
-    _, runtime, fight = load_context(str(folder), str(tmp_path / "battle.yaml"))
+    _, runtime, fight = open_battle(str(folder), str(tmp_path / "battle.yaml"))
     return runtime, fight

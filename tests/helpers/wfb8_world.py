@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 
 from interpreter.chance import RandomChance, ScriptedChance, enumerate_exact
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.state import BattleState
 
 __all__ = ["World", "one", "pos", "unit"]
@@ -22,7 +22,7 @@ class World:
         doc.update(extra)
         path = tmp_path / "battle.yaml"
         path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-        _, self.runtime, self.battle = load_context("wfb8", str(path))
+        _, self.runtime, self.battle = open_battle("wfb8", str(path))
         orders = [dict(o) for o in extra.get("orders", [])]
         self.state = BattleState(self.runtime, self.battle, orders, {})
         self.state.round = 1

@@ -49,9 +49,9 @@ def load(spec: dict[str, Any]) -> Any:
         return parse_rules(path.read_text(encoding="utf-8"), spec["path"])
     if spec["load"] == "ruleset":
         return load_ruleset(spec["path"])
-    from interpreter.cli.common import load_context
+    from interpreter import open_battle
 
-    return load_context(spec["edition"], spec["path"])
+    return open_battle(spec["edition"], spec["path"])
 
 
 def diagnostics(spec: dict[str, Any]) -> list[Diagnostic]:

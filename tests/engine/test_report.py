@@ -1,0 +1,106 @@
+"""The battle report: a player's sentences in the ruleset's words, never a trace."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from interpreter import open_battle
+from interpreter.editions.loader import load_edition
+from interpreter.editions.registry import bundled_editions
+from interpreter.engine.driver import run_battle
+from interpreter.engine.narrate import Words, narrate, summary_table
+
+SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
+BOOLEAN = re.compile(r"\b(True|False|None)\b")
+TUPLE = re.compile(r": [A-Za-z][\w' ()-]*, -?\d+, [A-Za-z]")
+"""What a log statement's values printed raw look like: ``combat result: bsb, 1, boyz, 3``."""
+
+
+def _battles():
+    for edition in bundled_editions():
+        for battle in load_edition(edition).battles:
+            yield pytest.param(edition, battle, id=f"{edition}:{battle.name}")
+
+
+def _report(edition, battle, seed=None, **how):
+    ruleset, runtime, fight = open_battle(edition, str(battle))
+    result = run_battle(runtime, fight, seed=fight.seed if seed is None else seed,
+                        keep_events=True)
+    words = Words.of(ruleset, fight)
+    return result, summary_table(result, words) + list(narrate(result.events, words, **how))
+
+
+@pytest.mark.parametrize("edition,battle", list(_battles()))
+def test_every_bundled_battle_narrates_without_trace_words(edition, battle):
+    result, lines = _report(edition, battle, decisions=True)
+    bad = [line for line in lines
+           if SNAKE.search(line) or BOOLEAN.search(line) or TUPLE.search(line)]
+    assert bad == []
+    # every test line shows what it needed, every re-roll where it came from
+    for line in lines:
+        if "rolled" in line and ("passes" in line or "fails" in line):
+            assert "needing" in line, line
+        if "re-roll" in line:
+            assert re.search(r"re-roll(: | \(|, )\S", line), line
+
+
+@pytest.mark.parametrize("edition,battle", list(_battles()))
+def test_every_log_statement_of_a_bundled_battle_has_its_phrase(edition, battle):
+    result, _ = _report(edition, battle)
+    words = load_edition(edition).report["messages"]
+    missing = {e["message"] for e in result.events if e["kind"] == "log"} - set(words)
+    assert missing == set()
+
+
+def _wfb8_lines(**how):
+    return _report("wfb8", load_edition("wfb8").default_battle, seed=7, **how)[1]
+
+
+def test_a_break_test_shows_its_target_and_steadfast_and_a_reroll_its_cause():
+    lines = _wfb8_lines()
+    # the mob lost by 3 but is Steadfast: its own Leadership 7; the Halberdiers lost by 3
+    # with Leadership 7: 4 or less
+    assert ("    Orc Boyz (second mob) take a Break test (Steadfast): rolled 2+1 = 3,"
+            " needing 7 or less → passes") in lines
+    assert ("    Halberdiers take a Break test: rolled 3+6 = 9, needing 4 or less →"
+            " fails (a re-roll: the Battle Standard, or a banner that re-rolls Break tests)"
+            ) in lines
+
+
+def test_a_volley_shows_its_needs_and_a_wound_on_a_many_wound_model_shows():
+    lines = _wfb8_lines()
+    assert ("    Arrer Boyz attack Greatswords: 10 attacks (to hit 4+; to wound 4+; armour save"
+            " 4+), 4 hit passed, 3 wound passed, 1 save failed → 1 damage") in lines
+    trolls = [line for line in lines if re.match(r"    Trolls take \d+ wound", line)]
+    assert trolls and all("of 3 wounds" in line for line in trolls)
+
+
+def test_decisions_show_only_where_the_report_names_them_unless_asked():
+    plain, every = _wfb8_lines(), _wfb8_lines(decisions=True)
+    assert not any("decided by policy" in line for line in plain)
+    assert "    Orc Boyz declare a charge against Halberdiers" in plain
+    assert not any(line.endswith("a charge against none") for line in plain)
+    assert "    Orc Big Boss: manoeuvre: advance (decided by policy aggressive)" in every
+    assert len(every) > len(plain)
+
+
+def test_aos4_volleys_name_their_weapon():
+    lines = _report("aos4", load_edition("aos4").default_battle)[1]
+    assert any(line.startswith("    Judicators attack Chaos Warhounds with skybolt bow: ")
+               for line in lines)
+
+
+def test_the_summary_comes_first_with_the_winner():
+    lines = _wfb8_lines()
+    assert lines[0].startswith("Winner: Orcs — victory points after 6 rounds")
+    assert lines[2].split() == ["unit", "side", "models", "status"]
+
+
+def test_a_unit_of_one_model_takes_the_singular_verb():
+    lines = _wfb8_lines()
+    assert ("    Battle Standard Bearer takes a Panic test: rolled 4+3 = 7, needing 9 or less"
+            " → passes") in lines
+    assert '    Orc Boyz move 8" toward Halberdiers' in lines
+    assert '    Orc Big Boss moves 4" toward Halberdiers' in lines
