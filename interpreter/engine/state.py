@@ -14,6 +14,7 @@ from typing import Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import DEFAULT_BASE_MM, Unit, Weapon, placed, wounds_per_model
+from interpreter.engine.markers import MarkersMixin
 from interpreter.engine.objectives import ObjectivesMixin
 from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
@@ -33,7 +34,7 @@ def _error(message: str, span: Span | None, code: str = "battle") -> BattleError
     return BattleError([DiagnosticBag().add(message, span, code=code)])
 
 
-class BattleState(ObjectivesMixin, SightMixin):
+class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
     """Everything that changes during one battle.
 
     ``battle.units`` are this battle's own units (new, or :meth:`Unit.fresh` copies): the
@@ -97,6 +98,9 @@ class BattleState(ObjectivesMixin, SightMixin):
         self._terrain_pieces = None
         self._places = None
         self._controllers = {}
+        self._markers = {}
+        """Marker id -> its shape on the table now (markers.py)."""
+        self._markers_placed = 0
         for u in self.units:
             u.wounds_each = wounds_per_model(runtime, u)
         self._place(battle)

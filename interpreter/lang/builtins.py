@@ -210,6 +210,30 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "visible(a, b[, pieces[, units]]): some straight line from a point of a to a point "
            "of b passes across none of the pieces and (unless units is false) no other unit"),
         _b("files", 1, 1, "unit -> int", "models in the unit's front rank"),
+        # markers and templates, headings (interpreter/engine/markers.py)
+        _b("place_marker", 1, 2, "any, number -> text",
+           "place_marker(at[, diameter]): a new marker (a point, or a round template of that "
+           "diameter) centred on a unit, a marker or a place; its id"),
+        _b("move_marker", 3, 3, "text, number, number -> bool",
+           "move_marker(marker, heading, inches): move the whole marker along the heading"),
+        _b("stretch_marker", 3, 4, "text, number, number, number -> bool",
+           "stretch_marker(marker, heading, length[, end_diameter]): make it a line or a "
+           "teardrop, its end that far along the heading"),
+        _b("remove_marker", 1, 1, "text -> bool", "remove_marker(marker): take it off the table"),
+        _b("heading", 2, 2, "any, any -> number",
+           "heading(a, b): the heading in degrees from a's centre to b's (units, markers, "
+           "places)"),
+        _b("facing", 1, 1, "unit -> number", "facing(u): the heading the unit faces"),
+        _b("models_under", 2, 3, "unit, text, text -> int",
+           'models_under(unit, marker[, reading]): its models under the marker ("touched", '
+           '"centre" or "whole")'),
+        _b("units_under", 1, 2, "text, text -> list:unit",
+           "units_under(marker[, reading]): the units with a model under it, in the order a "
+           "line from its start meets them"),
+        _b("ranks_under", 2, 2, "unit, text -> int",
+           "ranks_under(unit, marker): how many of its ranks have a model under the marker"),
+        _b("files_under", 2, 2, "unit, text -> int",
+           "files_under(unit, marker): how many of its files have a model under the marker"),
     ]
 )
 
