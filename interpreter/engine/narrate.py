@@ -19,6 +19,21 @@ def _values(values: list[Any]) -> str:
     return ", ".join(str(v) for v in values)
 
 
+def _marker_line(e: dict) -> str:
+    """A marker placed, moved, stretched or removed."""
+    if e["change"] == "removed":
+        return f"    {e['marker']} removed"
+    x, y = e["at"]
+    where = f"({x:g}, {y:g})"
+    start, end = e["diameters"]
+    if e["to"] != e["at"]:
+        where += f" to ({e['to'][0]:g}, {e['to'][1]:g})"
+    size = (f", {start:g}\" across" if start == end else f", {start:g}\" to {end:g}\" across"
+            ) if end else ""
+    verb = {"placed": "placed at", "moved": "moved to", "stretched": "stretched from"}
+    return f"    {e['marker']} {verb[e['change']]} {where}{size}"
+
+
 def _line(e: dict) -> str | None:
     kind = e["kind"]
     if kind == "battle":
@@ -95,6 +110,8 @@ def _line(e: dict) -> str | None:
         how = "toward" if "toward" in e else "away from"
         on = f" ({e['on_until_clear']:g}\" of it on until clear)" if e.get("on_until_clear") else ""
         return f"    {e['unit']} moves {e['inches']:g}\" {how} {other}{on}"
+    if kind == "marker":
+        return _marker_line(e)
     if kind == "log":
         return f"    {e['message']}: {_values(e['values'])}" if e["values"] else \
             f"    {e['message']}"
