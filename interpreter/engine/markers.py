@@ -25,15 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import Unit
+from interpreter.lang.builtins import READINGS
 from interpreter.space import Footprint, Pose, Sweep, axes
 
 if TYPE_CHECKING:
     from interpreter.engine.objectives import Place
 
-__all__ = ["MarkersMixin", "READINGS"]
-
-READINGS = ("touched", "centre", "whole")
-"""How a model counts as under a shape (see the module docstring)."""
+__all__ = ["MarkersMixin"]
 
 
 def _error(message: str, span: Span | None, code: str) -> BattleError:

@@ -11,8 +11,12 @@ import attrs
 
 __all__ = [
     "Builtin", "BUILTIN_FUNCTIONS", "BUILTIN_NAMES", "NAME_TYPES", "UNIT_PROPERTIES",
-    "PROPERTY_TYPES", "EVENTS",
+    "PROPERTY_TYPES", "EVENTS", "READINGS",
 ]
+
+READINGS = ("touched", "centre", "whole")
+"""How a model counts as under a marker's shape: some part of its base, the centre of its
+base, or all of its base (``models_under``, ``units_under``)."""
 
 
 @attrs.frozen
@@ -34,6 +38,9 @@ class Builtin:
     (without it, further arguments take anything)."""
     returns: str = "any"
     """The type of the result; ``item``: an item of the list given as the first argument."""
+    choices: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """(argument index from 0, the texts it may be): a text written there that is none of
+    them is reported when the rules are checked."""
 
     def arity_text(self) -> str:
         """How many arguments it takes, for messages."""
@@ -50,15 +57,15 @@ class Builtin:
         return self.params[-1] if self.variadic and self.params else "any"
 
 
-def _b(name: str, lo: int, hi: int | None, signature: str, doc: str, keywords: bool = False
-       ) -> tuple[str, Builtin]:
+def _b(name: str, lo: int, hi: int | None, signature: str, doc: str, keywords: bool = False,
+       choices: tuple[tuple[int, tuple[str, ...]], ...] = ()) -> tuple[str, Builtin]:
     """A builtin from its ``signature``: ``"unit, number -> int"``."""
     params, _, returns = signature.partition("->")
     types = tuple(t.strip() for t in params.split(",") if t.strip())
     variadic = bool(types) and types[-1].endswith("...")
     if variadic:
         types = types[:-1] + (types[-1][:-3],)
-    return name, Builtin(name, lo, hi, doc, keywords, types, variadic, returns.strip())
+    return name, Builtin(name, lo, hi, doc, keywords, types, variadic, returns.strip(), choices)
 
 
 BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
@@ -226,10 +233,10 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("facing", 1, 1, "unit -> number", "facing(u): the heading the unit faces"),
         _b("models_under", 2, 3, "unit, text, text -> int",
            'models_under(unit, marker[, reading]): its models under the marker ("touched", '
-           '"centre" or "whole")'),
+           '"centre" or "whole")', choices=((2, READINGS),)),
         _b("units_under", 1, 2, "text, text -> list:unit",
            "units_under(marker[, reading]): the units with a model under it, in the order a "
-           "line from its start meets them"),
+           "line from its start meets them", choices=((1, READINGS),)),
         _b("ranks_under", 2, 2, "unit, text -> int",
            "ranks_under(unit, marker): how many of its ranks have a model under the marker"),
         _b("files_under", 2, 2, "unit, text -> int",
