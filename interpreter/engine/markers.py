@@ -152,7 +152,7 @@ class MarkersMixin:
             elif reading == "centre":
                 hit = shape.holds(pose.x, pose.y)
             else:
-                hit = shape.covers(pose, size)
+                hit = shape.holds_all(pose, size)
             if hit:
                 out.append(k)
         return out

@@ -122,7 +122,7 @@ class Sweep:
         """Some part of the rectangle (a model's base) lies under the shape."""
         return self._gap(lambda cx, cy: point_distance(pose, size, cx, cy))[0] <= TOUCH
 
-    def covers(self, pose: Pose, size: Footprint) -> bool:
+    def holds_all(self, pose: Pose, size: Footprint) -> bool:
         """The whole rectangle lies under the shape (a convex shape holds it when it holds
         its four corners)."""
         return all(self.holds(x, y) for x, y in corners(pose, size))
