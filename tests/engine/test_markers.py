@@ -9,15 +9,13 @@ from those numbers. The wfb8 ruleset only supplies the unit data.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 
-from interpreter.chance import RandomChance
-from interpreter.cli.common import load_context
 from interpreter.diagnostics import BattleError
-from interpreter.engine.state import BattleState
+from tests.helpers.wfb8_builtins import build
+
+OBJECTIVE = {"objectives": [{"id": "obj", "at": {"x": 36, "y": 10.2}}]}
 
 
 def u(uid: str, x: float, y: float, facing: float = 0, side: str = "a") -> dict:
@@ -25,26 +23,8 @@ def u(uid: str, x: float, y: float, facing: float = 0, side: str = "a") -> dict:
             "base": {"w": 25.4, "d": 25.4}, "position": {"x": x, "y": y, "facing": facing}}
 
 
-def build(tmp_path: Path, units: list[dict]):
-    doc: dict[str, Any] = {"edition": "wfb8", "seed": 1, "units": units,
-                           "battlefield": {"objectives": [{"id": "obj", "at": {"x": 36,
-                                                                               "y": 10.2}}]}}
-    path = tmp_path / "b.yaml"
-    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = load_context("wfb8", str(path))
-    state = BattleState(runtime, battle, [], {})
-    events: list[dict] = []
-    env = runtime.env(RandomChance(1), battle.options, events, state)
-
-    def b(name: str, *args: Any) -> Any:
-        args = tuple(next(x for x in state.units if x.id == a) if isinstance(a, str)
-                     and any(x.id == a for x in state.units) else a for a in args)
-        return state.builtin(env, name, list(args), None)
-    return state, b, events
-
-
 def test_a_round_template_counts_the_models_under_it_by_each_reading(tmp_path: Path) -> None:
-    _, b, events = build(tmp_path, [u("a", 36, 10)])
+    _, b, events = build(tmp_path, [u("a", 36, 10)], OBJECTIVE)
     # a 2.4" template (radius 1.2) centred at (36, 10.2), on the objective
     m = b("place_marker", "obj", 2.4)
     assert m == "marker 1"
@@ -63,7 +43,7 @@ def test_a_round_template_counts_the_models_under_it_by_each_reading(tmp_path: P
 
 
 def test_a_template_moved_along_a_heading_drifts_onto_another_unit(tmp_path: Path) -> None:
-    state, b, _ = build(tmp_path, [u("a", 36, 10), u("b", 46, 10, side="b")])
+    state, b, _ = build(tmp_path, [u("a", 36, 10), u("b", 46, 10, side="b")], OBJECTIVE)
     m = b("place_marker", "obj", 2.4)
     assert b("units_under", m) == [state.units[0]]
     b("move_marker", m, 90, 10)            # 10" along +x: centred at (46, 10.2), over b
