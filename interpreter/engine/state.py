@@ -29,6 +29,9 @@ __all__ = ["BattleState", "DEFAULT_TABLE"]
 DEFAULT_TABLE = (72.0, 48.0)
 """The battlefield's width and depth in inches when the battle file gives none."""
 
+_ARRIVE_STEP = 0.5
+"""Inches between the places along a table edge a unit arriving with keep_away tries."""
+
 
 def _error(message: str, span: Span | None, code: str = "battle") -> BattleError:
     return BattleError([DiagnosticBag().add(message, span, code=code)])
@@ -521,15 +524,78 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
         self.emit(env, "set_aside", unit=unit.id)
         return True
 
-    def _b_arrive(self, env, span, unit):
-        """Put a unit set aside back on the table, where the battle file places it."""
+    def _b_arrive(self, env, span, unit, edge=None, along=None, keep_away=None):
+        """Put a unit set aside back on the table: where the battle file places it, or at a
+        table edge (see :meth:`_edge_pose`); false when it cannot come on."""
         if not unit.set_aside or unit.destroyed:
+            return False
+        pose = unit.home if edge is None else self._edge_pose(unit, edge, along, keep_away,
+                                                                span)
+        if pose is None:
             return False
         unit.set_aside = False
         unit.on_table = True
-        unit.pose = unit.home
-        self.emit(env, "arrive", unit=unit.id)
+        unit.pose = pose
+        self.emit(env, "arrive", unit=unit.id, at=[round(pose.x, 3), round(pose.y, 3)],
+                  facing=pose.facing)
         return True
+
+    def _edge_pose(self, unit: Unit, edge: Any, along: Any, keep_away: Any,
+                   span: Span | None) -> Pose | None:
+        """Where a unit coming on at a table edge stands: facing ``edge`` (0 comes on at the
+        edge y = 0 facing up the table, 90 at x = 0, 180 at the far edge, 270 at x = width),
+        its rear touching the edge, its centre ``along`` inches along it (else level with its
+        battle-file position), kept on the table; with ``keep_away``, the nearest such place
+        along the edge (the lower first of two as near) no nearer than that to any other unit
+        on the table, or None when there is none."""
+        if isinstance(edge, bool) or not isinstance(edge, (int, float)) or edge % 90 != 0:
+            raise _error(f"a table edge is the heading a unit faces coming on: 0, 90, 180 or "
+                         f"270, got {edge!r}", span, "bad-argument")
+        facing = float(edge) % 360
+        size = self.footprint(unit)
+        across_x = facing in (0.0, 180.0)
+        length = self.width if across_x else self.depth
+        home = unit.home
+        wanted = float(along) if along is not None else (
+            (home.x if across_x else home.y) if home is not None else length / 2)
+        half = size.width / 2
+        inward = size.depth / 2
+
+        def at(offset: float) -> Pose:
+            if facing == 0.0:
+                return Pose(offset, inward, facing)
+            if facing == 180.0:
+                return Pose(offset, self.depth - inward, facing)
+            if facing == 90.0:
+                return Pose(inward, offset, facing)
+            return Pose(self.width - inward, offset, facing)
+
+        wanted = min(max(wanted, half), length - half)
+        if keep_away is None:
+            return at(wanted)
+        others = [o for o in self._others(unit) if o.on_table and o.pose is not None]
+        need = float(keep_away) - 1e-9
+        steps = int(math.ceil(length / _ARRIVE_STEP))
+        for k in sorted(range(-steps, steps + 1), key=lambda k: (abs(k), k)):
+            offset = wanted + k * _ARRIVE_STEP
+            if not half - 1e-9 <= offset <= length - half + 1e-9:
+                continue
+            pose = at(offset)
+            if all(far_apart(pose, size, placed(o), self.footprint(o), need)
+                   or edge_distance(pose, size, placed(o), self.footprint(o)) >= need
+                   for o in others):
+                return pose
+        return None
+
+    def _b_home_edge(self, env, span, unit):
+        """The long table edge nearest the unit's battle-file position, as the heading a unit
+        coming on there faces (0 or 180 on a table wider than deep; 90 or 270 otherwise)."""
+        home = unit.home or unit.pose
+        if home is None:
+            return None
+        if self.width >= self.depth:
+            return 0.0 if home.y <= self.depth / 2 else 180.0
+        return 90.0 if home.x <= self.width / 2 else 270.0
 
     def _b_destroy(self, env, span, unit):
         if not unit.destroyed:

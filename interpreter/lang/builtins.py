@@ -144,8 +144,13 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "unit_named(id): the unit with that id in the battle file"),
         _b("set_aside", 1, 1, "unit -> bool",
            "take the unit off the table without destroying it (reserves)"),
-        _b("arrive", 1, 1, "unit -> bool",
-           "put a unit set aside back on the table, where the battle file places it"),
+        _b("arrive", 1, 4, "unit, number, number, number -> bool",
+           "arrive(unit[, edge[, along[, keep_away]]]): put a unit set aside back on the table, "
+           "where the battle file places it, or facing in at a table edge (the heading it "
+           "faces: 0, 90, 180, 270), along it and no nearer another unit than keep_away"),
+        _b("home_edge", 1, 1, "unit -> number",
+           "home_edge(unit): the edge (the heading facing in) of the long table edge nearest "
+           "where the battle file places it"),
         _b("play_turn", 1, 1, "side -> any",
            "play_turn(side): one player turn of that side (the battle's turn block)"),
         _b("decide", 1, None, "decision, any... -> any",
