@@ -91,3 +91,14 @@ def test_a_reserve_waits_while_its_controller_chooses(tmp_path: Path) -> None:
 """
     (arrive,) = arrivals(tmp_path, text)
     assert (arrive["unit"], arrive["round"]) == ("spearmen", 2)
+
+
+def test_ambushers_wait_and_spring_at_the_far_edge_from_their_second_turn(
+        tmp_path: Path) -> None:
+    # Ambushers (L567; read as reserves, L1201): held from set-up, they come on in their
+    # side's second turn; the default policy picks the enemy's long edge (y = 48, facing
+    # down), level with the battle-file x = 10: centred 0.787" in from it
+    text = RESERVES.replace("values: {reserve: true}", 'rules: ["Ambushers"]')
+    (arrive,) = arrivals(tmp_path, text)
+    assert (arrive["unit"], arrive["round"], arrive["side"]) == ("spearmen", 2, "empire")
+    assert (arrive["at"], arrive["facing"]) == ([10.0, 47.213], 180.0)
