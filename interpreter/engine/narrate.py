@@ -112,6 +112,10 @@ def _line(e: dict) -> str | None:
         return f"    {e['unit']} moves {e['inches']:g}\" {how} {other}{on}"
     if kind == "marker":
         return _marker_line(e)
+    if kind == "wheel":
+        return f"    {e['unit']} wheels {e['degrees']:g}° ({e['inches']:g}\")"
+    if kind == "align":
+        return f"    {e['unit']} aligns its {e['side']} with {e['to']} ({e['arc']})"
     if kind == "log":
         return f"    {e['message']}: {_values(e['values'])}" if e["values"] else \
             f"    {e['message']}"

@@ -401,6 +401,72 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
                                         unit.pose.y))
         return True
 
+    def _b_wheel(self, env, span, unit, degrees, most=None):
+        """Turn the unit about a front corner: clockwise (``degrees`` > 0, a wheel to the
+        right) about its right one, counter-clockwise about its left one; with ``most``, by
+        less when its outer front corner would travel farther than that; the inches that
+        corner travelled."""
+        if isinstance(degrees, bool) or not isinstance(degrees, (int, float)):
+            raise _error(f"a wheel turns by a number of degrees, got {degrees!r}", span,
+                         "bad-argument")
+        start = placed(unit)
+        size = self.footprint(unit)
+        if most is not None and size.width > 0:
+            limit = math.degrees(max(0.0, float(most)) / size.width)
+            degrees = max(-limit, min(limit, float(degrees)))
+        front_left, front_right = corners(start, size)[:2]
+        px, py = front_right if degrees > 0 else front_left
+        turn = math.radians(degrees)
+        # turning by +degrees (clockwise on the table, as facings go) about the pivot
+        dx, dy = start.x - px, start.y - py
+        cos, sin = math.cos(turn), math.sin(turn)
+        unit.pose = Pose(px + dx * cos + dy * sin, py - dx * sin + dy * cos,
+                         (start.facing + degrees) % 360)
+        self._moved(unit, start)
+        self._carry(unit)
+        inches = round(abs(turn) * size.width, 3)
+        self.emit(env, "wheel", unit=unit.id, degrees=round(float(degrees), 3), inches=inches)
+        return inches
+
+    def _b_align(self, env, span, unit, other, side="front"):
+        """Turn and move the unit so that its side (``front``, ``flank``: the one nearer,
+        ``rear``) lies flush against the edge of ``other`` it stands before (the edge of the
+        arc of ``other`` it is in), as much of the two edges touching as their lengths allow,
+        with the least shift along the edge; ``other`` does not move."""
+        if side not in ("front", "flank", "rear"):
+            raise _error(f"align() puts a unit's front, flank or rear against another, got "
+                         f"{side!r}", span, "bad-argument")
+        start, fixed = placed(unit), placed(other)
+        mine, theirs = self.footprint(unit), self.footprint(other)
+        (fx, fy), (rx, ry) = axes(fixed.facing)
+        dx, dy = start.x - fixed.x, start.y - fixed.y
+        arc = arc_of(fixed, theirs, start.x, start.y)
+        if arc == "flank":
+            normal = fixed.facing + (90.0 if dx * rx + dy * ry >= 0 else -90.0)
+            edge_half, edge_length = theirs.width / 2, theirs.depth
+        else:
+            normal = fixed.facing + (0.0 if arc == "front" else 180.0)
+            edge_half, edge_length = theirs.depth / 2, theirs.width
+        (nx, ny), (ex, ey) = axes(normal)
+        if side == "flank":
+            # the flank nearer the other unit: its right flank when its centre is to the right
+            (_, _), (urx, ury) = axes(start.facing)
+            right = (fixed.x - start.x) * urx + (fixed.y - start.y) * ury >= 0
+            facing = normal + (90.0 if right else -90.0)
+            depth_half, length = mine.width / 2, mine.depth
+        else:
+            facing = normal + (180.0 if side == "front" else 0.0)
+            depth_half, length = mine.depth / 2, mine.width
+        slack = abs(edge_length - length) / 2
+        offset = max(-slack, min(slack, dx * ex + dy * ey))
+        out = edge_half + depth_half
+        unit.pose = Pose(fixed.x + nx * out + ex * offset, fixed.y + ny * out + ey * offset,
+                         facing % 360)
+        self._moved(unit, start)
+        self._carry(unit)
+        self.emit(env, "align", unit=unit.id, to=other.id, side=side, arc=arc)
+        return True
+
     def _carry(self, unit: Unit) -> None:
         """Units attached to this one go where it goes."""
         for follower in unit.followers:

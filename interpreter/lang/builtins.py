@@ -124,6 +124,13 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "passed_through(unit): the units its last straight move passed through"),
         _b("engage", 2, 3, "unit, unit, text -> bool",
            "engage(unit, other[, arc]): put the units in base contact"),
+        _b("wheel", 2, 3, "unit, number, number -> number",
+           "wheel(unit, degrees[, most]): turn it about a front corner (the right one for a wheel "
+           "to the right, degrees > 0), by less if its outer front corner would travel more than "
+           "most inches; the inches that corner travelled"),
+        _b("align", 2, 3, "unit, unit, text -> bool",
+           "align(unit, other[, side]): its front (flank, rear) flush against the edge of other "
+           "it stands before, as much of both touching as can", choices=((2, ("front", "flank", "rear")),)),
         _b("disengage", 1, 1, "unit -> bool", "take the unit out of every combat"),
         _b("engaged_with", 1, 1, "unit -> list:unit", "the units in base contact with this one"),
         _b("apply", 2, 3, "status, unit|weapon, text -> bool",

@@ -32,7 +32,7 @@ from interpreter.chance import (
     outcomes,
 )
 from interpreter.diagnostics import ChanceError
-from tests.helpers.special_dice import ARTILLERY_DIE, SCATTER_DIE
+from helpers.special_dice import ARTILLERY_DIE, SCATTER_DIE
 
 # -- hand-computed distributions ---------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from interpreter.chance import (
 )
 from interpreter.chance.source import ReplayChance
 from interpreter.diagnostics import ChanceError
-from tests.helpers.special_dice import ARTILLERY_DIE, SCATTER_DIE
+from helpers.special_dice import ARTILLERY_DIE, SCATTER_DIE
 
 ROOT = Path(__file__).resolve().parents[2]
 

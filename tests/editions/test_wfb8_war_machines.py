@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from interpreter.chance import enumerate_exact
-from tests.helpers.wfb8_world import World, unit
+from helpers.wfb8_world import World, unit
 
 INCH = {"w": 25.4, "d": 25.4}
 

@@ -10,7 +10,7 @@ import pytest
 
 from interpreter.diagnostics import BattleError
 from interpreter.space import Pose
-from tests.helpers.wfb8_builtins import build
+from helpers.wfb8_builtins import build
 
 
 def u(uid: str, x: float, y: float, side: str = "a") -> dict:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.diagnostics import BattleError
-from tests.helpers.wfb8_builtins import build
+from helpers.wfb8_builtins import build
 
 OBJECTIVE = {"objectives": [{"id": "obj", "at": {"x": 36, "y": 10.2}}]}
 

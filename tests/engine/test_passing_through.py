@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from interpreter.space import edge_distance
-from tests.helpers.wfb8_builtins import build
+from helpers.wfb8_builtins import build
 
 
 def u(uid: str, x: float, y: float, facing: float = 0, side: str = "a",
