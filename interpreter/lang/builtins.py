@@ -210,6 +210,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "every terrain piece of the battlefield (its effects are rules it carries)"),
         _b("terrain_at", 1, 1, "unit -> list",
            "terrain_at(u): the terrain pieces under the majority of the unit"),
+        _b("terrain_touching", 1, 1, "unit -> list",
+           "terrain_touching(u): the terrain pieces some part of the unit lies in"),
         _b("between", 2, 2, "unit, unit -> list",
            "between(a, b): the units and terrain pieces across the sight lines from a to the "
            "majority of b"),
