@@ -7,10 +7,10 @@ special die is a ruleset's data.
 
 A :class:`DiceExpr` says what to roll and how to read it: ``2D6`` (:class:`Pool`), ``highest of
 2D6`` (:class:`KeepHighest`), ``D6x5`` (:class:`Times`), ``D3+1`` (:class:`Plus`), ``D3``
-(:class:`Halved`), a die read as its face, number or symbol (:class:`Face`). Every expression names the
-physical dice it rolls (:meth:`DiceExpr.dice`) and reads its value from the faces rolled
-(:meth:`DiceExpr.value`), so the same expression can be rolled by any chance source: seeded,
-scripted, or exactly enumerated.
+(:class:`Halved`), a die read as its face, number or symbol (:class:`Face`). Every expression
+names the physical dice it rolls (:meth:`DiceExpr.dice`) and reads its value from the faces
+rolled (:meth:`DiceExpr.value`), so the same expression can be rolled by any chance source:
+seeded, scripted, or exactly enumerated.
 
 **Rules must not depend on the order of dice within one roll.** Exact enumeration branches on
 the distinct *multisets* of faces (:func:`outcomes`: 21 outcomes for 2D6, not 36) and hands them

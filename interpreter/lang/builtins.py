@@ -130,7 +130,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "most inches; the inches that corner travelled"),
         _b("align", 2, 3, "unit, unit, text -> bool",
            "align(unit, other[, side]): its front (flank, rear) flush against the edge of other "
-           "it stands before, as much of both touching as can", choices=((2, ("front", "flank", "rear")),)),
+           "it stands before, as much of both touching as can",
+           choices=((2, ("front", "flank", "rear")),)),
         _b("disengage", 1, 1, "unit -> bool", "take the unit out of every combat"),
         _b("engaged_with", 1, 1, "unit -> list:unit", "the units in base contact with this one"),
         _b("apply", 2, 3, "status, unit|weapon, text -> bool",

@@ -52,17 +52,9 @@ def test_a_reinforcement_that_never_arrives_gives_no_victory_points(tmp_path: Pa
     assert sum(e["points"] for e in scored) < 60 + 60   # the spearmen's 60 are not given
 
 
-RESERVES = """edition: wfb8
-seed: 4
-game: {rounds: 3, first: empire}
-units:
-  - {id: halberdiers, side: empire, profile: empire/halberdier, models: 10, files: 5,
-     points: 60, position: {x: 12, y: 3, facing: 0}}
-  - {id: spearmen, side: empire, profile: empire/spearman, models: 10, files: 5, points: 60,
-     values: {reserve: true}, position: {x: 10, y: 2, facing: 0}}
-  - {id: orcs, side: orcs, profile: orcs/orc_boy, models: 10, files: 5, points: 60,
-     position: {x: 36, y: 44, facing: 180}}
-"""
+# the reinforcement battle, the halberdiers moved next to where the spearmen come on
+RESERVES = (BATTLE.replace("{x: 36, y: 6, facing: 0}", "{x: 12, y: 3, facing: 0}")
+            .replace("values: {reinforcement_turn: 2}", "values: {reserve: true}"))
 
 
 def arrivals(tmp_path: Path, text: str) -> list[dict]:
