@@ -24,7 +24,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import Unit
+from interpreter.engine.entities import Unit, placed
 from interpreter.lang.builtins import READINGS
 from interpreter.space import Footprint, Pose, Sweep, axes
 
@@ -186,12 +186,13 @@ class MarkersMixin:
         files = max(1, min(int(unit.files), int(unit.models)))
         if not across:
             return len({k // files for k in under})
-        (_, _), (rx, ry) = axes(unit.pose.facing)
+        pose = placed(unit)
+        (_, _), (rx, ry) = axes(pose.facing)
         width = self.footprint(unit).width
         bases = self.model_bases(unit)
         # the file a model stands in: the one its base's centre lies across from
-        return len({math.floor(((bases[k][0].x - unit.pose.x) * rx
-                                + (bases[k][0].y - unit.pose.y) * ry + width / 2)
+        return len({math.floor(((bases[k][0].x - pose.x) * rx
+                                + (bases[k][0].y - pose.y) * ry + width / 2)
                                / unit.base_w + 1e-9) for k in under})
 
     def _b_ranks_under(self, env, span, unit, marker_id):
