@@ -16,10 +16,8 @@ Conventions:
 """
 
 from interpreter.chance.dice import (
-    ARTILLERY_DIE,
     D3,
     D6,
-    SCATTER_DIE,
     Constant,
     DiceExpr,
     Die,
@@ -52,8 +50,6 @@ __all__ = [
     "Die",
     "D6",
     "D3",
-    "ARTILLERY_DIE",
-    "SCATTER_DIE",
     "DiceExpr",
     "Pool",
     "KeepHighest",

@@ -1,15 +1,16 @@
 """Dice as immutable values: physical dice (:class:`Die`) and dice expressions (:class:`DiceExpr`).
 
-A :class:`Die` is a physical die whose faces are data: numbers (``D6``) or symbols (the
-artillery die's ``'misfire'``, the scatter die's ``'hit'`` and ``'arrow'``). A face printed on
-several sides is that much more likely.
+A :class:`Die` is a physical die whose faces are data: numbers (``D6``) or symbols (a
+ruleset's ``die`` declaration gives them: a die with a ``'blank'`` face, say). A face printed
+on several sides is that much more likely. The kernel names only the numbered dice; every
+special die is a ruleset's data.
 
 A :class:`DiceExpr` says what to roll and how to read it: ``2D6`` (:class:`Pool`), ``highest of
 2D6`` (:class:`KeepHighest`), ``D6x5`` (:class:`Times`), ``D3+1`` (:class:`Plus`), ``D3``
-(:class:`Halved`), a special die read as its face (:class:`Face`). Every expression names the
-physical dice it rolls (:meth:`DiceExpr.dice`) and reads its value from the faces rolled
-(:meth:`DiceExpr.value`), so the same expression can be rolled by any chance source: seeded,
-scripted, or exactly enumerated.
+(:class:`Halved`), a die read as its face, number or symbol (:class:`Face`). Every expression
+names the physical dice it rolls (:meth:`DiceExpr.dice`) and reads its value from the faces
+rolled (:meth:`DiceExpr.value`), so the same expression can be rolled by any chance source:
+seeded, scripted, or exactly enumerated.
 
 **Rules must not depend on the order of dice within one roll.** Exact enumeration branches on
 the distinct *multisets* of faces (:func:`outcomes`: 21 outcomes for 2D6, not 36) and hands them
@@ -40,8 +41,6 @@ __all__ = [
     "FaceValue",
     "Die",
     "D6",
-    "ARTILLERY_DIE",
-    "SCATTER_DIE",
     "DiceExpr",
     "Pool",
     "KeepHighest",
@@ -77,8 +76,8 @@ class Die:
     Examples:
         >>> D6.dist().probability(6)
         Fraction(1, 6)
-        >>> SCATTER_DIE.dist().probability("hit")
-        Fraction(1, 3)
+        >>> Die(("up", "up", "down"), "lopsided coin").dist().probability("up")
+        Fraction(2, 3)
         >>> Die((1, 2), "")
         Traceback (most recent call last):
         ...
@@ -88,7 +87,7 @@ class Die:
     faces: tuple[FaceValue, ...] = attrs.field(converter=_to_faces)
     """Every face, one per side; a face printed twice is twice as likely."""
     name: str
-    """How rules and logs call it: ``"D6"``, ``"artillery die"``."""
+    """How rules and logs call it: ``"D6"``, or a ruleset's die's name."""
 
     distinct: tuple[FaceValue, ...] = attrs.field(init=False, eq=False, hash=False)
     """The distinct faces, in order of first appearance (the canonical order of a roll)."""
@@ -150,17 +149,7 @@ class Die:
 D6: Final = Die((1, 2, 3, 4, 5, 6), "D6")
 """The ordinary six-sided die."""
 
-ARTILLERY_DIE: Final = Die((2, 4, 6, 8, 10, "misfire"), "artillery die")
-"""Warhammer's artillery die: 2, 4, 6, 8, 10 and a misfire symbol."""
-
-SCATTER_DIE: Final = Die(("hit", "hit", "arrow", "arrow", "arrow", "arrow"), "scatter die")
-"""Warhammer's scatter die: two 'hit' sides and four 'arrow' sides."""
-
-_NAMED_DICE: tuple[tuple[Die, str], ...] = (
-    (D6, "D6"),
-    (ARTILLERY_DIE, "ARTILLERY_DIE"),
-    (SCATTER_DIE, "SCATTER_DIE"),
-)
+_NAMED_DICE: tuple[tuple[Die, str], ...] = ((D6, "D6"),)
 
 
 class DiceExpr:
@@ -249,10 +238,10 @@ class Pool(DiceExpr):
         '2D6'
         >>> Pool(2, D6).exact().probability(7)
         Fraction(1, 6)
-        >>> Pool(1, ARTILLERY_DIE)  # doctest: +ELLIPSIS
+        >>> Pool(1, Die((1, 2, "blank"), "blank die"))  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        interpreter.diagnostics.ChanceError: error: a pool adds up its dice, ... Face(ARTILLERY_DIE)
+        interpreter.diagnostics.ChanceError: error: a pool adds up its dice, ... 'blank die'))
     """
 
     count: int
@@ -565,12 +554,13 @@ class Constant(DiceExpr):
 
 @attrs.frozen(repr=False)
 class Face(DiceExpr):
-    """One die read as the face it shows, number or symbol: the artillery die.
+    """One die read as the face it shows, number or symbol: a ruleset's special die.
 
     Examples:
-        >>> Face(ARTILLERY_DIE).text()
-        'artillery die'
-        >>> Face(ARTILLERY_DIE).exact().probability("misfire")
+        >>> blank = Die((2, 4, 6, 8, 10, "blank"), "blank die")
+        >>> Face(blank).text()
+        'blank die'
+        >>> Face(blank).exact().probability("blank")
         Fraction(1, 6)
     """
 
@@ -681,8 +671,8 @@ def outcomes(dice: Sequence[Die]) -> list[tuple[tuple[FaceValue, ...], Fraction]
         >>> rolls = outcomes((D6, D6))
         >>> len(rolls), rolls[0], rolls[1]
         (21, ((1, 1), Fraction(1, 36)), ((1, 2), Fraction(1, 18)))
-        >>> outcomes((SCATTER_DIE,))
-        [(('hit',), Fraction(1, 3)), (('arrow',), Fraction(2, 3))]
+        >>> outcomes((Die(("up", "up", "down"), "lopsided coin"),))
+        [(('up',), Fraction(2, 3)), (('down',), Fraction(1, 3))]
     """
     rolls, total = _outcome_counts(tuple(dice))
     return [(faces, Fraction(count, total)) for faces, count in rolls]

@@ -32,7 +32,7 @@ _ONE = Fraction(1)
 def _sorted_outcomes(outcomes: Iterable[Any]) -> list[Any]:
     """Outcomes in their natural order when comparable, else grouped by type, else by repr.
 
-    Mixed ``int`` and ``str`` outcomes (an artillery die's ``2, 4, ..., 'misfire'``) sort
+    Mixed ``int`` and ``str`` outcomes (a die with faces ``2, 4, ..., 'blank'``) sort
     numbers first, then strings.
     """
     items = list(outcomes)

@@ -215,6 +215,21 @@ def _decision(e: dict, w: Words, every: bool) -> str | None:
             f"{_plain(e['why'])})")
 
 
+def _marker_line(e: dict, w: Words) -> str:
+    """A marker placed, moved, stretched or removed."""
+    if e["change"] == "removed":
+        return f"    {_cap(w.name(e['marker']))} removed"
+    x, y = e["at"]
+    where = f"({x:g}, {y:g})"
+    start, end = e["diameters"]
+    if e["to"] != e["at"]:
+        where += f" to ({e['to'][0]:g}, {e['to'][1]:g})"
+    size = (f", {start:g}\" across" if start == end else f", {start:g}\" to {end:g}\" across"
+            ) if end else ""
+    verb = {"placed": "placed at", "moved": "moved to", "stretched": "stretched from"}
+    return f"    {_cap(w.name(e['marker']))} {verb[e['change']]} {where}{size}"
+
+
 def _line(e: dict, w: Words, every_decision: bool) -> str | None:
     kind = e["kind"]
     if kind == "battle":
@@ -265,6 +280,14 @@ def _line(e: dict, w: Words, every_decision: bool) -> str | None:
         on = f" ({e['on_until_clear']:g}\" of it on until clear)" if e.get("on_until_clear") else ""
         return (f"    {unit} {w.verb(e['unit'], 'moves', 'move')} {e['inches']:g}\" {how} "
                 f"{w.name(other)}{on}")
+    if kind == "marker":
+        return _marker_line(e, w)
+    if kind == "wheel":
+        return (f"    {unit} {w.verb(e['unit'], 'wheels', 'wheel')} {e['degrees']:g}° "
+                f"({e['inches']:g}\")")
+    if kind == "align":
+        return (f"    {unit} {w.verb(e['unit'], 'aligns', 'align')} its {e['side']} with "
+                f"{w.name(e['to'])} ({e['arc']})")
     if kind == "log":
         template = w.messages.get(e["message"])
         if template is not None:

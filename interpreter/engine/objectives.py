@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import placed
 from interpreter.space import Footprint, Pose, advance, axes, edge_distance, far_apart, heading_to
+from interpreter.space import point_distance
 
 if TYPE_CHECKING:
     from interpreter.engine.entities import Unit
@@ -74,16 +75,6 @@ def _error(message: str, span: Span | None, code: str = "battle") -> BattleError
 
 def _rule_name(reference: str) -> str:
     return str(reference).split("(")[0].strip()
-
-
-def _rect_point_distance(pose: Pose, size: Footprint, px: float, py: float) -> float:
-    """From a point to a (turned) rectangle: 0 inside it."""
-    (fx, fy), (rx, ry) = axes(pose.facing)
-    dx, dy = px - pose.x, py - pose.y
-    across = dx * rx + dy * ry
-    along = dx * fx + dy * fy
-    return math.hypot(max(abs(across) - size.width / 2, 0.0),
-                      max(abs(along) - size.depth / 2, 0.0))
 
 
 class ObjectivesMixin:
@@ -172,7 +163,7 @@ class ObjectivesMixin:
 
     def _base_distance(self, pose: Pose, size: Footprint, where: Place) -> float:
         if where.is_point:
-            return _rect_point_distance(pose, size, where.x, where.y)
+            return point_distance(pose, size, where.x, where.y)
         return edge_distance(pose, size, Pose(where.x, where.y, 0.0), Footprint(where.w, where.h))
 
     def _within(self, unit: Any, where: Place, inches: float) -> int:

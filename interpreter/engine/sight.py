@@ -20,7 +20,7 @@ from interpreter.diagnostics import BattleError, DiagnosticBag
 from interpreter.engine.entities import Bearer, placed
 from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
 from interpreter.space.lines import (Convex, apart, band, behind, clear_line, closest_points,
-                                     hull, segment_clear)
+                                     hull, overlap, segment_clear)
 
 if TYPE_CHECKING:
     from interpreter.engine.entities import Unit
@@ -257,6 +257,14 @@ class SightMixin:
                 out.append(piece)
         self._terrain_under[unit] = (unit.pose, size, out)
         return list(out)
+
+    def _b_terrain_touching(self, env, span, unit):
+        """The terrain pieces some part of the unit's footprint lies in (not only touching
+        their outline)."""
+        if unit.pose is None or not unit.on_table:
+            return []
+        shape = self._unit_shape(unit)
+        return [piece for piece in self._pieces() if overlap(shape, self._piece_shape(piece))]
 
     def _b_in_arc(self, env, span, a, b):
         size_a = self.footprint(a)

@@ -15,6 +15,7 @@ from typing import Any
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import (DEFAULT_BASE_MM, Unit, Weapon, placed, use_items,
                                          wounds_per_model)
+from interpreter.engine.markers import MarkersMixin
 from interpreter.engine.objectives import ObjectivesMixin
 from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
@@ -29,12 +30,15 @@ __all__ = ["BattleState", "DEFAULT_TABLE"]
 DEFAULT_TABLE = (72.0, 48.0)
 """The battlefield's width and depth in inches when the battle file gives none."""
 
+_ARRIVE_STEP = 0.5
+"""Inches between the places along a table edge a unit arriving with keep_away tries."""
+
 
 def _error(message: str, span: Span | None, code: str = "battle") -> BattleError:
     return BattleError([DiagnosticBag().add(message, span, code=code)])
 
 
-class BattleState(ObjectivesMixin, SightMixin):
+class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
     """Everything that changes during one battle.
 
     ``battle.units`` are this battle's own units (new, or :meth:`Unit.fresh` copies): the
@@ -98,6 +102,9 @@ class BattleState(ObjectivesMixin, SightMixin):
         self._terrain_pieces = None
         self._places = None
         self._controllers = {}
+        self._markers = {}
+        """Marker id -> its shape on the table now (markers.py)."""
+        self._markers_placed = 0
         for u in self.units:
             u.wounds_each = wounds_per_model(runtime, u)
         self._place(battle)
@@ -439,6 +446,74 @@ class BattleState(ObjectivesMixin, SightMixin):
                                         unit.pose.y), placed=self.positions(env, unit))
         return True
 
+    def _b_wheel(self, env, span, unit, degrees, most=None):
+        """Turn the unit about a front corner: clockwise (``degrees`` > 0, a wheel to the
+        right) about its right one, counter-clockwise about its left one; with ``most``, by
+        less when its outer front corner would travel farther than that; the inches that
+        corner travelled."""
+        if isinstance(degrees, bool) or not isinstance(degrees, (int, float)):
+            raise _error(f"a wheel turns by a number of degrees, got {degrees!r}", span,
+                         "bad-argument")
+        start = placed(unit)
+        size = self.footprint(unit)
+        if most is not None and size.width > 0:
+            limit = math.degrees(max(0.0, float(most)) / size.width)
+            degrees = max(-limit, min(limit, float(degrees)))
+        front_left, front_right = corners(start, size)[:2]
+        px, py = front_right if degrees > 0 else front_left
+        turn = math.radians(degrees)
+        # turning by +degrees (clockwise on the table, as facings go) about the pivot
+        dx, dy = start.x - px, start.y - py
+        cos, sin = math.cos(turn), math.sin(turn)
+        unit.pose = Pose(px + dx * cos + dy * sin, py - dx * sin + dy * cos,
+                         (start.facing + degrees) % 360)
+        self._moved(unit, start)
+        self._carry(unit)
+        inches = round(abs(turn) * size.width, 3)
+        self.emit(env, "wheel", unit=unit.id, degrees=round(float(degrees), 3), inches=inches,
+                  placed=self.positions(env, unit))
+        return inches
+
+    def _b_align(self, env, span, unit, other, side="front"):
+        """Turn and move the unit so that its side (``front``, ``flank``: the one nearer,
+        ``rear``) lies flush against the edge of ``other`` it stands before (the edge of the
+        arc of ``other`` it is in), as much of the two edges touching as their lengths allow,
+        with the least shift along the edge; ``other`` does not move."""
+        if side not in ("front", "flank", "rear"):
+            raise _error(f"align() puts a unit's front, flank or rear against another, got "
+                         f"{side!r}", span, "bad-argument")
+        start, fixed = placed(unit), placed(other)
+        mine, theirs = self.footprint(unit), self.footprint(other)
+        (fx, fy), (rx, ry) = axes(fixed.facing)
+        dx, dy = start.x - fixed.x, start.y - fixed.y
+        arc = arc_of(fixed, theirs, start.x, start.y)
+        if arc == "flank":
+            normal = fixed.facing + (90.0 if dx * rx + dy * ry >= 0 else -90.0)
+            edge_half, edge_length = theirs.width / 2, theirs.depth
+        else:
+            normal = fixed.facing + (0.0 if arc == "front" else 180.0)
+            edge_half, edge_length = theirs.depth / 2, theirs.width
+        (nx, ny), (ex, ey) = axes(normal)
+        if side == "flank":
+            # the flank nearer the other unit: its right flank when its centre is to the right
+            (_, _), (urx, ury) = axes(start.facing)
+            right = (fixed.x - start.x) * urx + (fixed.y - start.y) * ury >= 0
+            facing = normal + (90.0 if right else -90.0)
+            depth_half, length = mine.width / 2, mine.depth
+        else:
+            facing = normal + (180.0 if side == "front" else 0.0)
+            depth_half, length = mine.depth / 2, mine.width
+        slack = abs(edge_length - length) / 2
+        offset = max(-slack, min(slack, dx * ex + dy * ey))
+        out = edge_half + depth_half
+        unit.pose = Pose(fixed.x + nx * out + ex * offset, fixed.y + ny * out + ey * offset,
+                         facing % 360)
+        self._moved(unit, start)
+        self._carry(unit)
+        self.emit(env, "align", unit=unit.id, to=other.id, side=side, arc=arc,
+                  placed=self.positions(env, unit))
+        return True
+
     def _carry(self, unit: Unit) -> None:
         """Units attached to this one go where it goes."""
         for follower in unit.followers:
@@ -567,15 +642,78 @@ class BattleState(ObjectivesMixin, SightMixin):
         self.emit(env, "set_aside", unit=unit.id)
         return True
 
-    def _b_arrive(self, env, span, unit):
-        """Put a unit set aside back on the table, where the battle file places it."""
+    def _b_arrive(self, env, span, unit, edge=None, along=None, keep_away=None):
+        """Put a unit set aside back on the table: where the battle file places it, or at a
+        table edge (see :meth:`_edge_pose`); false when it cannot come on."""
         if not unit.set_aside or unit.destroyed:
+            return False
+        pose = unit.home if edge is None else self._edge_pose(unit, edge, along, keep_away,
+                                                                span)
+        if pose is None:
             return False
         unit.set_aside = False
         unit.on_table = True
-        unit.pose = unit.home
-        self.emit(env, "arrive", unit=unit.id, placed=self.positions(env, unit))
+        unit.pose = pose
+        self.emit(env, "arrive", unit=unit.id, at=[round(pose.x, 3), round(pose.y, 3)],
+                  facing=pose.facing, placed=self.positions(env, unit))
         return True
+
+    def _edge_pose(self, unit: Unit, edge: Any, along: Any, keep_away: Any,
+                   span: Span | None) -> Pose | None:
+        """Where a unit coming on at a table edge stands: facing ``edge`` (0 comes on at the
+        edge y = 0 facing up the table, 90 at x = 0, 180 at the far edge, 270 at x = width),
+        its rear touching the edge, its centre ``along`` inches along it (else level with its
+        battle-file position), kept on the table; with ``keep_away``, the nearest such place
+        along the edge (the lower first of two as near) no nearer than that to any other unit
+        on the table, or None when there is none."""
+        if isinstance(edge, bool) or not isinstance(edge, (int, float)) or edge % 90 != 0:
+            raise _error(f"a table edge is the heading a unit faces coming on: 0, 90, 180 or "
+                         f"270, got {edge!r}", span, "bad-argument")
+        facing = float(edge) % 360
+        size = self.footprint(unit)
+        across_x = facing in (0.0, 180.0)
+        length = self.width if across_x else self.depth
+        home = unit.home
+        wanted = float(along) if along is not None else (
+            (home.x if across_x else home.y) if home is not None else length / 2)
+        half = size.width / 2
+        inward = size.depth / 2
+
+        def at(offset: float) -> Pose:
+            if facing == 0.0:
+                return Pose(offset, inward, facing)
+            if facing == 180.0:
+                return Pose(offset, self.depth - inward, facing)
+            if facing == 90.0:
+                return Pose(inward, offset, facing)
+            return Pose(self.width - inward, offset, facing)
+
+        wanted = min(max(wanted, half), length - half)
+        if keep_away is None:
+            return at(wanted)
+        others = [o for o in self._others(unit) if o.on_table and o.pose is not None]
+        need = float(keep_away) - 1e-9
+        steps = int(math.ceil(length / _ARRIVE_STEP))
+        for k in sorted(range(-steps, steps + 1), key=lambda k: (abs(k), k)):
+            offset = wanted + k * _ARRIVE_STEP
+            if not half - 1e-9 <= offset <= length - half + 1e-9:
+                continue
+            pose = at(offset)
+            if all(far_apart(pose, size, placed(o), self.footprint(o), need)
+                   or edge_distance(pose, size, placed(o), self.footprint(o)) >= need
+                   for o in others):
+                return pose
+        return None
+
+    def _b_home_edge(self, env, span, unit):
+        """The long table edge nearest the unit's battle-file position, as the heading a unit
+        coming on there faces (0 or 180 on a table wider than deep; 90 or 270 otherwise)."""
+        home = unit.home or unit.pose
+        if home is None:
+            return None
+        if self.width >= self.depth:
+            return 0.0 if home.y <= self.depth / 2 else 180.0
+        return 90.0 if home.x <= self.width / 2 else 270.0
 
     def _b_destroy(self, env, span, unit):
         if not unit.destroyed:

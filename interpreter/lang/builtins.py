@@ -11,8 +11,12 @@ import attrs
 
 __all__ = [
     "Builtin", "BUILTIN_FUNCTIONS", "BUILTIN_NAMES", "NAME_TYPES", "UNIT_PROPERTIES",
-    "PROPERTY_TYPES", "EVENTS",
+    "PROPERTY_TYPES", "EVENTS", "READINGS",
 ]
+
+READINGS = ("touched", "centre", "whole")
+"""How a model counts as under a marker's shape: some part of its base, the centre of its
+base, or all of its base (``models_under``, ``units_under``)."""
 
 
 @attrs.frozen
@@ -34,6 +38,9 @@ class Builtin:
     (without it, further arguments take anything)."""
     returns: str = "any"
     """The type of the result; ``item``: an item of the list given as the first argument."""
+    choices: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """(argument index from 0, the texts it may be): a text written there that is none of
+    them is reported when the rules are checked."""
 
     def arity_text(self) -> str:
         """How many arguments it takes, for messages."""
@@ -50,15 +57,15 @@ class Builtin:
         return self.params[-1] if self.variadic and self.params else "any"
 
 
-def _b(name: str, lo: int, hi: int | None, signature: str, doc: str, keywords: bool = False
-       ) -> tuple[str, Builtin]:
+def _b(name: str, lo: int, hi: int | None, signature: str, doc: str, keywords: bool = False,
+       choices: tuple[tuple[int, tuple[str, ...]], ...] = ()) -> tuple[str, Builtin]:
     """A builtin from its ``signature``: ``"unit, number -> int"``."""
     params, _, returns = signature.partition("->")
     types = tuple(t.strip() for t in params.split(",") if t.strip())
     variadic = bool(types) and types[-1].endswith("...")
     if variadic:
         types = types[:-1] + (types[-1][:-3],)
-    return name, Builtin(name, lo, hi, doc, keywords, types, variadic, returns.strip())
+    return name, Builtin(name, lo, hi, doc, keywords, types, variadic, returns.strip(), choices)
 
 
 BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
@@ -129,6 +136,14 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "passed_through(unit): the units its last straight move passed through"),
         _b("engage", 2, 3, "unit, unit, text -> bool",
            "engage(unit, other[, arc]): put the units in base contact"),
+        _b("wheel", 2, 3, "unit, number, number -> number",
+           "wheel(unit, degrees[, most]): turn it about a front corner (the right one for a wheel "
+           "to the right, degrees > 0), by less if its outer front corner would travel more than "
+           "most inches; the inches that corner travelled"),
+        _b("align", 2, 3, "unit, unit, text -> bool",
+           "align(unit, other[, side]): its front (flank, rear) flush against the edge of other "
+           "it stands before, as much of both touching as can",
+           choices=((2, ("front", "flank", "rear")),)),
         _b("disengage", 1, 1, "unit -> bool", "take the unit out of every combat"),
         _b("engaged_with", 1, 1, "unit -> list:unit", "the units in base contact with this one"),
         _b("apply", 2, 3, "status, unit|weapon, text -> bool",
@@ -149,8 +164,13 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "unit_named(id): the unit with that id in the battle file"),
         _b("set_aside", 1, 1, "unit -> bool",
            "take the unit off the table without destroying it (reserves)"),
-        _b("arrive", 1, 1, "unit -> bool",
-           "put a unit set aside back on the table, where the battle file places it"),
+        _b("arrive", 1, 4, "unit, number, number, number -> bool",
+           "arrive(unit[, edge[, along[, keep_away]]]): put a unit set aside back on the table, "
+           "where the battle file places it, or facing in at a table edge (the heading it "
+           "faces: 0, 90, 180, 270), along it and no nearer another unit than keep_away"),
+        _b("home_edge", 1, 1, "unit -> number",
+           "home_edge(unit): the edge (the heading facing in) of the long table edge nearest "
+           "where the battle file places it"),
         _b("play_turn", 1, 1, "side -> any",
            "play_turn(side): one player turn of that side (the battle's turn block)"),
         _b("decide", 1, None, "decision, any... -> any",
@@ -203,6 +223,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "every terrain piece of the battlefield (its effects are rules it carries)"),
         _b("terrain_at", 1, 1, "unit -> list",
            "terrain_at(u): the terrain pieces under the majority of the unit"),
+        _b("terrain_touching", 1, 1, "unit -> list",
+           "terrain_touching(u): the terrain pieces some part of the unit lies in"),
         _b("between", 2, 2, "unit, unit -> list",
            "between(a, b): the units and terrain pieces across the sight lines from a to the "
            "majority of b"),
@@ -222,6 +244,30 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "visible(a, b[, pieces[, units]]): some straight line from a point of a to a point "
            "of b passes across none of the pieces and (unless units is false) no other unit"),
         _b("files", 1, 1, "unit -> int", "models in the unit's front rank"),
+        # markers and templates, headings (interpreter/engine/markers.py)
+        _b("place_marker", 1, 2, "any, number -> text",
+           "place_marker(at[, diameter]): a new marker (a point, or a round template of that "
+           "diameter) centred on a unit, a marker or a place; its id"),
+        _b("move_marker", 3, 3, "text, number, number -> bool",
+           "move_marker(marker, heading, inches): move the whole marker along the heading"),
+        _b("stretch_marker", 3, 4, "text, number, number, number -> bool",
+           "stretch_marker(marker, heading, length[, end_diameter]): make it a line or a "
+           "teardrop, its end that far along the heading"),
+        _b("remove_marker", 1, 1, "text -> bool", "remove_marker(marker): take it off the table"),
+        _b("heading", 2, 2, "any, any -> number",
+           "heading(a, b): the heading in degrees from a's centre to b's (units, markers, "
+           "places)"),
+        _b("facing", 1, 1, "unit -> number", "facing(u): the heading the unit faces"),
+        _b("models_under", 2, 3, "unit, text, text -> int",
+           'models_under(unit, marker[, reading]): its models under the marker ("touched", '
+           '"centre" or "whole")', choices=((2, READINGS),)),
+        _b("units_under", 1, 2, "text, text -> list:unit",
+           "units_under(marker[, reading]): the units with a model under it, in the order a "
+           "line from its start meets them", choices=((1, READINGS),)),
+        _b("ranks_under", 2, 2, "unit, text -> int",
+           "ranks_under(unit, marker): how many of its ranks have a model under the marker"),
+        _b("files_under", 2, 2, "unit, text -> int",
+           "files_under(unit, marker): how many of its files have a model under the marker"),
     ]
 )
 

@@ -967,6 +967,14 @@ class _Checker:
                 for i, (a, t) in enumerate(zip(c.args, args)):
                     self.argument_type(a, t, builtin.param_type(i), f"argument {i + 1}", c.name,
                                        builtin)
+                for i, allowed in builtin.choices:
+                    given = c.args[i] if i < len(c.args) else None
+                    if (isinstance(given, ast.Literal) and given.kind == "text"
+                            and given.value not in allowed):
+                        self.error(f"argument {i + 1} of {c.name} is {given.value!r}; expected "
+                                   + ", ".join(repr(a) for a in allowed), given.span,
+                                   "bad-argument",
+                                   hint=did_you_mean(str(given.value), list(allowed)))
             if c.name == "decide":
                 self.decision_arguments(c, args)
             if c.name == "unaffected" and len(c.args) == 2:

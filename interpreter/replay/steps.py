@@ -28,7 +28,7 @@ __all__ = ["Mark", "Placed", "Replay", "Step", "UnitInfo", "load", "parse_log", 
 
 STEP_KINDS = frozenset({"battle", "move", "engage", "casualties", "destroyed", "left_table",
                         "set_aside", "arrive", "attach", "detach", "returned", "heal",
-                        "attacks", "result"})
+                        "attacks", "result", "wheel", "align", "marker"})
 """The kinds of event that are always a step (a told ``status`` and a ``shape`` are too)."""
 
 _PLACE_KEYS = ("x", "y", "facing", "files", "ranks", "base_width", "base_depth")
@@ -224,6 +224,24 @@ def replay_of(events: list[tuple[int, dict[str, Any]]], source: str) -> Replay:
                   int(battle.get("rounds") or 0), tuple(steps))
 
 
+def marker_shape(e: dict[str, Any]) -> dict[str, Any]:
+    """A ``marker`` event's template as a shape: a circle, or the outline of a disc swept
+    from ``at`` to ``to`` with its diameter changing from the first to the second."""
+    (x0, y0), (x1, y1) = e["at"], e["to"]
+    r0, r1 = (float(d) / 2 for d in e["diameters"])
+    label = str(e["marker"])
+    if math.dist((x0, y0), (x1, y1)) < 1e-9:
+        return {"kind": "circle", "x": x0, "y": y0, "radius": max(r0, r1), "label": label}
+    heading = math.atan2(y1 - y0, x1 - x0)
+    points = []
+    for (cx, cy, r, start) in ((x1, y1, r1, heading - math.pi / 2),
+                               (x0, y0, r0, heading + math.pi / 2)):
+        for i in range(17):
+            a = start + math.pi * i / 16
+            points.append([round(cx + r * math.cos(a), 3), round(cy + r * math.sin(a), 3)])
+    return {"kind": "polygon", "points": points, "label": label}
+
+
 def _is_step(event: dict[str, Any]) -> bool:
     kind = event["kind"]
     return (kind in STEP_KINDS or "shape" in event
@@ -283,13 +301,15 @@ class _Tracker:
                 self.units[u["id"]] = {"models": u["models"], "wounds": u["wounds"],
                                        "statuses": set(u.get("statuses") or ()), "on": True}
         unit = self.units.get(str(e.get("unit")))
-        mover = unit if kind in ("move", "engage") else None
+        mover = unit if kind in ("move", "engage", "wheel", "align") else None
         start = (mover["x"], mover["y"]) if mover is not None and mover["on"] else None
         for uid, place in (e.get("placed") or {}).items():
             self.units[uid].update({k: place[k] for k in _PLACE_KEYS})
         marks = []
         if "shape" in e:
             marks.append(Mark("shape", shape=e["shape"]))
+        elif kind == "marker" and e["change"] != "removed":
+            marks.append(Mark("shape", shape=marker_shape(e)))
         if kind == "expire":
             for uid, names in e["statuses"].items():
                 self.units[uid]["statuses"].difference_update(names)

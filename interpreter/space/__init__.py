@@ -11,7 +11,9 @@ from interpreter.space.geometry import (
     edge_distance,
     far_apart,
     heading_to,
+    point_distance,
 )
+from interpreter.space.shapes import Sweep
 
 __all__ = ["MM_PER_INCH", "Footprint", "Pose", "advance", "arc_of", "axes", "corners",
-           "edge_distance", "far_apart", "heading_to"]
+           "edge_distance", "far_apart", "heading_to", "point_distance", "Sweep"]

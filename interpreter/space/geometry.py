@@ -14,7 +14,7 @@ import math
 import attrs
 
 __all__ = ["Footprint", "Pose", "axes", "corners", "edge_distance", "far_apart", "arc_of",
-           "advance", "heading_to", "MM_PER_INCH"]
+           "advance", "heading_to", "point_distance", "MM_PER_INCH"]
 
 MM_PER_INCH = 25.4
 
@@ -64,6 +64,21 @@ def corners(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
     x, y = pose.x, pose.y
     return [(x - wx + dx, y - wy + dy), (x + wx + dx, y + wy + dy),
             (x + wx - dx, y + wy - dy), (x - wx - dx, y - wy - dy)]
+
+
+def point_distance(pose: Pose, size: Footprint, x: float, y: float) -> float:
+    """From a point to a (turned) rectangle: 0 inside it.
+
+    Examples:
+        >>> point_distance(Pose(0, 0, 90), Footprint(4, 2), 4, 0)
+        3.0
+    """
+    (fx, fy), (rx, ry) = axes(pose.facing)
+    dx, dy = x - pose.x, y - pose.y
+    across = dx * rx + dy * ry
+    along = dx * fx + dy * fy
+    return math.hypot(max(abs(across) - size.width / 2, 0.0),
+                      max(abs(along) - size.depth / 2, 0.0))
 
 
 def _nearest(points, poly, best: float) -> float:

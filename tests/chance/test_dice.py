@@ -12,10 +12,8 @@ from hypothesis import strategies as st
 
 import interpreter.chance as chance_pkg
 from interpreter.chance import (
-    ARTILLERY_DIE,
     D3,
     D6,
-    SCATTER_DIE,
     Constant,
     DiceExpr,
     Die,
@@ -34,6 +32,7 @@ from interpreter.chance import (
     outcomes,
 )
 from interpreter.diagnostics import ChanceError
+from helpers.special_dice import ARTILLERY_DIE, SCATTER_DIE
 
 # -- hand-computed distributions ---------------------------------------------------------------
 

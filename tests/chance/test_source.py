@@ -14,10 +14,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.chance import (
-    ARTILLERY_DIE,
     D3,
     D6,
-    SCATTER_DIE,
     Chance,
     Dist,
     KeepLowest,
@@ -31,6 +29,7 @@ from interpreter.chance import (
 )
 from interpreter.chance.source import ReplayChance
 from interpreter.diagnostics import ChanceError
+from helpers.special_dice import ARTILLERY_DIE, SCATTER_DIE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -375,7 +374,8 @@ def test_derive_seed_separates_paths() -> None:
 
 _CHILD = """
 import json
-from interpreter.chance import D6, ARTILLERY_DIE, RandomChance, derive_seed
+from interpreter.chance import D6, Die, RandomChance, derive_seed
+ARTILLERY_DIE = Die((2, 4, 6, 8, 10, "misfire"), "artillery die")
 seeds = [derive_seed(7, "run", i) for i in range(5)] + [derive_seed(1, "orcs", "break test")]
 chance = RandomChance(derive_seed(7, "battle"))
 rolls = [list(chance.roll((D6, D6, ARTILLERY_DIE), "tag " + str(i))) for i in range(20)]

@@ -10,6 +10,7 @@ are listed in ``rulesets/wfb8/README.md``.
 from __future__ import annotations
 
 import functools
+import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,15 @@ def duel_world(tmp_path: Path, distance: float, **orcs: Any) -> World:
     return World(tmp_path, [
         {"id": "men", "side": "empire", "profile": "empire/halberdier", "models": 20, "files": 5},
         spec], duel={"distance": distance})
+
+
+def test_we6_a_wheel_moves_no_model_more_than_twice_its_move(tmp_path: Path) -> None:
+    # WE6 (L98): a unit of Move 4 wheeling 90°: ten files on 1" bases make its outer corner
+    # travel 15.7"; it turns only as far as 8" of that arc allows, 8 / 10 radians
+    world = World(tmp_path, [unit("men", "empire", 36, 10, models=20, files=10,
+                                  base={"w": 25.4, "d": 25.4})])
+    assert world.call("wheel_unit", u="men", degrees=90) == 8.0
+    assert world.unit("men").pose.facing == pytest.approx(math.degrees(0.8))
 
 
 def test_we7_m4_rolling_2_and_5_charges_9_inches(tmp_path: Path) -> None:

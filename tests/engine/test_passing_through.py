@@ -12,12 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from interpreter.chance import RandomChance
-from interpreter import open_battle
-from interpreter.engine.state import BattleState
 from interpreter.space import edge_distance
+from helpers.wfb8_builtins import build
 
 
 def u(uid: str, x: float, y: float, facing: float = 0, side: str = "a",
@@ -26,22 +23,6 @@ def u(uid: str, x: float, y: float, facing: float = 0, side: str = "a",
     return {"id": uid, "side": side, "profile": "empire/halberdier", "models": 10, "files": 5,
             "base": {"w": 25.4, "d": 25.4}, "position": {"x": x, "y": y, "facing": facing},
             **spec}
-
-
-def build(tmp_path: Path, units: list[dict]):
-    doc: dict[str, Any] = {"edition": "wfb8", "seed": 1, "units": units}
-    path = tmp_path / "b.yaml"
-    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    _, runtime, battle = open_battle("wfb8", str(path))
-    state = BattleState(runtime, battle, [], {})
-    events: list[dict] = []
-    env = runtime.env(RandomChance(1), battle.options, events, state)
-
-    def b(name: str, *args: Any) -> Any:
-        args = tuple(next(x for x in state.units if x.id == a) if isinstance(a, str)
-                     and any(x.id == a for x in state.units) else a for a in args)
-        return state.builtin(env, name, list(args), None)
-    return state, b, events
 
 
 def ids(units: list) -> list[str]:

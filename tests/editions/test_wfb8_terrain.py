@@ -1,0 +1,67 @@
+"""wfb8 terrain variants (000 L913-L939) through the ruleset's declarations. The Halberdiers
+(ten on 20 mm bases, five files: 3.94" x 1.57") stand centred at (36, 10), x 34.03..37.97
+and y 9.21..10.79; each piece below lies over part of them or clear of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers.wfb8_world import World, unit
+
+
+def piece(pid: str, x: float, y: float, effects: list[str], w: float = 4, h: float = 4) -> dict:
+    return {"id": pid, "kind": "special", "name": pid, "at": {"x": x, "y": y},
+            "size": {"w": w, "h": h}, "effects": effects}
+
+
+def world(tmp_path: Path, *pieces: dict) -> World:
+    return World(tmp_path, [unit("men", "empire", 36, 10)],
+                 battlefield={"width": 72, "depth": 48, "terrain": list(pieces)})
+
+
+def terrain(w: World) -> dict:
+    return {p.id: p for p in w.state.builtin(w.env(), "terrain", [], None)}
+
+
+def test_a_raging_torrent_fails_its_dangerous_terrain_test_on_a_2(tmp_path: Path) -> None:
+    # L939: 1-2 fails in a Raging Torrent; elsewhere only a 1 does (L883)
+    w = world(tmp_path, piece("torrent", 36, 30, ["Dangerous Terrain", "River", "Raging Torrent"]),
+              piece("scree", 50, 30, ["Hill", "Dangerous Terrain"]))
+    t = terrain(w)
+    assert not w.call("dangerous_terrain_test", [2], u="men", piece=t["torrent"]).passed
+    assert w.call("dangerous_terrain_test", [3], u="men", piece=t["torrent"]).passed
+    assert w.call("dangerous_terrain_test", [2], u="men", piece=t["scree"]).passed
+
+
+def test_an_ancient_forest_costs_an_inch_of_movement_to_a_unit_partly_in_it(
+        tmp_path: Path) -> None:
+    # the forest (x 36..40) covers the Halberdiers' right half: -1 Movement (L913)
+    assert world(tmp_path, piece("old", 38, 10, ["Ancient Forest"])).call(
+        "charge_base", u="men") == 3
+    assert world(tmp_path, piece("old", 45, 10, ["Ancient Forest"])).call(
+        "charge_base", u="men") == 4
+
+
+def test_a_unit_in_a_river_does_not_march(tmp_path: Path) -> None:
+    # a river (y 7..10) under their rear half: they move their Move instead (L927)
+    w = world(tmp_path, piece("river", 36, 8.5, ["River"], w=20, h=3))
+    w.call("march", u="men")
+    assert "marched" not in w.unit("men").statuses
+
+
+def test_a_wildwood_strikes_a_unit_in_it_on_a_4(tmp_path: Path) -> None:
+    # L923: a 4+, then D6 (5) Strength 4 hits; every D6 of the hits a 6: five slain
+    w = world(tmp_path, piece("wild", 36, 12, ["Wildwood"]))
+    w.call("wildwood_attacks", {"wildwood_strikes": [4], "wildwood_hits": [5], "*": [6] * 20})
+    assert w.logs("the wildwood attacks") == [["men"]]
+    assert w.unit("men").models == 5
+
+
+def test_a_boiling_flood_scalds_every_model_partly_in_it(tmp_path: Path) -> None:
+    # the flood (x 30..36.25) reaches the bases of three files, x 34.03..36.39 (the third
+    # spans 35.61..36.39, the fourth starts at 36.39): six models each take a Strength 4
+    # hit, no armour (L935)
+    w = world(tmp_path, piece("flood", 33.125, 10, ["Boiling Flood"], w=6.25, h=6))
+    w.call("boiling_floods", {"*": [6] * 20})
+    hits = [e["attacks"] for e in w.events if e["kind"] == "attacks"]
+    assert hits == [6] and w.unit("men").models == 4
