@@ -12,6 +12,7 @@ Subpackages:
     engine: battle state, the turn driver, decisions, triggers, the event log
     space: battlefield geometry
     cli: the ``rules-run``, ``rules-check``, ``rules-odds`` and ``rules-diff`` commands
+    editor: the ``rules-lsp`` language server and the Pygments lexer (optional extras)
 """
 
 __version__ = "0.1.0"
