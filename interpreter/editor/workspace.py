@@ -26,9 +26,9 @@ from interpreter import buffers
 from interpreter.buffers import read_text
 from interpreter.data.yaml_loader import load_yaml
 from interpreter.diagnostics import Diagnostic, DiagnosticBag, InterpreterError, Span
-from interpreter.editions.loader import load_ruleset
+from interpreter.editions.loader import apply_patch_op, load_ruleset
 from interpreter.editions.registry import MANIFEST, find_edition
-from interpreter.editions.ruleset import Ruleset
+from interpreter.editions.ruleset import Origin, Ruleset
 from interpreter.lang import ast
 from interpreter.lang.builtins import BUILTIN_FUNCTIONS, BUILTIN_NAMES, UNIT_PROPERTIES
 from interpreter.lang.parser import grammar_parser, parse_rules
@@ -85,7 +85,7 @@ class Workspace:
         """The folder of the user's copy of the cited sources, if any."""
         self._good: dict[Path, Ruleset] = {}
         """The last ruleset each folder loaded without error (for navigation while the
-        current text does not check)."""
+        current text does not check; only these are compiled, for exact chances)."""
         self._indexes: dict[int, tuple[Ruleset, Index]] = {}
         self._published: dict[str, set[str]] = {}
         """What each check published diagnostics for: the paths to clear next time."""
@@ -126,16 +126,63 @@ class Workspace:
 
     def ruleset_for(self, path: str | os.PathLike) -> Ruleset | None:
         """The ruleset a file works with: its folder's (a battle file: the edition it
-        names); the last one that loaded when the current text does not."""
+        names). When the current text does not check, the last version that did, else a
+        best-effort reading (:meth:`best_effort`), so that navigation still works."""
         folder = self._battle_folder(path) if self.is_battle(path) else self.folder_of(path)
         if folder is None:
             return None
         try:
             ruleset = load_ruleset(folder)
         except InterpreterError:
-            return self._good.get(folder)
+            return self._good.get(folder) or self.best_effort(folder)
         self._good[folder] = ruleset
         return ruleset
+
+    def best_effort(self, folder: Path, depth: int = 0) -> Ruleset | None:
+        """A ruleset that does not check, read as far as it goes: its base (loaded, or read
+        the same way), then every declaration that parses, patch operations applied as
+        written. For navigation only: nothing of it runs."""
+        try:
+            manifest = load_yaml(shown(folder / MANIFEST)).value
+            names = [n for n in manifest.get("rules") or [] if isinstance(n, str)]
+        except (InterpreterError, AttributeError):
+            return None
+        files = [parse_rules(read_text(folder / n), shown(folder / n), DiagnosticBag())
+                 for n in names if (folder / n).is_file()]
+        header = next((f.header for f in files if f.header is not None), None)
+        if header is None:
+            return None
+        base = self._base_of(folder, header.extends, depth) if header.extends else None
+        sources = tuple(dict.fromkeys([s.file for s in header.sources]
+                                      + list(base.sources if base else ())))
+        decls = dict(base.decls) if base else {}
+        rules = dict(base.rules) if base else {}
+        origins = dict(base.origins) if base else {}
+        for item in (i for f in files for i in f.items):
+            if isinstance(item, ast.PatchOp):
+                apply_patch_op(item, decls, rules, origins, header.id, sources)
+            elif item.name not in (rules if item.kind == "rule" else decls):
+                (rules if item.kind == "rule" else decls)[item.name] = item
+                origins[f"rule:{item.name}" if item.kind == "rule" else item.name] = Origin(
+                    header.id, item.cite.text(sources) if item.cite else "", "declare")
+        return Ruleset(id=header.id, title=header.title, folder=folder,
+                       chain=(base.chain if base else ()) + (header.id,), decls=decls,
+                       rules=rules, origins=origins, patches=(), sources=sources,
+                       tables={}, units=dict(base.units) if base else {},
+                       equipment=dict(base.equipment) if base else {}, battles=(),
+                       default_battle=None, base=base)
+
+    def _base_of(self, folder: Path, extends: str, depth: int) -> Ruleset | None:
+        sibling = folder.parent / extends
+        try:
+            found = sibling if (sibling / MANIFEST).is_file() else find_edition(
+                extends, folders=False)
+        except InterpreterError:
+            return None
+        try:
+            return load_ruleset(found)
+        except InterpreterError:
+            return self.best_effort(found, depth + 1) if depth < 8 else None
 
     def _battle_folder(self, path: str | os.PathLike) -> Path | None:
         _, edition = self._yaml_kind(str(path))
@@ -259,7 +306,7 @@ class Workspace:
             cited = self._cited_lines(decl, ruleset, origin.ruleset)
             if cited:
                 parts.append(cited)
-        if isinstance(decl, ast.RollDecl) and not decl.params:
+        if isinstance(decl, ast.RollDecl) and not decl.params and self._good.get(ruleset.folder) is ruleset:
             chance = _exact_outcome(ruleset, decl)
             if chance:
                 parts.append(chance)
@@ -325,7 +372,7 @@ class Workspace:
         out = [Completion(n, d.kind, _first_line(d.span)) for n, d in sorted(ruleset.decls.items())
                if not isinstance(d, ast.CharacteristicDecl)]
         out += characteristics
-        out += [Completion(n, "builtin", b.signature) for n, b in sorted(BUILTIN_FUNCTIONS.items())]
+        out += [Completion(n, "builtin", b.doc) for n, b in sorted(BUILTIN_FUNCTIONS.items())]
         out += [Completion(n, "builtin", doc) for n, doc in sorted(BUILTIN_NAMES.items())]
         out += [Completion(k, "keyword") for k in keywords()]
         return [c for c in out if c.label.startswith(start)]
