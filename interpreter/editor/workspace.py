@@ -215,6 +215,8 @@ class Workspace:
         """
         absolute = _absolute(path)
         if self.is_battle(absolute):
+            if self._yaml_kind(absolute)[1] is None and self.folder_of(absolute) is None:
+                return {}   # no edition and in no ruleset: a YAML file of some other tool
             target, found = absolute, self._check_battle(absolute, None)
         else:
             folder = self.folder_of(absolute)
@@ -432,10 +434,11 @@ def _source_lines(span: Span) -> list[str]:
 
 
 def _first_line(span: Span) -> str:
+    """The first line of a declaration, without its citation."""
     lines = _source_lines(span)
     if not 1 <= span.line <= len(lines):
         return ""
-    return lines[span.line - 1].strip()
+    return re.sub(r"\s+@\s.*$", "", lines[span.line - 1].strip()).rstrip()
 
 
 def _signature(decl: ast.Decl) -> str:
@@ -446,10 +449,7 @@ def _signature(decl: ast.Decl) -> str:
                   else "")
         role = f" as {decl.role}" if decl.role else ""
         return f"characteristic {decl.name}: {decl.entity} {decl.type}{bounds}{role}"
-    line = _first_line(decl.span)
-    if not line:
-        return f"{decl.kind} {decl.name}"
-    return re.sub(r"\s+@\s.*$", "", line).rstrip()
+    return _first_line(decl.span) or f"{decl.kind} {decl.name}"
 
 
 def _doc_comment(span: Span) -> str:
