@@ -54,7 +54,7 @@ class RulesLexer(RegexLexer):
     """The rules language of rules-run (``.rules`` files)."""
 
     name = "rules-run rules"
-    aliases = ["rules", "rules-run"]
+    aliases = ["rules", "rules-run", "rules-error"]
     filenames = ["*.rules"]
     mimetypes = ["text/x-rules-run"]
     url = "https://github.com/rules-run"

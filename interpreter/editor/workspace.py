@@ -303,7 +303,7 @@ class Workspace:
         if origin is not None:
             how = {"declare": "declared in", "add": "added by", "override": "overridden by",
                    "define": "defined by"}.get(origin.op, origin.op)
-            cite = f"cites {origin.cite}" if origin.cite else "cites nothing"
+            cite = f"cites `{origin.cite}`" if origin.cite else "cites nothing"
             parts.append(f"*{how} {origin.ruleset}*: {cite}")
             cited = self._cited_lines(decl, ruleset, origin.ruleset)
             if cited:

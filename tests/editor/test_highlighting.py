@@ -27,15 +27,17 @@ RULE_FILES = sorted(ROOT.glob("rulesets/**/*.rules")) + sorted(ROOT.glob("tests/
 BUNDLED = [p for p in RULE_FILES if p.is_relative_to(ROOT / "rulesets")]
 DOCS = sorted(ROOT.glob("docs/*.md")) + [ROOT / "README.md"] + sorted(
     ROOT.glob("rulesets/*/README.md"))
-TEXTMATE = json.loads((ROOT / "editors" / "rules.tmLanguage.json").read_text(encoding="utf-8"))
+TEXTMATE = json.loads((ROOT / "editors" / "vscode" / "syntaxes" / "rules.tmLanguage.json")
+                      .read_text(encoding="utf-8"))
 
 
-def _snippets() -> list[tuple[str, str]]:
+def _snippets() -> list[tuple[str, str, str]]:
+    """Every ```rules and ```rules-error block of the docs: where, its tag, its text."""
     found = []
     for doc in DOCS:
-        for i, m in enumerate(re.finditer(r"^```rules\n(.*?)^```", doc.read_text(
+        for i, m in enumerate(re.finditer(r"^```(rules(?:-error)?)\n(.*?)^```", doc.read_text(
                 encoding="utf-8"), re.S | re.M)):
-            found.append((f"{doc.relative_to(ROOT)}#{i + 1}", m.group(1)))
+            found.append((f"{doc.relative_to(ROOT)}#{i + 1}", m.group(1), m.group(2)))
     return found
 
 
@@ -65,9 +67,10 @@ def test_every_bundled_rule_file_lexes_without_an_error_token(path: Path) -> Non
     assert errors == []
 
 
-@pytest.mark.parametrize("where, snippet", SNIPPETS, ids=[w for w, _ in SNIPPETS])
-def test_every_rules_snippet_of_the_docs_is_highlighted(where: str, snippet: str) -> None:
-    lexer = pygments_lexers.get_lexer_by_name("rules")   # what a ```rules fence asks for
+@pytest.mark.parametrize("where, tag, snippet", SNIPPETS, ids=[w for w, _, _ in SNIPPETS])
+def test_every_rules_snippet_of_the_docs_is_highlighted(where: str, tag: str,
+                                                        snippet: str) -> None:
+    lexer = pygments_lexers.get_lexer_by_name(tag)   # what the fence asks for
     tokens = list(lexer.get_tokens(snippet))
     assert [v for t, v in tokens if t in Error] == []
 

@@ -62,7 +62,7 @@ def test_neovim_gets_diagnostics_hover_definition_and_completion(
                    d["message"].split("\n")[0]) for d in got["diagnostics"]) == expected
 
     # hover on a test gives its citation; definition jumps into the base ruleset
-    assert "cites 000_c4300f58fce5f1da.txt L418" in got["hover"]["contents"]["value"]
+    assert "cites `000_c4300f58fce5f1da.txt L418`" in got["hover"]["contents"]["value"]
     core = ROOT / "rulesets" / "wfb8" / "core.rules"
     (location,) = got["definition"]
     line, column = position(core, "to_hit(attacker")

@@ -106,7 +106,7 @@ def test_rules_lsp_over_stdio(patch: Path, battle: Path, tmp_path: Path, capsys)
     # hover on a test: its citation
     hover = out["hover"].contents.value
     assert "test to_hit(attacker: unit, target: unit)" in hover
-    assert "cites 000_c4300f58fce5f1da.txt L418" in hover
+    assert "cites `000_c4300f58fce5f1da.txt L418`" in hover
 
     # go to definition: into the base ruleset
     core = ROOT / "rulesets" / "wfb8" / "core.rules"

@@ -68,7 +68,7 @@ def test_hover_on_a_test_gives_its_signature_and_its_citation(patch: Path) -> No
     cite = load_ruleset(ROOT / "rulesets" / "wfb8").cite("to_hit")
     assert cite == "000_c4300f58fce5f1da.txt L418"
     assert "test to_hit(attacker: unit, target: unit)" in text
-    assert f"*declared in wfb8*: cites {cite}" in text
+    assert f"*declared in wfb8*: cites `{cite}`" in text
 
 
 def test_hover_shows_the_doc_comment_and_the_cited_lines_from_a_sources_folder(
