@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any, cast
 
 import attrs
 
@@ -182,7 +183,7 @@ class Index:
             span = getattr(node, "span", None)
             if not isinstance(span, Span):
                 continue
-            for f in attrs.fields(type(node)):
+            for f in attrs.fields(cast(Any, type(node))):
                 value = getattr(node, f.name)
                 if f.name == "name" and isinstance(node, _DEFINING):
                     continue

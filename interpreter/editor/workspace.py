@@ -161,10 +161,16 @@ class Workspace:
         for item in (i for f in files for i in f.items):
             if isinstance(item, ast.PatchOp):
                 apply_patch_op(item, decls, rules, origins, header.id, sources)
-            elif item.name not in (rules if item.kind == "rule" else decls):
-                (rules if item.kind == "rule" else decls)[item.name] = item
-                origins[f"rule:{item.name}" if item.kind == "rule" else item.name] = Origin(
-                    header.id, item.cite.text(sources) if item.cite else "", "declare")
+            else:
+                key = rule_key(item.name) if isinstance(item, ast.RuleDecl) else item.name
+                if key in origins and origins[key].ruleset == header.id:
+                    continue   # declared twice: the first one counts, as for the loader
+                if isinstance(item, ast.RuleDecl):
+                    rules[item.name] = item
+                else:
+                    decls[item.name] = item
+                origins[key] = Origin(header.id, item.cite.text(sources) if item.cite else "",
+                                      "declare")
         return Ruleset(id=header.id, title=header.title, folder=folder,
                        chain=(base.chain if base else ()) + (header.id,), decls=decls,
                        rules=rules, origins=origins, patches=(), sources=sources,
