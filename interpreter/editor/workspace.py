@@ -8,10 +8,10 @@ keyed by absolute path. The server (:mod:`interpreter.editor.server`) converts t
 the protocol's 0-based positions and URIs.
 
 What is re-done after an edit: the ruleset the file belongs to is loaded again, which
-re-parses only the chunks of rule files that changed and re-reads only the YAML files
-that changed (the parser's and the loader's caches), then checks its declarations. Its
-bundled battles are checked when a file is opened or saved, not on every keystroke (they
-need the ruleset compiled).
+re-parses only the chunks of rule files that changed, re-reads only the YAML files that
+changed and re-checks only the declarations that changed or read one that did (the
+parser's, the loader's and the checker's caches). Its bundled battles are checked when a
+file is opened or saved, not on every keystroke (they need the ruleset compiled).
 """
 
 from __future__ import annotations
@@ -311,7 +311,7 @@ class Workspace:
                    "define": "defined by"}.get(origin.op, origin.op)
             cite = f"cites `{origin.cite}`" if origin.cite else "cites nothing"
             parts.append(f"*{how} {origin.ruleset}*: {cite}")
-            cited = self._cited_lines(decl, ruleset, origin.ruleset)
+            cited = self._cited_lines(origin.cite)
             if cited:
                 parts.append(cited)
         if isinstance(decl, ast.RollDecl) and not decl.params and self._good.get(ruleset.folder) is ruleset:
@@ -320,26 +320,20 @@ class Workspace:
                 parts.append(chance)
         return "\n\n".join(parts)
 
-    def _cited_lines(self, decl: ast.Decl, ruleset: Ruleset, origin: str) -> str | None:
-        if self.sources is None or decl.cite is None or decl.cite.note is not None:
+    def _cited_lines(self, cite: str) -> str | None:
+        """The lines a citation (``000_c43...txt L418, L420-L421``, as a ruleset's origins
+        give it) names, from the user's copy of the source, as a markdown quote."""
+        m = re.match(r"\s*(\S+\.txt)\s+(.*)", cite)
+        if self.sources is None or m is None or not (self.sources / m.group(1)).is_file():
             return None
-        owner: Ruleset | None = ruleset
-        while owner is not None and owner.id != origin:
-            owner = owner.base
-        file = ast.find_source(decl.cite.source, owner.sources if owner else ruleset.sources)
-        if file is None or not (self.sources / file).is_file():
-            return None
-        lines = (self.sources / file).read_text(encoding="utf-8", errors="replace").splitlines()
+        text = (self.sources / m.group(1)).read_text(encoding="utf-8",
+                                                     errors="replace").splitlines()
         shown_lines = []
-        for written in decl.cite.ranges:
-            m = _LINES.fullmatch(written.strip())
-            if m is None:
-                continue
-            first = int(m.group(1))
-            last = int(m.group(2) or first)
-            for number in range(first, min(last, first + _CITED_LINES_SHOWN - 1) + 1):
-                if 1 <= number <= len(lines):
-                    shown_lines.append(f"> L{number}: {lines[number - 1].strip()}")
+        for a, b in _LINES.findall(m.group(2)):
+            first, last = int(a), int(b or a)
+            shown_lines.extend(f"> L{n}: {text[n - 1].strip()}" for n in
+                               range(first, min(last, first + _CITED_LINES_SHOWN - 1) + 1)
+                               if 0 < n <= len(text))
             if last >= first + _CITED_LINES_SHOWN:
                 shown_lines.append(f"> (to L{last})")
         return "\n>\n".join(shown_lines) if shown_lines else None
