@@ -72,26 +72,36 @@ def build_server(workspace: Workspace | None = None) -> Any:
         return {"start": {"line": span.line - 1, "character": span.column - 1},
                 "end": {"line": end_line - 1, "character": end_column - 1}}
 
-    def to_location(span: Span) -> Any:
-        return structure({"uri": from_fs_path(os.path.abspath(span.path)) or "",
-                          "range": to_range(span)}, lsp.Location)
+    def place(span: Span) -> dict[str, Any]:
+        return {"uri": from_fs_path(os.path.abspath(span.path)) or "", "range": to_range(span)}
 
-    def to_diagnostic(d: Diagnostic, path: str) -> Any:
+    def to_location(span: Span) -> Any:
+        return structure(place(span), lsp.Location)
+
+    def to_diagnostic(d: Diagnostic, path: str, elsewhere: list[Diagnostic]) -> Any:
         span = d.span or Span(path, 1, 1, 1, 1)
         message = d.message
         if d.expected:
             message += "\nexpected: " + ", ".join(d.expected)
         if d.hint:
             message += f"\nhint: {d.hint}"
-        return structure({"range": to_range(span), "message": message, "code": d.code,
-                          "severity": severities[d.severity], "source": "rules-check"},
-                         lsp.Diagnostic)
+        payload: dict[str, Any] = {"range": to_range(span), "message": message,
+                                   "code": d.code, "severity": severities[d.severity],
+                                   "source": "rules-check"}
+        if d.code == "bad-base":
+            # where the base's errors are, so the editor can go there
+            payload["relatedInformation"] = [{"location": place(e.span), "message": e.message}
+                                             for e in elsewhere if e.span is not None]
+        return structure(payload, lsp.Diagnostic)
 
     def publish(path: str, battles: bool) -> None:
-        for where, found in sorted(work.check(path, battles=battles).items()):
+        found = work.check(path, battles=battles)
+        for where, diagnostics in sorted(found.items()):
+            elsewhere = [d for other, ds in sorted(found.items()) if other != where for d in ds
+                         if d.severity is Severity.ERROR]
             server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
                 uri=from_fs_path(where) or "",
-                diagnostics=[to_diagnostic(d, where) for d in found]))
+                diagnostics=[to_diagnostic(d, where, elsewhere) for d in diagnostics]))
 
     @server.feature(lsp.INITIALIZE)
     def initialize(params: lsp.InitializeParams) -> None:
@@ -99,7 +109,7 @@ def build_server(workspace: Workspace | None = None) -> Any:
         if isinstance(options, dict) and options.get("sources"):
             from pathlib import Path
 
-            work.sources = Path(str(options["sources"]))
+            work.sources = Path(str(options["sources"])).expanduser()
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
@@ -201,7 +211,11 @@ def main(argv: list[str] | None = None) -> int:
         description="The rules-run language server: diagnostics, hover, definitions, "
         "references, completion and outlines for .rules files and their YAML data, over "
         "standard input and output (the Language Server Protocol). docs/editors.md sets up "
-        "Neovim and VS Code.")
+        "Neovim and VS Code.",
+        epilog="examples:\n"
+        "  rules-lsp                      what an editor starts (docs/editors.md)\n"
+        "  rules-lsp --sources ~/sources  hover also shows the lines a declaration cites\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sources", metavar="FOLDER",
                         help="your copy of the cited sources: hover shows the cited lines "
                         f"(default: the {SOURCES_VARIABLE} environment variable)")

@@ -81,7 +81,7 @@ class Workspace:
 
     def __init__(self, sources: str | os.PathLike | None = None) -> None:
         found = sources if sources is not None else os.environ.get(SOURCES_VARIABLE)
-        self.sources = Path(found) if found else None
+        self.sources = Path(found).expanduser() if found else None
         """The folder of the user's copy of the cited sources, if any."""
         self._good: dict[Path, Ruleset] = {}
         """The last ruleset each folder loaded without error (for navigation while the

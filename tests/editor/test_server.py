@@ -30,7 +30,7 @@ def _at(path: Path, needle: str, skip: int = 0) -> Any:
     return lsp.Position(line=line - 1, character=column - 1 + skip)
 
 
-async def _session(patch: Path, battle: Path, cwd: Path) -> dict[str, Any]:
+async def _session(patch: Path, battle: Path, chained: Path, cwd: Path) -> dict[str, Any]:
     client = client_module.LanguageClient("rules-lsp-test", "1")
     published: dict[str, list] = {}
     arrived = asyncio.Event()
@@ -81,6 +81,16 @@ async def _session(patch: Path, battle: Path, cwd: Path) -> dict[str, Any]:
             arrived.clear()
             await asyncio.wait_for(arrived.wait(), WAIT)
         out["after_edit"] = published[house_uri]
+        # a patch whose base does not load
+        chained_uri = uris.from_fs_path(str(chained))
+        client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(uri=chained_uri, language_id="rules", version=1,
+                                               text=chained.read_text(encoding="utf-8"))))
+        while chained_uri not in published:
+            arrived.clear()
+            await asyncio.wait_for(arrived.wait(), WAIT)
+        out["chained"] = published[chained_uri]
+        out["published"] = dict(published)
         await asyncio.wait_for(client.shutdown_async(None), WAIT)
         client.exit(None)
     finally:
@@ -92,7 +102,16 @@ def test_rules_lsp_over_stdio(patch: Path, battle: Path, tmp_path: Path, capsys)
     expected = check_json(patch, capsys)
     work = tmp_path / "elsewhere"
     work.mkdir()
-    out = asyncio.run(_session(patch, battle, work))
+    base, top = tmp_path / "base", tmp_path / "top"
+    for folder, text in ((base, 'ruleset base "Base"\n\ntest t(u: unit) @ "not in seed: a test"\n'
+                                '    dice D6\n    need nothing_here\n'),
+                         (top, 'ruleset top "Top" extends base\n\n'
+                               'add status shaken @ "not in seed: a test"\n')):
+        folder.mkdir()
+        (folder / "index.yaml").write_text("kind: ruleset\nrules: [main.rules]\n",
+                                           encoding="utf-8")
+        (folder / "main.rules").write_text(text, encoding="utf-8")
+    out = asyncio.run(_session(patch, battle, top / "main.rules", work))
     house = patch / "house.rules"
 
     # diagnostics: what rules-check --json reports, with its codes and hints
@@ -126,6 +145,16 @@ def test_rules_lsp_over_stdio(patch: Path, battle: Path, tmp_path: Path, capsys)
     # after the edit only the second error is left
     assert [d.code for d in out["after_edit"]] == ["unknown-characteristic"]
     assert out["capabilities"].hover_provider
+
+    # a broken base: its error in its own file, and at the patch's header, with where it is
+    (bad_base,) = out["chained"]
+    assert bad_base.code == "bad-base"
+    (related,) = bad_base.related_information
+    base_file = tmp_path / "base" / "main.rules"
+    assert uris.to_fs_path(related.location.uri) == str(base_file)
+    assert related.location.range.start.line + 1 == position(base_file, "nothing_here")[0]
+    assert [d.code for d in out["published"][uris.from_fs_path(str(base_file))]] == [
+        "undefined-name"]
 
 
 def test_rules_lsp_without_pygls_says_how_to_install_it(monkeypatch, capsys) -> None:
