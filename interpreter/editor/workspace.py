@@ -328,7 +328,7 @@ class Workspace:
             return None
         text = (self.sources / m.group(1)).read_text(encoding="utf-8",
                                                      errors="replace").splitlines()
-        shown_lines = []
+        shown_lines: list[str] = []
         for a, b in _LINES.findall(m.group(2)):
             first, last = int(a), int(b or a)
             shown_lines.extend(f"> L{n}: {text[n - 1].strip()}" for n in
