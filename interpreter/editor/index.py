@@ -48,7 +48,7 @@ def word_at(line: str, column: int) -> tuple[str, bool] | None:
         ('Stubborn', True)
         >>> word_at("    dice D6", 8)
         ('dice', False)
-        >>> word_at("    a + b", 6) is None
+        >>> word_at("    a  +  b", 8) is None   # on the "+"
         True
     """
     i = column - 1
