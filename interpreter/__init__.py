@@ -36,6 +36,7 @@ Subpackages:
     space: battlefield geometry
     diff: rules-diff
     cli: the ``rules-run``, ``rules-check``, ``rules-odds`` and ``rules-diff`` commands
+    editor: the ``rules-lsp`` language server and the Pygments lexer (optional extras)
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from typing import Any, NoReturn, TypeAlias
 import attrs
 import yaml
 
+from interpreter.buffers import read_text
 from interpreter.diagnostics import DataError, DiagnosticBag, Span
 
 __all__ = ["Key", "DataPath", "YamlDocument", "load_yaml", "path_text"]
@@ -266,7 +267,7 @@ def load_yaml(path: str | Path, text: str | None = None) -> YamlDocument:
 
 def _read(path: str | Path, shown: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
+        return read_text(path)
     except UnicodeDecodeError as exc:
         message = f"{shown!r} is not UTF-8 text ({exc.reason})"
         raise DataError([DiagnosticBag().add(message, code="bad-encoding")]) from None

@@ -38,7 +38,7 @@ from interpreter.lang.rule_refs import (
 )
 
 __all__ = ["check_declarations", "report_unused", "Usage", "rule_arguments_problem",
-           "rule_reference_problem",
+           "rule_reference_problem", "forget_checked",
            "CALLABLE_KINDS", "NOT_IN_SEED"]
 
 CALLABLE_KINDS = ("roll", "test", "sequence", "action", "decision", "phase")
@@ -304,20 +304,92 @@ def _a(word: str) -> str:
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
+class _Reads(Mapping):
+    """A mapping that notes which of its names are read (and whether it is gone through
+    whole) while one declaration is checked."""
+
+    def __init__(self, data: Mapping[str, Any], space: str, checker: _Checker) -> None:
+        self.data = data
+        self.space = space
+        self.checker = checker
+
+    def _note(self, name: object) -> None:
+        record = self.checker.record
+        if record is not None:
+            record.reads[(self.space, name)] = self.data.get(name)  # type: ignore[call-overload]
+
+    def _note_all(self) -> None:
+        record = self.checker.record
+        if record is not None:
+            record.wholes.add(self.space)
+
+    def __getitem__(self, name: str) -> Any:
+        self._note(name)
+        return self.data[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        self._note(name)
+        return self.data.get(name, default)
+
+    def __contains__(self, name: object) -> bool:
+        self._note(name)
+        return name in self.data
+
+    def __iter__(self):
+        self._note_all()
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        self._note_all()
+        return len(self.data)
+
+
+@attrs.define
+class _Checked:
+    """What checking one declaration found, and what that depended on."""
+
+    decl: object
+    token: tuple
+    """The ruleset's names, kinds, marks, global types and sources when it was checked."""
+    reads: dict[tuple[str, object], object] = attrs.Factory(dict)
+    """(space, name) -> the declaration read under that name (None: there was none)."""
+    wholes: set[str] = attrs.Factory(set)
+    """The spaces (``decls``, ``rules``) gone through whole (then it is not kept)."""
+    diagnostics: list = attrs.Factory(list)
+    uses: list[tuple[str, str]] = attrs.Factory(list)
+    cited: list[object] = attrs.Factory(list)
+
+
+_CHECKED: dict[int, _Checked] = {}
+"""id of a declaration -> what checking it found. The parser hands back the same
+declaration objects for unchanged text, so after an edit only the declarations that changed,
+or that read one that changed, are checked again."""
+_CHECKED_SIZE = 20_000
+
+
+def forget_checked() -> None:
+    """Forget what checking each declaration found (to time a cold check)."""
+    _CHECKED.clear()
+
+
 class _Checker:
     def __init__(self, decls, rules, sources, bag: DiagnosticBag,
                  inherited: Collection[str] = ()) -> None:
-        self.decls: Mapping[str, ast.Decl] = decls
-        self.rules: Mapping[str, ast.RuleDecl] = rules
+        self.record: _Checked | None = None
+        """What the declaration being checked reads, uses and reports."""
+        self.raw_decls: Mapping[str, ast.Decl] = decls
+        self.raw_rules: Mapping[str, ast.RuleDecl] = rules
+        self.decls: Mapping[str, ast.Decl] = _Reads(decls, "decls", self)
+        self.rules: Mapping[str, ast.RuleDecl] = _Reads(rules, "rules", self)
         self.sources = sources
         self.bag = bag
         self.inherited = inherited
         self.cited: set[object] = set()
         """Citations checked already (a line of characteristics shares one), and the
         lines whose missing citation or empty range has been reported."""
-        self.characteristics = {
+        self.characteristics: Mapping[str, ast.CharacteristicDecl] = _Reads({
             n: d for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)
-        }
+        }, "decls", self)
         self.marks = {
             n.mark
             for d in decls.values()
@@ -335,6 +407,9 @@ class _Checker:
         )
         self.uses: dict[str, set[str]] = {}
         """What each declaration uses (see :class:`Usage`)."""
+        self.token = (tuple((n, d.kind) for n, d in decls.items()), tuple(rules),
+                      frozenset(self.marks), tuple(sorted(self.globals.names.items())),
+                      tuple(sources))
         self.user = ""
         """The key the names being checked are used by."""
         self.reassigned: set[str] = set()
@@ -351,7 +426,10 @@ class _Checker:
     def use(self, name: str, user: str | None = None) -> None:
         """Note that the declaration ``name`` is used (by ``user``, else the current one)."""
         if name in self.decls:
-            self.uses.setdefault(self.user if user is None else user, set()).add(name)
+            key = self.user if user is None else user
+            self.uses.setdefault(key, set()).add(name)
+            if self.record is not None:
+                self.record.uses.append((key, name))
 
     def expect(self, e: ast.Expr | None, scope: _Scope, wanted: str, what: str) -> None:
         """Check ``e``, which must fit the type ``wanted`` (:func:`types.fits`)."""
@@ -366,26 +444,63 @@ class _Checker:
     def run(self) -> None:
         self.check_roles()
         self.check_default_policy()
-        for decl in self.decls.values():
+        for decl in self.raw_decls.values():
             if decl.name not in self.inherited:
                 self.check_cite(decl.cite, decl.span, f"{decl.kind} {decl.name!r}")
             method = getattr(self, f"check_{type(decl).__name__}", None)
             if method is not None:
                 self.user = decl.name
                 self.reassigned = set()
-                method(decl)
-        for rule in self.rules.values():
+                # a line of characteristics shares what it reports: checked every time
+                self.check_once(decl, method, cache=not isinstance(decl, ast.CharacteristicDecl))
+        for rule in self.raw_rules.values():
             if f"rule:{rule.name}" not in self.inherited:
                 self.check_cite(rule.cite, rule.span, f"rule {rule.name!r}")
             self.user = f"rule:{rule.name}"
             self.reassigned = set()
-            self.check_RuleDecl(rule)
+            self.check_once(rule, self.check_RuleDecl)
+
+    def check_once(self, decl: ast.Decl, method: Callable[[Any], None], cache: bool = True
+                   ) -> None:
+        """Check one declaration, or replay what checking it found last time, when it and
+        everything it read are the same objects as then."""
+        found = _CHECKED.get(id(decl)) if cache else None
+        if found is not None and found.decl is decl and self.still(found):
+            self.bag.extend(found.diagnostics)
+            for key, name in found.uses:
+                self.uses.setdefault(key, set()).add(name)
+            self.cited.update(found.cited)
+            return
+        record = self.record = _Checked(decl, self.token)
+        first = len(self.bag.items)
+        try:
+            method(decl)
+        finally:
+            self.record = None
+        record.diagnostics = self.bag.items[first:]
+        if cache and not record.wholes:   # what reads a whole space is checked every time
+            if len(_CHECKED) >= _CHECKED_SIZE:
+                _CHECKED.clear()
+            _CHECKED[id(decl)] = record
+
+    def still(self, found: _Checked) -> bool:
+        """Whether what ``found`` depended on is unchanged."""
+        if found.token != self.token:
+            return False
+        spaces = {"decls": self.raw_decls, "rules": self.raw_rules}
+        return all(spaces[space].get(name) is seen  # type: ignore[call-overload]
+                   for (space, name), seen in found.reads.items())
+
+    def note_cited(self, seen: object) -> None:
+        self.cited.add(seen)
+        if self.record is not None:
+            self.record.cited.append(seen)
 
     def check_cite(self, cite: ast.Cite | None, span: Span, what: str) -> None:
         seen = cite if cite is not None else (span.path, span.line)
         if seen in self.cited:
             return
-        self.cited.add(seen)
+        self.note_cited(seen)
         if cite is None:
             self.error(
                 f"{what} has no citation",
@@ -439,7 +554,7 @@ class _Checker:
             # One range serves a whole line of characteristics: report it once.
             line = ("range", d.span.path, d.span.line)
             if line not in self.cited:
-                self.cited.add(line)
+                self.note_cited(line)
                 self.error(
                     f"characteristic {d.name!r} has an empty range {d.low}..{d.high}",
                     d.span, "bad-range",

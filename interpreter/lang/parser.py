@@ -24,11 +24,12 @@ from lark.exceptions import (
 )
 from lark.indenter import DedentError, Indenter
 
-from interpreter.diagnostics import DiagnosticBag, LanguageError, Span, did_you_mean
+from interpreter.buffers import read_text
+from interpreter.diagnostics import Diagnostic, DiagnosticBag, LanguageError, Span, did_you_mean
 from interpreter.lang import ast
 from interpreter.paths import GRAMMAR_DIR
 
-__all__ = ["parse_rules", "parse_file", "parse_dice", "grammar_parser"]
+__all__ = ["parse_rules", "parse_file", "parse_dice", "grammar_parser", "forget_parsed"]
 
 
 class _IndentError(Exception):
@@ -227,25 +228,11 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
             code="syntax",
             hint="start each declaration at column 1; indent only the lines of its body",
         )
-    parser = grammar_parser()
     header: ast.Header | None = None
     items: list[ast.Decl | ast.PatchOp] = []
     for offset, chunk in _chunks(text):
-        try:
-            tree = parser.parse(chunk, start="start")
-        except UnexpectedInput as err:
-            _report_syntax(err, chunk, path, offset, bag)
-            continue
-        except _IndentError as err:
-            _report_dedent(err, path, offset, bag)
-            continue
-        try:
-            result = _AstBuilder(path, offset).transform(tree)
-        except VisitError as err:
-            if not isinstance(err.orig_exc, _BuildError):
-                raise
-            bag.add(err.orig_exc.message, err.orig_exc.span, code=err.orig_exc.code)
-            continue
+        result, problems = _parse_chunk(chunk, path, offset, text)
+        bag.extend(problems)
         for item in result:
             if isinstance(item, ast.Header):
                 if header is not None:
@@ -265,6 +252,69 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
     return ast.RulesFile(path=path, header=header, items=tuple(items))
 
 
+_CHUNK_CACHE: dict[tuple[str, str], tuple[int, list, list[Diagnostic]]] = {}
+"""(file, chunk text) -> the line offset it was parsed at, what it parsed to, its syntax
+errors. An editor re-checks a file after each keystroke: only the chunks that changed are
+parsed again; a chunk that only moved (lines added above it) has its spans moved."""
+_CHUNK_CACHE_SIZE = 20_000
+
+
+def forget_parsed() -> None:
+    """Forget every chunk parsed (to time a cold parse)."""
+    _CHUNK_CACHE.clear()
+
+
+def _parse_chunk(chunk: str, path: str, offset: int, text: str) -> tuple[list, list[Diagnostic]]:
+    """One chunk's declarations (or header) and its syntax errors (none, or one)."""
+    cached = _CHUNK_CACHE.get((path, chunk))
+    if cached is not None:
+        at, result, problems = cached
+        if at == offset:
+            return result, problems
+        result, problems = _moved(result, offset - at), _moved(problems, offset - at)
+    else:
+        result, problems = _parse_chunk_text(chunk, path, offset, text)
+    if len(_CHUNK_CACHE) >= _CHUNK_CACHE_SIZE:
+        _CHUNK_CACHE.clear()
+    _CHUNK_CACHE[path, chunk] = (offset, result, problems)
+    return result, problems
+
+
+def _parse_chunk_text(chunk: str, path: str, offset: int,
+                      text: str) -> tuple[list, list[Diagnostic]]:
+    bag = DiagnosticBag()
+    bag.remember_source(path, text)
+    try:
+        tree = grammar_parser().parse(chunk, start="start")
+    except UnexpectedInput as err:
+        _report_syntax(err, chunk, path, offset, bag)
+        return [], bag.items
+    except _IndentError as err:
+        _report_dedent(err, path, offset, bag)
+        return [], bag.items
+    try:
+        return _AstBuilder(path, offset).transform(tree), bag.items
+    except VisitError as err:
+        if not isinstance(err.orig_exc, _BuildError):
+            raise
+        bag.add(err.orig_exc.message, err.orig_exc.span, code=err.orig_exc.code)
+        return [], bag.items
+
+
+def _moved(node: Any, lines: int) -> Any:
+    """``node`` (AST nodes, diagnostics, in lists and tuples) with every span ``lines``
+    further down."""
+    if isinstance(node, Span):
+        return attrs.evolve(node, line=node.line + lines,
+                            end_line=None if node.end_line is None else node.end_line + lines)
+    if isinstance(node, (list, tuple)):
+        return type(node)(_moved(n, lines) for n in node)
+    if attrs.has(type(node)):
+        return attrs.evolve(node, **{f.name: _moved(getattr(node, f.name), lines)
+                                     for f in attrs.fields(type(node)) if f.init})
+    return node
+
+
 def parse_file(path: str | Path, bag: DiagnosticBag | None = None) -> ast.RulesFile:
     """Read and parse one rule file (see :func:`parse_rules`).
 
@@ -273,7 +323,7 @@ def parse_file(path: str | Path, bag: DiagnosticBag | None = None) -> ast.RulesF
             is not UTF-8 text (code ``bad-encoding``).
     """
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_text(path)
     except UnicodeDecodeError as exc:
         own_bag = bag is None
         bag = bag if bag is not None else DiagnosticBag()

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-COMMANDS = ["rules-run", "rules-check", "rules-odds", "rules-replay"]
+COMMANDS = ["rules-run", "rules-check", "rules-odds", "rules-replay", "rules-lsp"]
 
 
 def script(name: str) -> Path:

@@ -91,7 +91,10 @@ def test_mistakes_are_diagnostics_with_exit_code_1(capsys, at_root, argv, messag
 def test_a_battle_that_does_not_fit_b_is_located(capsys, at_root) -> None:
     code, _, err = run(capsys, "wfb8", "aos4", DUEL, "--runs", "5")
     assert code == 1
-    assert "duel.yaml:15:46: error: unknown profile 'empire/halberdier'" in err
+    lines = DUEL.read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, start=1) if "profile: empire/halberdier" in text)
+    column = lines[line - 1].index("empire/halberdier") + 1
+    assert f"duel.yaml:{line}:{column}: error: unknown profile 'empire/halberdier'" in err
     assert "note: while fighting" in err and "under B (aos4)" in err
 
 

@@ -1,0 +1,1 @@
+"""The language server for rule files and their YAML data (``rules-lsp``)."""
