@@ -74,6 +74,10 @@ class Ruleset:
     warnings: tuple[Diagnostic, ...] = ()
     """What checking found that runs but is probably not what the author meant (a
     declaration nothing uses). A patch has its own only."""
+    fingerprint: str = ""
+    """A digest of the files of this ruleset and of its bases: two rulesets with the same
+    fingerprint were loaded from the same files (the disk cache and the run specs of
+    ``--executor`` check it)."""
 
     def decl(self, name: str) -> ast.Decl | None:
         """The declaration called ``name``, or None."""
