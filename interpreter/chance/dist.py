@@ -92,7 +92,9 @@ class Dist(Generic[Out]):
 
     _pairs: tuple[tuple[Out, Fraction], ...]
     _map: dict[Any, Fraction]
-    _cumulative: tuple[list[int], int] | None
+    _cumulative: tuple[list[int], int, list[int] | None] | None
+    """Running int weights over a common denominator, the denominator, and the outcomes
+    when all are whole numbers (:meth:`_running`)."""
 
     def __init__(self) -> None:
         raise TypeError("use Dist.certain, Dist.uniform or Dist.from_weights to build a Dist")
@@ -229,6 +231,10 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).p_at_least(4)
             Fraction(1, 2)
         """
+        bounds, total, numbers = self._running()
+        if numbers is not None and isinstance(k, (int, Fraction)):
+            i = bisect.bisect_left(numbers, k)
+            return Fraction(total - (bounds[i - 1] if i else 0), total)
         return sum((p for o, p in self._pairs if o >= k), _ZERO)
 
     def p_at_most(self, k: Any) -> Fraction:
@@ -238,6 +244,10 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).p_at_most(2)
             Fraction(1, 3)
         """
+        bounds, total, numbers = self._running()
+        if numbers is not None and isinstance(k, (int, Fraction)):
+            i = bisect.bisect_right(numbers, k)
+            return Fraction(bounds[i - 1] if i else 0, total)
         return sum((p for o, p in self._pairs if o <= k), _ZERO)
 
     def min(self) -> Out:
@@ -258,6 +268,10 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).mean()
             Fraction(7, 2)
         """
+        bounds, total, numbers = self._running()
+        if numbers is not None:
+            weights = [b - a for a, b in zip([0, *bounds], bounds)]
+            return Fraction(sum(o * w for o, w in zip(numbers, weights)), total)
         return sum((self._number(o) * p for o, p in self._pairs), _ZERO)
 
     def variance(self) -> Fraction:
@@ -335,7 +349,9 @@ class Dist(Generic[Out]):
         return Dist._from_int_weights(_convolve(a, b))
 
     def repeat_sum(self, n: int) -> Dist[Any]:
-        """The sum of ``n`` independent draws (an n-fold convolution, by repeated squaring).
+        """The sum of ``n`` independent draws: for whole-number outcomes a few apart, the
+        n-th power of the generating polynomial by its recurrence (:func:`_power`, linear in
+        ``n``); else an n-fold convolution by repeated squaring.
 
         ``repeat_sum(0)`` is ``Dist.certain(0)``.
 
@@ -351,8 +367,12 @@ class Dist(Generic[Out]):
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ValueError(f"repeat_sum needs a count >= 0, got {n!r}")
-        result: dict[Any, int] = {0: 1}
         _, base = self._int_weights()
+        if n and all(type(o) is int for o in base):
+            ints = cast("dict[int, int]", base)
+            if max(ints) - min(ints) <= _POWER_SPAN:
+                return Dist._from_int_weights(_power(ints, n))
+        result: dict[Any, int] = {0: 1}
         while n:
             if n & 1:
                 result = _convolve(result, base)
@@ -406,6 +426,12 @@ class Dist(Generic[Out]):
             >>> Dist.certain("hit").sample(random.Random(1))
             'hit'
         """
+        bounds, total, _ = self._running()
+        return self._pairs[bisect.bisect_right(bounds, rng.randrange(total))][0]
+
+    def _running(self) -> tuple[list[int], int, list[int] | None]:
+        """:attr:`_cumulative`, worked out on first use (sums and means in ints are exact
+        and much faster than in Fractions)."""
         cumulative = self._cumulative
         if cumulative is None:
             den, weights = self._int_weights()
@@ -414,10 +440,11 @@ class Dist(Generic[Out]):
             for o, _ in self._pairs:
                 running += weights[o]
                 bounds.append(running)
-            cumulative = (bounds, running)
+            numbers = ([cast(int, o) for o, _ in self._pairs]
+                       if all(type(o) is int for o, _ in self._pairs) else None)
+            cumulative = (bounds, running, numbers)
             object.__setattr__(self, "_cumulative", cumulative)
-        bounds, total = cumulative
-        return self._pairs[bisect.bisect_right(bounds, rng.randrange(total))][0]
+        return cumulative
 
     # -- equality, text ----------------------------------------------------------------------
 
@@ -482,6 +509,38 @@ def _convolve(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
             s = x + y
             out[s] = get(s, 0) + wx * wy
     return out
+
+
+_POWER_SPAN = 64
+"""Outcomes at most this far apart make :meth:`Dist.repeat_sum` use :func:`_power`."""
+
+
+def _power(weights: Mapping[int, int], n: int) -> dict[int, int]:
+    """Int weights of the sum of ``n`` >= 1 independent draws from int-valued ``weights``.
+
+    The weights are the coefficients of a polynomial P (outcome o at x**(o - lowest)); the
+    sum's are those of P**n, by J. C. P. Miller's recurrence: with a_0 != 0 and q_0 = a_0**n,
+    ``k * a_0 * q_k = sum over i = 1..min(k, m) of ((n + 1) * i - k) * a_i * q_(k-i)``, an exact
+    division of integers. About n * m**2 products for outcomes m apart, where repeated
+    squaring needs (n * m)**2.
+
+    Examples:
+        >>> _power({0: 1, 1: 1}, 3)
+        {0: 1, 1: 3, 2: 3, 3: 1}
+        >>> _power({2: 1, 4: 1}, 2)
+        {4: 1, 6: 2, 8: 1}
+    """
+    low = min(weights)
+    m = max(weights) - low
+    a = [weights.get(low + i, 0) for i in range(m + 1)]
+    q = [a[0] ** n]
+    for k in range(1, n * m + 1):
+        total = 0
+        for i in range(1, min(k, m) + 1):
+            if a[i]:
+                total += ((n + 1) * i - k) * a[i] * q[k - i]
+        q.append(total // (k * a[0]))
+    return {n * low + k: w for k, w in enumerate(q) if w}
 
 
 def binomial(n: int, p: Fraction | int) -> Dist[int]:
