@@ -88,13 +88,17 @@ class Dist(Generic[Out]):
         True
     """
 
-    __slots__ = ("_pairs", "_map", "_cumulative")
+    __slots__ = ("_p", "_m", "_cumulative")
 
-    _pairs: tuple[tuple[Out, Fraction], ...]
-    _map: dict[Any, Fraction]
-    _cumulative: tuple[list[int], int, list[int] | None] | None
-    """Running int weights over a common denominator, the denominator, and the outcomes
-    when all are whole numbers (:meth:`_running`)."""
+    _p: tuple[tuple[Out, Fraction], ...] | None
+    """The ``(outcome, probability)`` pairs, or None until first read (:attr:`_pairs`)."""
+    _m: dict[Any, Fraction] | None
+    """The same as a dict, or None until first read (:attr:`_map`)."""
+    _cumulative: tuple[list[Out], list[int], int, list[int] | None] | None
+    """The outcomes in order, their running int weights over the least common denominator,
+    that denominator, and the outcomes again when all are whole numbers (:meth:`_running`).
+    A distribution built from int weights keeps only these, and makes its Fractions (slow
+    for the huge denominators of a sum of many draws) when they are read."""
 
     def __init__(self) -> None:
         raise TypeError("use Dist.certain, Dist.uniform or Dist.from_weights to build a Dist")
@@ -106,16 +110,46 @@ class Dist(Generic[Out]):
         """Trusted constructor: positive Fractions summing to 1, keyed by distinct outcomes."""
         self = cast("Dist[Out3]", object.__new__(cls))
         order = _sorted_outcomes(probabilities)
-        object.__setattr__(self, "_pairs", tuple((o, probabilities[o]) for o in order))
-        object.__setattr__(self, "_map", dict(self._pairs))
+        pairs = tuple((o, probabilities[o]) for o in order)
+        object.__setattr__(self, "_p", pairs)
+        object.__setattr__(self, "_m", dict(pairs))
         object.__setattr__(self, "_cumulative", None)
         return self
 
     @classmethod
     def _from_int_weights(cls, weights: Mapping[Out3, int]) -> Dist[Out3]:
         """Trusted constructor from non-negative int weights (zeros dropped), total > 0."""
-        total = sum(weights.values())
-        return cls._new_raw({o: Fraction(w, total) for o, w in weights.items() if w})
+        order = _sorted_outcomes(o for o, w in weights.items() if w)
+        # over their gcd, the weights' total is the least common denominator
+        common = math.gcd(*(weights[o] for o in order))
+        running = 0
+        bounds: list[int] = []
+        for o in order:
+            running += weights[o] // common
+            bounds.append(running)
+        self = cast("Dist[Out3]", object.__new__(cls))
+        object.__setattr__(self, "_p", None)
+        object.__setattr__(self, "_m", None)
+        object.__setattr__(self, "_cumulative", (order, bounds, running, _numbers(order)))
+        return self
+
+    @property
+    def _pairs(self) -> tuple[tuple[Out, Fraction], ...]:
+        pairs = self._p
+        if pairs is None:
+            outcomes, bounds, total, _ = self._running()
+            pairs = tuple((o, Fraction(b - a, total))
+                          for o, a, b in zip(outcomes, [0, *bounds], bounds))
+            object.__setattr__(self, "_p", pairs)
+        return pairs
+
+    @property
+    def _map(self) -> dict[Any, Fraction]:
+        found = self._m
+        if found is None:
+            found = dict(self._pairs)
+            object.__setattr__(self, "_m", found)
+        return found
 
     @classmethod
     def certain(cls, outcome: Out3) -> Dist[Out3]:
@@ -196,15 +230,15 @@ class Dist(Generic[Out]):
             >>> Dist.uniform([3, 1, 2]).support()
             (1, 2, 3)
         """
-        return tuple(o for o, _ in self._pairs)
+        return tuple(self._running()[0])
 
     def __len__(self) -> int:
         """The number of distinct outcomes."""
-        return len(self._pairs)
+        return len(self._running()[0])
 
     def __iter__(self) -> Iterator[Out]:
         """The outcomes, in order (like a mapping's keys)."""
-        return (o for o, _ in self._pairs)
+        return iter(self._running()[0])
 
     def probability(self, outcome: object) -> Fraction:
         """The probability of exactly ``outcome`` (0 when it cannot happen).
@@ -231,11 +265,25 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).p_at_least(4)
             Fraction(1, 2)
         """
-        bounds, total, numbers = self._running()
+        _, bounds, total, numbers = self._running()
         if numbers is not None and isinstance(k, (int, Fraction)):
             i = bisect.bisect_left(numbers, k)
             return Fraction(total - (bounds[i - 1] if i else 0), total)
         return sum((p for o, p in self._pairs if o >= k), _ZERO)
+
+    def p_at_least_float(self, k: int) -> float:
+        """``float(self.p_at_least(k))`` for whole-number outcomes, without reducing the
+        fraction first (the same float: int division rounds correctly).
+
+        Examples:
+            >>> Dist.uniform(range(1, 7)).p_at_least_float(5)
+            0.3333333333333333
+        """
+        _, bounds, total, numbers = self._running()
+        if numbers is None:
+            return float(self.p_at_least(k))
+        i = bisect.bisect_left(numbers, k)
+        return (total - (bounds[i - 1] if i else 0)) / total
 
     def p_at_most(self, k: Any) -> Fraction:
         """P(outcome <= k).
@@ -244,7 +292,7 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).p_at_most(2)
             Fraction(1, 3)
         """
-        bounds, total, numbers = self._running()
+        _, bounds, total, numbers = self._running()
         if numbers is not None and isinstance(k, (int, Fraction)):
             i = bisect.bisect_right(numbers, k)
             return Fraction(bounds[i - 1] if i else 0, total)
@@ -252,11 +300,13 @@ class Dist(Generic[Out]):
 
     def min(self) -> Out:
         """The smallest outcome (outcomes must be comparable)."""
-        return cast(Out, min(self._map))
+        outcomes: list[Any] = self._running()[0]
+        return cast(Out, min(outcomes))
 
     def max(self) -> Out:
         """The largest outcome (outcomes must be comparable)."""
-        return cast(Out, max(self._map))
+        outcomes: list[Any] = self._running()[0]
+        return cast(Out, max(outcomes))
 
     def mean(self) -> Fraction:
         """The expected value of numeric outcomes, exactly.
@@ -268,7 +318,7 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).mean()
             Fraction(7, 2)
         """
-        bounds, total, numbers = self._running()
+        _, bounds, total, numbers = self._running()
         if numbers is not None:
             weights = [b - a for a, b in zip([0, *bounds], bounds)]
             return Fraction(sum(o * w for o, w in zip(numbers, weights)), total)
@@ -299,11 +349,11 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).map(lambda v: v >= 4)
             Dist.from_weights({False: 1, True: 1})
         """
-        out: dict[Out2, Fraction] = {}
-        for o, p in self._pairs:
+        out: dict[Out2, int] = {}
+        for o, w in self._int_weights()[1].items():
             v = f(o)
-            out[v] = out.get(v, _ZERO) + p
-        return Dist._new_raw(out)
+            out[v] = out.get(v, 0) + w
+        return Dist._from_int_weights(out)
 
     def bind(self, f: Callable[[Out], Dist[Out2]]) -> Dist[Out2]:
         """The mixture: draw an outcome, then draw from ``f(outcome)``.
@@ -426,23 +476,25 @@ class Dist(Generic[Out]):
             >>> Dist.certain("hit").sample(random.Random(1))
             'hit'
         """
-        bounds, total, _ = self._running()
-        return self._pairs[bisect.bisect_right(bounds, rng.randrange(total))][0]
+        outcomes, bounds, total, _ = self._running()
+        return outcomes[bisect.bisect_right(bounds, rng.randrange(total))]
 
-    def _running(self) -> tuple[list[int], int, list[int] | None]:
+    def _running(self) -> tuple[list[Out], list[int], int, list[int] | None]:
         """:attr:`_cumulative`, worked out on first use (sums and means in ints are exact
         and much faster than in Fractions)."""
         cumulative = self._cumulative
         if cumulative is None:
-            den, weights = self._int_weights()
+            pairs = self._pairs
+            den = 1
+            for _, p in pairs:
+                den = den * p.denominator // math.gcd(den, p.denominator)
             running = 0
             bounds: list[int] = []
-            for o, _ in self._pairs:
-                running += weights[o]
+            for _, p in pairs:
+                running += p.numerator * (den // p.denominator)
                 bounds.append(running)
-            numbers = ([cast(int, o) for o, _ in self._pairs]
-                       if all(type(o) is int for o, _ in self._pairs) else None)
-            cumulative = (bounds, running, numbers)
+            outcomes = [o for o, _ in pairs]
+            cumulative = (outcomes, bounds, running, _numbers(outcomes))
             object.__setattr__(self, "_cumulative", cumulative)
         return cumulative
 
@@ -493,11 +545,14 @@ class Dist(Generic[Out]):
     # -- internals ---------------------------------------------------------------------------
 
     def _int_weights(self) -> tuple[int, dict[Out, int]]:
-        """The common denominator and each outcome's int numerator over it, in order."""
-        den = 1
-        for _, p in self._pairs:
-            den = den * p.denominator // math.gcd(den, p.denominator)
-        return den, {o: p.numerator * (den // p.denominator) for o, p in self._pairs}
+        """The least common denominator and each outcome's int numerator over it, in order."""
+        outcomes, bounds, total, _ = self._running()
+        return total, {o: b - a for o, a, b in zip(outcomes, [0, *bounds], bounds)}
+
+
+def _numbers(outcomes: list[Any]) -> list[int] | None:
+    """The outcomes, when all are whole numbers (not bools), else None."""
+    return outcomes if all(type(o) is int for o in outcomes) else None
 
 
 def _convolve(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:

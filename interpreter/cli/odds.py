@@ -6,7 +6,6 @@ import argparse
 import functools
 import sys
 from collections.abc import Iterable
-from fractions import Fraction
 from typing import Any
 
 from interpreter.chance import Dist, derive_seed
@@ -123,8 +122,8 @@ def _removed(runtime, target, damage: Dist) -> Dist:
     return damage.map(lambda d: min(target.models, (target.damage + d) // per_model))
 
 
-def _fmt(p: Fraction) -> str:
-    return f"{float(p):.4f}"
+def _fmt(p: float) -> str:
+    return f"{p:.4f}"
 
 
 def _json(ruleset, a, t, plans, rows, damage: Dist, sampled, samples) -> dict:
@@ -140,7 +139,7 @@ def _json(ruleset, a, t, plans, rows, damage: Dist, sampled, samples) -> dict:
         "mean_exact": str(damage.mean()),
         "steps": [
             {"name": name, "mean": float(d.mean()), "mean_exact": str(d.mean()),
-             "at_least": {str(k): float(d.p_at_least(k)) for k in range(1, d.max() + 1)}}
+             "at_least": {str(k): d.p_at_least_float(k) for k in range(1, d.max() + 1)}}
             for name, d in rows
         ],
     }
@@ -178,10 +177,10 @@ def _print_text(ruleset, a, t, plans, rows, damage: Dist, sampled, samples) -> N
     print(header)
     for name, d in rows:
         print(f"  {name:<18}{float(d.mean()):>9.3f}"
-              + "".join(f"{_fmt(d.p_at_least(k)):>9}" for k in ks))
+              + "".join(f"{_fmt(d.p_at_least_float(k)):>9}" for k in ks))
     if sampled is not None:
         print(f"  {'damage (sampled)':<18}{float(sampled.mean()):>9.3f}"
-              + "".join(f"{_fmt(sampled.p_at_least(k)):>9}" for k in ks)
+              + "".join(f"{_fmt(sampled.p_at_least_float(k)):>9}" for k in ks)
               + f"   from {samples} samples")
     print(f"exact damage: mean {damage.mean()} = {float(damage.mean()):.4f}; "
           + ", ".join(f"P({k})={v}" for k, v in list(damage.items())[:8])

@@ -306,3 +306,17 @@ def test_tails_and_mean_in_ints_equal_the_sums_of_fractions(weights, k) -> None:
     assert d.p_at_least(k) == sum((p for o, p in pairs if o >= k), Fraction(0))
     assert d.p_at_most(k) == sum((p for o, p in pairs if o <= k), Fraction(0))
     assert d.mean() == sum((o * p for o, p in pairs), Fraction(0))
+    assert d.p_at_least_float(k) == float(d.p_at_least(k))
+
+
+def test_a_sum_built_from_int_weights_reads_like_one_built_from_fractions() -> None:
+    summed = Dist.from_weights({0: 1, 1: 2}).repeat_sum(3)
+    by_hand = Dist.from_weights({0: Fraction(1, 27), 1: Fraction(6, 27), 2: Fraction(12, 27),
+                                 3: Fraction(8, 27)})
+    assert summed.items() == by_hand.items()
+    assert summed.support() == (0, 1, 2, 3) and len(summed) == 4
+    assert (summed.min(), summed.max()) == (0, 3)
+    assert repr(summed) == repr(by_hand) == "Dist.from_weights({0: 1, 1: 6, 2: 12, 3: 8})"
+    assert [summed.sample(random.Random(s)) for s in range(20)] == \
+        [by_hand.sample(random.Random(s)) for s in range(20)]
+    assert pickle.loads(pickle.dumps(summed)) == by_hand
