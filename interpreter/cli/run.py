@@ -10,6 +10,7 @@ from typing import Any
 from interpreter.cli.common import (
     add_battle_argument,
     add_edition_argument,
+    add_executor_argument,
     add_option_argument,
     editions_text,
     load_context,
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, metavar="K",
                         help="spread --runs over K processes (same results as one; default: "
                         "one per CPU, at most one per 50 battles)")
+    add_executor_argument(parser)
     add_option_argument(parser)
     return parser
 
@@ -64,11 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     def body() -> int:
         nonlocal options
         options = options_from(args.option)
+        if args.executor and not args.runs:
+            raise UsageError("--executor says where --runs battles are fought; give --runs")
         if args.runs:
             if args.log or args.explain:
                 raise UsageError("--log and --explain describe one battle; drop --runs")
             return run_batch(args.edition, args.battle, options, args.seed, args.runs,
-                             args.workers, args.json)
+                             args.workers, args.json, args.executor)
         return run_once(args.edition, args.battle, options, args.seed, args.explain,
                         args.json, args.log)
 
@@ -104,8 +108,10 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
 
 
 def run_batch(edition: str | None, battle_path: str | None, options: dict[str, Any],
-              seed: int | None, runs: int, workers: int | None, as_json: bool) -> int:
-    """Fight ``runs`` battles and print their statistics."""
+              seed: int | None, runs: int, workers: int | None, as_json: bool,
+              executor: str | None = None) -> int:
+    """Fight ``runs`` battles and print their statistics (on Dask, each task carries the
+    ruleset's and the battle's files: :mod:`interpreter.editions.bundle`)."""
     from interpreter.engine.stats import (
         RunSpec,
         default_workers,
@@ -120,8 +126,13 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
         raise UsageError("--runs and --workers must be at least 1")
     ruleset, _, battle = load_context(edition, battle_path, options)
     used_seed = battle.seed if seed is None else seed
-    spec = RunSpec(edition or ruleset.id, battle_path, options, used_seed)
-    results = run_many(spec, runs, workers, terminal_progress)
+    bundle = None
+    if executor is not None and executor.startswith("dask"):
+        from interpreter.editions.bundle import pack
+
+        bundle = pack([ruleset], battle_path or ruleset.default_battle)
+    spec = RunSpec(edition or ruleset.id, battle_path, options, used_seed, bundle)
+    results = run_many(spec, runs, workers, terminal_progress, executor)
     stats = summarise(results)
     stats.update({"edition": ruleset.id, "seed": used_seed})
     if as_json:
