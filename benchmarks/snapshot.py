@@ -1,6 +1,6 @@
 """A byte-identical harness: every command's output for every bundled battle, in one folder.
 
-    python benchmarks/snapshot.py OUT_DIR [--runs N] [--jobs K] [--only TEXT]
+    python benchmarks/snapshot.py OUT_DIR [--runs N] [--jobs K] [--only TEXT] [--skip TEXT]
     diff -r BEFORE_DIR AFTER_DIR        # no output: the change altered nothing
 
 For every bundled battle (each ruleset's ``battles:``) it writes the narrated log, the log
@@ -89,10 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="commands run at once")
     parser.add_argument("--only", metavar="TEXT", default="",
                         help="only the outputs whose file name holds TEXT")
+    parser.add_argument("--skip", metavar="TEXT",
+                        help="leave out the outputs whose file name holds TEXT")
     args = parser.parse_args(argv)
     folder = Path(args.out)
     folder.mkdir(parents=True, exist_ok=True)
-    todo = [(name, cmd) for name, cmd in commands(args.runs) if args.only in name]
+    todo = [(name, cmd) for name, cmd in commands(args.runs)
+            if args.only in name and not (args.skip and args.skip in name)]
 
     def one(item: tuple[str, list[str]]) -> str:
         name, cmd = item

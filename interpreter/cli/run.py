@@ -114,6 +114,7 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     ruleset's and the battle's files: :mod:`interpreter.editions.bundle`)."""
     from interpreter.engine.stats import (
         RunSpec,
+        context,
         default_workers,
         run_many,
         summarise,
@@ -124,14 +125,14 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
         workers = default_workers(runs)
     if runs < 1 or workers < 1:
         raise UsageError("--runs and --workers must be at least 1")
-    ruleset, _, battle = load_context(edition, battle_path, options)
+    ruleset, _, battle = context(RunSpec(edition, battle_path, options, 0))
     used_seed = battle.seed if seed is None else seed
     bundle = None
     if executor is not None and executor.startswith("dask"):
         from interpreter.editions.bundle import pack
 
         bundle = pack([ruleset], battle_path or ruleset.default_battle)
-    spec = RunSpec(edition or ruleset.id, battle_path, options, used_seed, bundle)
+    spec = RunSpec(edition, battle_path, options, used_seed, bundle)
     results = run_many(spec, runs, workers, terminal_progress, executor)
     stats = summarise(results)
     stats.update({"edition": ruleset.id, "seed": used_seed})

@@ -11,13 +11,16 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.chance import derive_seed
 from interpreter.diagnostics import UsageError
 
-__all__ = ["RunSpec", "default_workers", "open_executor", "run_many", "summarise", "wilson"]
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+__all__ = ["RunSpec", "context", "default_workers", "open_executor", "run_many", "summarise",
+           "wilson"]
 
 Z95 = 1.959963984540054
 """The normal quantile for a two-sided 95% interval."""
@@ -39,7 +42,9 @@ class RunSpec:
 _WORKER_CONTEXT: dict[tuple, Any] = {}
 
 
-def _context(spec: RunSpec):
+def context(spec: RunSpec):
+    """The ruleset, runtime and battle of a spec (:func:`~interpreter.cli.common.load_context`),
+    loaded once per process: the command that made the spec and a worker share them."""
     from interpreter.cli.common import load_context
     from interpreter.editions.bundle import unpack
 
@@ -56,7 +61,7 @@ def _context(spec: RunSpec):
 def _run_chunk(spec: RunSpec, indices: list[int]) -> list[tuple[int, dict]]:
     from interpreter.engine.driver import run_battle
 
-    _, runtime, battle = _context(spec)
+    _, runtime, battle = context(spec)
     out = []
     for i in indices:
         result = run_battle(runtime, battle, seed=derive_seed(spec.seed, "run", i),
@@ -91,6 +96,9 @@ def open_executor(name: str | None, workers: int) -> Iterator[Executor]:
     """
     kind, _, address = (name or "process").partition("=")
     if kind == "process" and not address:
+        # imported here: a command that fights in one process never needs it
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=workers) as pool:
             yield pool
         return
