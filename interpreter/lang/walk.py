@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Iterator
 
 import attrs
@@ -12,13 +11,19 @@ from interpreter.lang import ast
 __all__ = ["walk", "rule_names_used"]
 
 
-@functools.cache
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
 def _fields(cls: type) -> tuple[str, ...] | None:
     """The fields of an AST node class that may hold nodes (all but ``span``), or None for
     a class that is not a node (asked once per class: ``attrs.fields`` is slow)."""
-    if not attrs.has(cls):
-        return None
-    return tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+    try:
+        return _FIELDS[cls]
+    except KeyError:
+        names = (tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+                 if attrs.has(cls) else None)
+        _FIELDS[cls] = names
+        return names
 
 
 def walk(node: object) -> Iterator[object]:
