@@ -49,15 +49,6 @@ class Bundle:
         return h.hexdigest()
 
 
-def _chain(ruleset: Ruleset) -> list[Ruleset]:
-    out = []
-    r: Ruleset | None = ruleset
-    while r is not None:
-        out.append(r)
-        r = r.base
-    return out
-
-
 def _files_of(folder: Path) -> list[tuple[str, bytes]]:
     out = []
     for root, dirs, names in os.walk(folder):
@@ -77,7 +68,7 @@ def pack(rulesets: Sequence[Ruleset], battle: str | os.PathLike | None) -> Bundl
     """
     folders: dict[str, Path] = {}
     for ruleset in rulesets:
-        for r in _chain(ruleset):
+        for r in ruleset.lineage():
             seen = folders.setdefault(r.folder.name, r.folder)
             if seen != r.folder:
                 raise UsageError(f"the rulesets in {str(seen)!r} and {str(r.folder)!r} have "

@@ -79,6 +79,15 @@ class Ruleset:
     fingerprint were loaded from the same files (the disk cache and the run specs of
     ``--executor`` check it)."""
 
+    def lineage(self) -> list[Ruleset]:
+        """This ruleset, its base, its base's base, ... (nearest first)."""
+        out = []
+        current: Ruleset | None = self
+        while current is not None:
+            out.append(current)
+            current = current.base
+        return out
+
     def decl(self, name: str) -> ast.Decl | None:
         """The declaration called ``name``, or None."""
         return self.decls.get(name)
