@@ -1,13 +1,23 @@
-"""Cold and warm (cached) load time of each bundled ruleset. Prints; asserts nothing.
+"""Cold and warm (cached) load time of each bundled ruleset, and a fresh command's start.
+Prints; asserts nothing.
 
 Cold: a fresh process's first load (parse, patches, check, tables, unit data, compile).
 Warm: the same load again, answered from the in-process cache.
+Start: the CPU time of a whole fresh ``rules-run --edition wfb8 --runs 1`` process, with
+the disk cache (:mod:`interpreter.cache`) off and with it warm, interleaved, the median of
+PAIRS pairs (CPU time, so that other work on the machine counts little).
 
     python benchmarks/bench_load.py
 """
 
 from __future__ import annotations
 
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 from interpreter.editions.loader import clear_cache, load_ruleset
@@ -17,6 +27,7 @@ from interpreter.lang.parser import grammar_parser
 
 
 def main() -> None:
+    os.environ["RULES_RUN_CACHE"] = "off"   # a cold load parses and checks
     t = time.perf_counter()
     grammar_parser()
     print(f"grammar: built the parser in {1000 * (time.perf_counter() - t):.1f} ms (once per process)")
@@ -35,5 +46,30 @@ def main() -> None:
               f"{1000 * (t3 - t2) / 20:>12.2f}")
 
 
+PAIRS = 5
+START = [sys.executable, "-m", "interpreter.cli.run", "--edition", "wfb8", "--runs", "1"]
+
+
+def start_cpu(cache: str) -> float:
+    """CPU seconds (user and system) of one fresh ``START`` process with this cache."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(START, env={**os.environ, "RULES_RUN_CACHE": cache},
+                   stdout=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def start() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        start_cpu(folder)   # fills the cache
+        cold, warm = [], []
+        for _ in range(PAIRS):
+            cold.append(start_cpu("off"))
+            warm.append(start_cpu(folder))
+    print(f"start: {' '.join(START[2:])}: CPU {statistics.median(cold):.3f} s with no disk "
+          f"cache, {statistics.median(warm):.3f} s with a warm one (median of {PAIRS} pairs)")
+
+
 if __name__ == "__main__":
     main()
+    start()

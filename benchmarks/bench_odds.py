@@ -1,5 +1,7 @@
 """rules-odds speed: 40 attacks of a 4-step sequence, exact and with 100,000 samples,
-beside a plain-Python loop doing the same sampling. Prints; asserts nothing.
+beside a plain-Python loop doing the same sampling; and the whole ``rules-odds --attacks N``
+(N = 1000, 3000: text and --json, the ruleset already loaded), CPU time, median of 5.
+Prints; asserts nothing.
 
 The sequence is wfb8's melee attack of the reference duel (Orc Boyz on Halberdiers: hit,
 wound, armour save, ward; the regeneration step is impossible for them and not rolled).
@@ -9,10 +11,14 @@ wound, armour save, ward; the regeneration step is impossible for them and not r
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
+import statistics
 import time
 
 from interpreter import open_battle
+from interpreter.cli.odds import odds as rules_odds
 from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
 
 ATTACKS = 40
@@ -51,6 +57,18 @@ def main() -> None:
     print(f"plain Python, {n * ATTACKS:,} attacks: {1000 * dt_plain:8.1f} ms   "
           f"mean damage {mean:.4f}  ({n * ATTACKS / dt_plain:,.0f} attacks/s)")
     print(f"rules-odds sampling runs at {dt_plain / dt:.2f}x the plain loop's speed")
+    for n in (1000, 3000):
+        for as_json in (False, True):
+            cpu = []
+            for _ in range(5):
+                t = time.process_time()
+                with contextlib.redirect_stdout(io.StringIO()):
+                    rules_odds(edition="wfb8", battle="rulesets/wfb8/battles/duel.yaml",
+                               attacker="halberdiers", target="orcs", attacks=n,
+                               as_json=as_json)
+                cpu.append(time.process_time() - t)
+            print(f"rules-odds --attacks {n}{' --json' if as_json else ''}: "
+                  f"{1000 * statistics.median(cpu):8.1f} ms CPU")
 
 
 if __name__ == "__main__":

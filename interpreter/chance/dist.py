@@ -88,11 +88,17 @@ class Dist(Generic[Out]):
         True
     """
 
-    __slots__ = ("_pairs", "_map", "_cumulative")
+    __slots__ = ("_p", "_m", "_cumulative")
 
-    _pairs: tuple[tuple[Out, Fraction], ...]
-    _map: dict[Any, Fraction]
-    _cumulative: tuple[list[int], int] | None
+    _p: tuple[tuple[Out, Fraction], ...] | None
+    """The ``(outcome, probability)`` pairs, or None until first read (:attr:`_pairs`)."""
+    _m: dict[Any, Fraction] | None
+    """The same as a dict, or None until first read (:attr:`_map`)."""
+    _cumulative: tuple[list[Out], list[int], int, list[int] | None] | None
+    """The outcomes in order, their running int weights over the least common denominator,
+    that denominator, and the outcomes again when all are whole numbers (:meth:`_running`).
+    A distribution built from int weights keeps only these, and makes its Fractions (slow
+    for the huge denominators of a sum of many draws) when they are read."""
 
     def __init__(self) -> None:
         raise TypeError("use Dist.certain, Dist.uniform or Dist.from_weights to build a Dist")
@@ -104,16 +110,46 @@ class Dist(Generic[Out]):
         """Trusted constructor: positive Fractions summing to 1, keyed by distinct outcomes."""
         self = cast("Dist[Out3]", object.__new__(cls))
         order = _sorted_outcomes(probabilities)
-        object.__setattr__(self, "_pairs", tuple((o, probabilities[o]) for o in order))
-        object.__setattr__(self, "_map", dict(self._pairs))
+        pairs = tuple((o, probabilities[o]) for o in order)
+        object.__setattr__(self, "_p", pairs)
+        object.__setattr__(self, "_m", dict(pairs))
         object.__setattr__(self, "_cumulative", None)
         return self
 
     @classmethod
     def _from_int_weights(cls, weights: Mapping[Out3, int]) -> Dist[Out3]:
         """Trusted constructor from non-negative int weights (zeros dropped), total > 0."""
-        total = sum(weights.values())
-        return cls._new_raw({o: Fraction(w, total) for o, w in weights.items() if w})
+        order = _sorted_outcomes(o for o, w in weights.items() if w)
+        # over their gcd, the weights' total is the least common denominator
+        common = math.gcd(*(weights[o] for o in order))
+        running = 0
+        bounds: list[int] = []
+        for o in order:
+            running += weights[o] // common
+            bounds.append(running)
+        self = cast("Dist[Out3]", object.__new__(cls))
+        object.__setattr__(self, "_p", None)
+        object.__setattr__(self, "_m", None)
+        object.__setattr__(self, "_cumulative", (order, bounds, running, _numbers(order)))
+        return self
+
+    @property
+    def _pairs(self) -> tuple[tuple[Out, Fraction], ...]:
+        pairs = self._p
+        if pairs is None:
+            outcomes, bounds, total, _ = self._running()
+            pairs = tuple((o, Fraction(b - a, total))
+                          for o, a, b in zip(outcomes, [0, *bounds], bounds))
+            object.__setattr__(self, "_p", pairs)
+        return pairs
+
+    @property
+    def _map(self) -> dict[Any, Fraction]:
+        found = self._m
+        if found is None:
+            found = dict(self._pairs)
+            object.__setattr__(self, "_m", found)
+        return found
 
     @classmethod
     def certain(cls, outcome: Out3) -> Dist[Out3]:
@@ -194,15 +230,15 @@ class Dist(Generic[Out]):
             >>> Dist.uniform([3, 1, 2]).support()
             (1, 2, 3)
         """
-        return tuple(o for o, _ in self._pairs)
+        return tuple(self._running()[0])
 
     def __len__(self) -> int:
         """The number of distinct outcomes."""
-        return len(self._pairs)
+        return len(self._running()[0])
 
     def __iter__(self) -> Iterator[Out]:
         """The outcomes, in order (like a mapping's keys)."""
-        return (o for o, _ in self._pairs)
+        return iter(self._running()[0])
 
     def probability(self, outcome: object) -> Fraction:
         """The probability of exactly ``outcome`` (0 when it cannot happen).
@@ -229,7 +265,25 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).p_at_least(4)
             Fraction(1, 2)
         """
+        _, bounds, total, numbers = self._running()
+        if numbers is not None and isinstance(k, (int, Fraction)):
+            i = bisect.bisect_left(numbers, k)
+            return Fraction(total - (bounds[i - 1] if i else 0), total)
         return sum((p for o, p in self._pairs if o >= k), _ZERO)
+
+    def p_at_least_float(self, k: int) -> float:
+        """``float(self.p_at_least(k))`` for whole-number outcomes, without reducing the
+        fraction first (the same float: int division rounds correctly).
+
+        Examples:
+            >>> Dist.uniform(range(1, 7)).p_at_least_float(5)
+            0.3333333333333333
+        """
+        _, bounds, total, numbers = self._running()
+        if numbers is None:
+            return float(self.p_at_least(k))
+        i = bisect.bisect_left(numbers, k)
+        return (total - (bounds[i - 1] if i else 0)) / total
 
     def p_at_most(self, k: Any) -> Fraction:
         """P(outcome <= k).
@@ -238,15 +292,21 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).p_at_most(2)
             Fraction(1, 3)
         """
+        _, bounds, total, numbers = self._running()
+        if numbers is not None and isinstance(k, (int, Fraction)):
+            i = bisect.bisect_right(numbers, k)
+            return Fraction(bounds[i - 1] if i else 0, total)
         return sum((p for o, p in self._pairs if o <= k), _ZERO)
 
     def min(self) -> Out:
         """The smallest outcome (outcomes must be comparable)."""
-        return cast(Out, min(self._map))
+        outcomes: list[Any] = self._running()[0]
+        return cast(Out, min(outcomes))
 
     def max(self) -> Out:
         """The largest outcome (outcomes must be comparable)."""
-        return cast(Out, max(self._map))
+        outcomes: list[Any] = self._running()[0]
+        return cast(Out, max(outcomes))
 
     def mean(self) -> Fraction:
         """The expected value of numeric outcomes, exactly.
@@ -258,6 +318,10 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).mean()
             Fraction(7, 2)
         """
+        _, bounds, total, numbers = self._running()
+        if numbers is not None:
+            weights = [b - a for a, b in zip([0, *bounds], bounds)]
+            return Fraction(sum(o * w for o, w in zip(numbers, weights)), total)
         return sum((self._number(o) * p for o, p in self._pairs), _ZERO)
 
     def variance(self) -> Fraction:
@@ -285,11 +349,11 @@ class Dist(Generic[Out]):
             >>> Dist.uniform(range(1, 7)).map(lambda v: v >= 4)
             Dist.from_weights({False: 1, True: 1})
         """
-        out: dict[Out2, Fraction] = {}
-        for o, p in self._pairs:
+        out: dict[Out2, int] = {}
+        for o, w in self._int_weights()[1].items():
             v = f(o)
-            out[v] = out.get(v, _ZERO) + p
-        return Dist._new_raw(out)
+            out[v] = out.get(v, 0) + w
+        return Dist._from_int_weights(out)
 
     def bind(self, f: Callable[[Out], Dist[Out2]]) -> Dist[Out2]:
         """The mixture: draw an outcome, then draw from ``f(outcome)``.
@@ -335,7 +399,9 @@ class Dist(Generic[Out]):
         return Dist._from_int_weights(_convolve(a, b))
 
     def repeat_sum(self, n: int) -> Dist[Any]:
-        """The sum of ``n`` independent draws (an n-fold convolution, by repeated squaring).
+        """The sum of ``n`` independent draws: for whole-number outcomes a few apart, the
+        n-th power of the generating polynomial by its recurrence (:func:`_power`, linear in
+        ``n``); else an n-fold convolution by repeated squaring.
 
         ``repeat_sum(0)`` is ``Dist.certain(0)``.
 
@@ -351,8 +417,12 @@ class Dist(Generic[Out]):
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ValueError(f"repeat_sum needs a count >= 0, got {n!r}")
-        result: dict[Any, int] = {0: 1}
         _, base = self._int_weights()
+        if n and all(type(o) is int for o in base):
+            ints = cast("dict[int, int]", base)
+            if max(ints) - min(ints) <= _POWER_SPAN:
+                return Dist._from_int_weights(_power(ints, n))
+        result: dict[Any, int] = {0: 1}
         while n:
             if n & 1:
                 result = _convolve(result, base)
@@ -406,18 +476,27 @@ class Dist(Generic[Out]):
             >>> Dist.certain("hit").sample(random.Random(1))
             'hit'
         """
+        outcomes, bounds, total, _ = self._running()
+        return outcomes[bisect.bisect_right(bounds, rng.randrange(total))]
+
+    def _running(self) -> tuple[list[Out], list[int], int, list[int] | None]:
+        """:attr:`_cumulative`, worked out on first use (sums and means in ints are exact
+        and much faster than in Fractions)."""
         cumulative = self._cumulative
         if cumulative is None:
-            den, weights = self._int_weights()
+            pairs = self._pairs
+            den = 1
+            for _, p in pairs:
+                den = den * p.denominator // math.gcd(den, p.denominator)
             running = 0
             bounds: list[int] = []
-            for o, _ in self._pairs:
-                running += weights[o]
+            for _, p in pairs:
+                running += p.numerator * (den // p.denominator)
                 bounds.append(running)
-            cumulative = (bounds, running)
+            outcomes = [o for o, _ in pairs]
+            cumulative = (outcomes, bounds, running, _numbers(outcomes))
             object.__setattr__(self, "_cumulative", cumulative)
-        bounds, total = cumulative
-        return self._pairs[bisect.bisect_right(bounds, rng.randrange(total))][0]
+        return cumulative
 
     # -- equality, text ----------------------------------------------------------------------
 
@@ -466,11 +545,14 @@ class Dist(Generic[Out]):
     # -- internals ---------------------------------------------------------------------------
 
     def _int_weights(self) -> tuple[int, dict[Out, int]]:
-        """The common denominator and each outcome's int numerator over it, in order."""
-        den = 1
-        for _, p in self._pairs:
-            den = den * p.denominator // math.gcd(den, p.denominator)
-        return den, {o: p.numerator * (den // p.denominator) for o, p in self._pairs}
+        """The least common denominator and each outcome's int numerator over it, in order."""
+        outcomes, bounds, total, _ = self._running()
+        return total, {o: b - a for o, a, b in zip(outcomes, [0, *bounds], bounds)}
+
+
+def _numbers(outcomes: list[Any]) -> list[int] | None:
+    """The outcomes, when all are whole numbers (not bools), else None."""
+    return outcomes if all(type(o) is int for o in outcomes) else None
 
 
 def _convolve(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
@@ -482,6 +564,38 @@ def _convolve(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
             s = x + y
             out[s] = get(s, 0) + wx * wy
     return out
+
+
+_POWER_SPAN = 64
+"""Outcomes at most this far apart make :meth:`Dist.repeat_sum` use :func:`_power`."""
+
+
+def _power(weights: Mapping[int, int], n: int) -> dict[int, int]:
+    """Int weights of the sum of ``n`` >= 1 independent draws from int-valued ``weights``.
+
+    The weights are the coefficients of a polynomial P (outcome o at x**(o - lowest)); the
+    sum's are those of P**n, by J. C. P. Miller's recurrence: with a_0 != 0 and q_0 = a_0**n,
+    ``k * a_0 * q_k = sum over i = 1..min(k, m) of ((n + 1) * i - k) * a_i * q_(k-i)``, an exact
+    division of integers. About n * m**2 products for outcomes m apart, where repeated
+    squaring needs (n * m)**2.
+
+    Examples:
+        >>> _power({0: 1, 1: 1}, 3)
+        {0: 1, 1: 3, 2: 3, 3: 1}
+        >>> _power({2: 1, 4: 1}, 2)
+        {4: 1, 6: 2, 8: 1}
+    """
+    low = min(weights)
+    m = max(weights) - low
+    a = [weights.get(low + i, 0) for i in range(m + 1)]
+    q = [a[0] ** n]
+    for k in range(1, n * m + 1):
+        total = 0
+        for i in range(1, min(k, m) + 1):
+            if a[i]:
+                total += ((n + 1) * i - k) * a[i] * q[k - i]
+        q.append(total // (k * a[0]))
+    return {n * low + k: w for k, w in enumerate(q) if w}
 
 
 def binomial(n: int, p: Fraction | int) -> Dist[int]:

@@ -21,6 +21,7 @@ from interpreter.paths import shown
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
+    "add_executor_argument",
     "options_from", "editions_text", "add_battle_argument", "add_sources_argument",
     "sources_folder", "SOURCES_ENV", "add_version_argument", "Progress", "progress_bar",
     "EXIT_OK", "EXIT_ERROR",
@@ -203,6 +204,16 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option", "-o", action="append", default=[], metavar="KEY=VALUE",
         help="set a ruleset option (a reading of an ambiguous rule); repeatable",
+    )
+
+
+def add_executor_argument(parser: argparse.ArgumentParser) -> None:
+    """``--executor process|dask[=ADDRESS]``: where ``--runs`` battles are fought."""
+    parser.add_argument(
+        "--executor", metavar="E",
+        help="where --runs battles are fought: process (worker processes here, the "
+        "default), dask (a local Dask cluster of --workers processes) or dask=ADDRESS "
+        "(a running Dask scheduler, e.g. tcp://host:8786); needs rules-run[dask]",
     )
 
 

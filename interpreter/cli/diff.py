@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from interpreter.cli.common import (
+    add_executor_argument,
     add_option_argument,
     add_version_argument,
     editions_text,
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, metavar="K",
                         help="spread the battles and the grid over K processes (same results "
                         "as one; default: one per CPU, at most one per 50 battles)")
+    add_executor_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
     parser.add_argument("--plot", metavar="FILE.svg",
                         help="also write an SVG chart: outcomes under A and B, and the "
@@ -83,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         as_json=args.json, plot=args.plot, top=args.top, cells=args.cells,
         sequence_cells=args.sequence_cells, behaviour=not args.no_behaviour,
         attribute=not args.no_attribution, options=options_from(args.option),
+        executor=args.executor,
     ))
 
 
@@ -90,7 +93,7 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
          seed: int | None = None, workers: int | None = None, as_json: bool = False,
          plot: str | None = None, top: int = 5, cells: int | None = None,
          sequence_cells: int | None = None, behaviour: bool = True, attribute: bool = True,
-         options: dict[str, Any] | None = None) -> int:
+         options: dict[str, Any] | None = None, executor: str | None = None) -> int:
     """Compute and print the diff; return the exit code."""
     from interpreter.diff import (
         DEFAULT_CELLS,
@@ -114,7 +117,7 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
             cells=DEFAULT_CELLS if cells is None else cells,
             sequence_cells=DEFAULT_SEQUENCE_CELLS if sequence_cells is None else sequence_cells,
             behaviour=behaviour, attribute=attribute,
-            progress=lambda what, done, total: bar(done, total, what),
+            progress=lambda what, done, total: bar(done, total, what), executor=executor,
         )
     if plot is not None:
         try:

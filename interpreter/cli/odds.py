@@ -137,7 +137,7 @@ def _json(ruleset, o: Odds, samples: int) -> dict:
         "mean_exact": str(damage.mean()),
         "steps": [
             {"name": name, "mean": float(d.mean()), "mean_exact": str(d.mean()),
-             "at_least": {k: float(d.p_at_least(k)) for k in range(1, d.max() + 1)},
+             "at_least": {k: d.p_at_least_float(k) for k in range(1, d.max() + 1)},
              "table": _table_json(d)}
             for name, d in o.rows
         ],
@@ -194,7 +194,7 @@ def _print_table(found: list[Odds], exact: bool) -> None:
         for k in range(0, max(d.max() for d in dists) + 1):
             cells = []
             for d in dists:
-                cell = f"{_pct(d.probability(k)):>9}{_pct(d.p_at_least(k)):>10}"
+                cell = f"{_pct(d.probability(k)):>9}{_pct(d.p_at_least_float(k)):>10}"
                 if exact:
                     cell += f"{str(d.probability(k)):>14}{str(d.p_at_least(k)):>14}"
                 cells.append(cell)

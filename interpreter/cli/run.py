@@ -13,6 +13,7 @@ from interpreter.cli.common import (
     add_sources_argument,
     add_version_argument,
     add_edition_argument,
+    add_executor_argument,
     add_option_argument,
     editions_text,
     load_context,
@@ -76,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--plot", metavar="FILE",
                         help="with --runs, also write a chart: win rates, survivors per unit, "
                         "victory points (FILE.svg needs nothing; FILE.png needs matplotlib)")
+    add_executor_argument(parser)
     add_option_argument(parser)
     add_version_argument(parser)
     return parser
@@ -88,12 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     def body() -> int:
         nonlocal options
         options = options_from(args.option)
+        if args.executor and not args.runs:
+            raise UsageError("--executor says where --runs battles are fought; give --runs")
         if args.runs:
             if args.log or args.explain or args.replay or args.summary or args.decisions:
                 raise UsageError("--log, --replay, --explain, --summary and --decisions "
                                  "describe one battle; drop --runs")
             return run_batch(args.edition, args.battle, options, args.seed, args.runs,
-                             args.workers, args.json, plot=args.plot)
+                             args.workers, args.json, plot=args.plot, executor=args.executor)
         if args.plot:
             raise UsageError("--plot draws the statistics of many battles: add --runs N")
         if args.replay_turn is not None and not args.replay:
@@ -158,10 +162,12 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
 
 def run_batch(edition: str | None, battle_path: str | None, options: dict[str, Any],
               seed: int | None, runs: int, workers: int | None, as_json: bool, *,
-              plot: str | None = None) -> int:
-    """Fight ``runs`` battles and print their statistics."""
+              plot: str | None = None, executor: str | None = None) -> int:
+    """Fight ``runs`` battles and print their statistics (on Dask, each task carries the
+    ruleset's and the battle's files: :mod:`interpreter.editions.bundle`)."""
     from interpreter.engine.stats import (
         RunSpec,
+        context,
         default_workers,
         run_many,
         summarise,
@@ -171,11 +177,16 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
         workers = default_workers(runs)
     if runs < 1 or workers < 1:
         raise UsageError("--runs and --workers must be at least 1")
-    ruleset, _, battle = load_context(edition, battle_path, options)
+    ruleset, _, battle = context(RunSpec(edition, battle_path, options, 0))
     used_seed = battle.seed if seed is None else seed
-    spec = RunSpec(edition or ruleset.id, battle_path, options, used_seed)
+    bundle = None
+    if executor is not None and executor.startswith("dask"):
+        from interpreter.editions.bundle import pack
+
+        bundle = pack([ruleset], battle_path or ruleset.default_battle)
+    spec = RunSpec(edition, battle_path, options, used_seed, bundle)
     with progress_bar(runs, "battles", quiet=as_json) as bar:
-        results = run_many(spec, runs, workers, bar)
+        results = run_many(spec, runs, workers, bar, executor)
     stats = summarise(results)
     stats.update({"edition": ruleset.id, "seed": used_seed})
     if plot is not None:

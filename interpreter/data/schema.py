@@ -29,17 +29,18 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
 
+from interpreter import cache
 from interpreter.data.yaml_loader import DataPath, YamlDocument, load_yaml, path_text
 from interpreter.diagnostics import DataError, Diagnostic, DiagnosticBag, Span, did_you_mean
 from interpreter.paths import SCHEMAS_DIR
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 __all__ = ["validate", "check", "load_and_check"]
 
@@ -107,6 +108,10 @@ def validate(doc: YamlDocument, schema: str) -> list[Diagnostic]:
               - {id: a, side: x, models: many}
                                          ^^^^
     """
+    # a text once found valid is valid (jsonschema, slow to import, is then not needed)
+    entry = cache.digest(cache.code_fingerprint(), schema, doc.text)
+    if cache.read("valid", entry, entry) is True:
+        return []
     errors = list(_validator(schema).iter_errors(doc.value))
     wrong_kind = [e for e in errors if e.validator == "const" and list(e.absolute_path) == ["kind"]]
     problems: dict[tuple[int, int, str, str], _Problem] = {}
@@ -119,6 +124,8 @@ def validate(doc: YamlDocument, schema: str) -> list[Diagnostic]:
     for key in sorted(problems):
         problem = problems[key]
         bag.add(problem.message, problem.span, code=problem.code, hint=problem.hint)
+    if not bag.items:
+        cache.write("valid", entry, entry, True)
     return bag.items
 
 
@@ -155,6 +162,10 @@ def _schemas() -> dict[str, dict[str, Any]]:
 
 @functools.cache
 def _validator(name: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
     schemas = _schemas()
     if name not in schemas:
         hint = did_you_mean(name, schemas) or "the schemas are " + ", ".join(sorted(schemas))
@@ -305,6 +316,8 @@ def _explain_alternatives(
         return
     fitting_errors = [e for group in fitting for e in group]
     if fitting_errors and not all(_at_top(e) for e in fitting_errors):
+        from jsonschema.exceptions import best_match
+
         yield from _explain(best_match(fitting_errors), doc)
         return
     if fitting_errors and all(e.validator == "required" for e in fitting_errors):

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import attrs
 
 from interpreter.chance import derive_seed
-from interpreter.engine.stats import Z95, summarise
+from interpreter.engine.stats import Z95, open_executor, summarise
 
 __all__ = [
     "RunSpec", "Paired", "paired", "run_states", "metrics_of", "BattleDiff", "battle_diff",
@@ -44,13 +43,29 @@ OTHER: StateKey = ("other",)
 
 
 class RunSpec:
-    """What a worker needs to rebuild every ruleset and the battle: plain values only."""
+    """What a worker needs to rebuild every ruleset and the battle: plain values only.
 
-    def __init__(self, a: str, b: str, battle: str, options: dict[str, Any], seed: int) -> None:
+    With a ``bundle`` (:mod:`interpreter.editions.bundle`: the files of A, B and the
+    battle, with both fingerprints) it is self-contained: the worker fights from those
+    files, checked, not from the folders and path named."""
+
+    def __init__(self, a: str, b: str, battle: str, options: dict[str, Any], seed: int,
+                 bundle: Any = None) -> None:
         self.a, self.b, self.battle, self.options, self.seed = a, b, battle, options, seed
+        self.bundle = bundle
 
     def key(self) -> tuple:
-        return (self.a, self.b, self.battle, tuple(sorted(self.options.items())))
+        return (self.a, self.b, self.battle, tuple(sorted(self.options.items())), self.bundle)
+
+    def local(self) -> tuple[str, str, str]:
+        """A's and B's folders and the battle file on this machine (the bundle's, unpacked,
+        when there is one)."""
+        from interpreter.editions.bundle import unpack
+
+        if self.bundle is None:
+            return self.a, self.b, self.battle
+        (a, b), battle = unpack(self.bundle)
+        return str(a), str(b), str(battle)
 
 
 _CONTEXT: dict[tuple, Any] = {}
@@ -69,7 +84,8 @@ def state_ruleset(spec: RunSpec, key: StateKey):
     """The ruleset a state runs under (intermediates are built from A and B's patch)."""
     from interpreter.editions.loader import load_edition
 
-    return _state_ruleset(load_edition(spec.a), load_edition(spec.b), key)
+    a, b, _ = spec.local()
+    return _state_ruleset(load_edition(a), load_edition(b), key)
 
 
 def _state_ruleset(a, b, key: StateKey):
@@ -90,13 +106,14 @@ def state_context(spec: RunSpec, key: StateKey):
     from interpreter.engine.setup import load_battle, read_battle
     from interpreter.lang.compiler import compile_ruleset
 
-    a, b = load_edition(spec.a), load_edition(spec.b)
+    a_folder, b_folder, battle_path = spec.local()
+    a, b = load_edition(a_folder), load_edition(b_folder)
     ck = spec.key() + (key, id(a), id(b))
     found = _CONTEXT.get(ck)
     if found is None or found[0] is not a or found[1] is not b:
         rs = _state_ruleset(a, b, key)
         runtime = compile_ruleset(rs)
-        battle = load_battle(read_battle(spec.battle), rs, runtime, spec.options)
+        battle = load_battle(read_battle(battle_path), rs, runtime, spec.options)
         found = _CONTEXT[ck] = (a, b, rs, runtime, battle)
     return found[2:]
 
@@ -110,15 +127,18 @@ def _run_chunk(spec: RunSpec, key: StateKey, indices: list[int]) -> list[tuple[i
 
 
 def run_states(spec: RunSpec, keys: Sequence[StateKey], runs: int, workers: int = 1,
-               progress: Callable[[int, int], None] | None = None) -> dict[StateKey, list[dict]]:
-    """Run the battle ``runs`` times under each state, same seeds; results in run order."""
+               progress: Callable[[int, int], None] | None = None,
+               executor: str | None = None) -> dict[StateKey, list[dict]]:
+    """Run the battle ``runs`` times under each state, same seeds; results in run order
+    (the same with any number of workers, and any ``executor``:
+    :func:`interpreter.engine.stats.open_executor`)."""
     chunk = max(1, min(100, runs // (workers * 8) or 1))
     tasks = [(key, list(range(s, min(runs, s + chunk)))) for key in keys
              for s in range(0, runs, chunk)]
     results: dict[StateKey, dict[int, dict]] = {key: {} for key in keys}
     total = runs * len(keys)
     done = 0
-    if workers <= 1:
+    if workers <= 1 and executor is None:
         for key, indices in tasks:
             for i, r in _run_chunk(spec, key, indices):
                 results[key][i] = r
@@ -126,7 +146,7 @@ def run_states(spec: RunSpec, keys: Sequence[StateKey], runs: int, workers: int 
             if progress:
                 progress(done, total)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with open_executor(executor, workers) as pool:
             futures = [(key, pool.submit(_run_chunk, spec, key, indices))
                        for key, indices in tasks]
             for key, future in futures:

@@ -68,7 +68,7 @@ def diff_rulesets(
     seed: int | None = None, workers: int = 1, options: Mapping[str, Any] | None = None,
     cells: int = DEFAULT_CELLS, sequence_cells: int = DEFAULT_SEQUENCE_CELLS,
     behaviour: bool = True, attribute: bool = True,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None, executor: str | None = None,
 ) -> DiffReport:
     """Compare two rulesets (ids, aliases or folders).
 
@@ -80,6 +80,8 @@ def diff_rulesets(
         options: option values for both rulesets.
         cells, sequence_cells: grid caps for the behaviour comparison.
         progress: called with (what, done, total).
+        executor: where the battles run (:func:`interpreter.engine.stats.open_executor`);
+            on Dask, each task carries the files of both rulesets and of the battle.
 
     Raises:
         InterpreterError: a ruleset or the battle file does not load, or the battle cannot
@@ -101,7 +103,12 @@ def diff_rulesets(
         # the battle is checked under both rulesets first: a mistake is reported at once
         doc = read_battle(battle)
         used_seed = int(doc.value.get("seed", 0)) if seed is None else seed
-        spec = RunSpec(str(a.folder), str(b.folder), battle, options, used_seed)
+        bundle = None
+        if executor is not None and executor.startswith("dask"):
+            from interpreter.editions.bundle import pack
+
+            bundle = pack([a, b], battle)
+        spec = RunSpec(str(a.folder), str(b.folder), battle, options, used_seed, bundle)
         for key, rs, which in ((BASE, a, SIDES[0]), (OTHER, b, SIDES[1])):
             try:
                 _, runtime, _ = state_context(spec, key)
@@ -134,7 +141,8 @@ def diff_rulesets(
         keys = list(dict.fromkeys([k for k, _, _ in chain] +
                                   [k for k, _, _, _ in alone if k is not None]))
         results = run_states(spec, keys, runs, workers,
-                             (lambda d, t: progress("battles", d, t)) if progress else None)
+                             (lambda d, t: progress("battles", d, t)) if progress else None,
+                             executor)
         outcome = battle_diff(shown(battle), used_seed, sides, results[BASE],
                               results[OTHER])
         if attribute and structure.relation == "patch" and structure.patch:

@@ -159,30 +159,20 @@ class StructureDiff:
 # ---------------------------------------------------------------- relations
 
 
-def _chain_of(rs: Ruleset) -> list[Ruleset]:
-    """``rs``, its base, its base's base, ... (nearest first)."""
-    out = []
-    current: Ruleset | None = rs
-    while current is not None:
-        out.append(current)
-        current = current.base
-    return out
-
-
 def relation(a: Ruleset, b: Ruleset) -> str:
     """How B stands to A: ``same``, ``patch``, ``reverse patch`` or ``unrelated``."""
     if a.folder == b.folder:
         return "same"
-    if any(r.folder == a.folder for r in _chain_of(b)[1:]):
+    if any(r.folder == a.folder for r in b.lineage()[1:]):
         return "patch"
-    if any(r.folder == b.folder for r in _chain_of(a)[1:]):
+    if any(r.folder == b.folder for r in a.lineage()[1:]):
         return "reverse patch"
     return "unrelated"
 
 
 def patch_rulesets(a: Ruleset, b: Ruleset) -> list[Ruleset]:
     """The patches from A (excluded) to B (included), root first; [] unless B extends A."""
-    chain = _chain_of(b)
+    chain = b.lineage()
     for i, r in enumerate(chain):
         if r.folder == a.folder:
             return list(reversed(chain[:i]))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from interpreter.buffers import generation, read_text
+from interpreter import cache
 from interpreter.data.schema import validate
 from interpreter.data.tables import load_table
 from interpreter.data.yaml_loader import YamlDocument, load_yaml, path_text
@@ -86,8 +87,36 @@ def _load(folder: Path, stack: tuple[Path, ...]) -> Ruleset:
         # a base that changed invalidates everything built on it
         if base is None or _load(base.folder, stack + (folder,)) is base:
             return cached[1]
-    ruleset = _Builder(folder, stack).build()
+    content = cache.content_hash(folder)
+    # spans hold paths as shown from the working directory: an entry is for one
+    name = f"{folder}\0{os.getcwd()}"
+    key = cache.digest(cache.code_fingerprint(), content, os.getcwd())
+    ruleset = _from_disk(name, key, stack + (folder,))
+    if ruleset is None:
+        ruleset = _Builder(folder, stack, content).build()
+        base = ruleset.base
+        cache.write("rulesets", name, key, (base.fingerprint if base else "", ruleset),
+                    persistent_id=lambda obj: str(obj.folder) if base is not None and obj is base
+                    else None)
     _CACHE[folder] = (fingerprint, ruleset)
+    return ruleset
+
+
+def _from_disk(name: str, key: str, stack: tuple[Path, ...]) -> Ruleset | None:
+    """The ruleset the disk cache holds for ``name`` under ``key``, its base loaded (from
+    memory, disk or files) in its place; None if there is none, or its base has changed."""
+    bases: list[Ruleset] = []
+
+    def base(folder: str) -> Ruleset:
+        bases.append(_load(Path(folder), stack))
+        return bases[-1]
+
+    entry = cache.read("rulesets", name, key, persistent_load=base)
+    if entry is None:
+        return None
+    base_fingerprint, ruleset = entry
+    if bases and bases[0].fingerprint != base_fingerprint:
+        return None
     return ruleset
 
 
@@ -166,9 +195,11 @@ def apply_patch_op(op: ast.PatchOp, decls: dict[str, ast.Decl], rules: dict[str,
 
 
 class _Builder:
-    def __init__(self, folder: Path, stack: tuple[Path, ...]) -> None:
+    def __init__(self, folder: Path, stack: tuple[Path, ...], content: str) -> None:
         self.folder = folder
         self.stack = stack
+        self.content = content
+        """The digest of the folder's files (:func:`interpreter.cache.content_hash`)."""
         self.bag = DiagnosticBag()
         self.removed: dict[str, ast.PatchOp] = {}
         """This patch's ``remove`` operations, by key (``rule:<name>`` for rules)."""
@@ -190,6 +221,10 @@ class _Builder:
 
     # ------------------------------------------------------------ build
     def build(self) -> Ruleset:
+        # only here: lark, which it needs, is slow to import, and a ruleset in the disk
+        # cache is never parsed
+        from interpreter.lang.parser import parse_file
+
         manifest_path = self.folder / MANIFEST
         manifest = self.yaml(manifest_path, "manifest")
         if manifest is None:
@@ -315,6 +350,7 @@ class _Builder:
             base=base,
             usage=usage,
             warnings=tuple(self.bag.items),
+            fingerprint=cache.digest(self.content, base.fingerprint if base else ""),
         )
 
     def library(self, manifest: YamlDocument, decls, base) -> frozenset[str]:

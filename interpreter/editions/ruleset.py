@@ -77,6 +77,19 @@ class Ruleset:
     warnings: tuple[Diagnostic, ...] = ()
     """What checking found that runs but is probably not what the author meant (a
     declaration nothing uses). A patch has its own only."""
+    fingerprint: str = ""
+    """A digest of the files of this ruleset and of its bases: two rulesets with the same
+    fingerprint were loaded from the same files (the disk cache and the run specs of
+    ``--executor`` check it)."""
+
+    def lineage(self) -> list[Ruleset]:
+        """This ruleset, its base, its base's base, ... (nearest first)."""
+        out = []
+        current: Ruleset | None = self
+        while current is not None:
+            out.append(current)
+            current = current.base
+        return out
 
     def decl(self, name: str) -> ast.Decl | None:
         """The declaration called ``name``, or None."""

@@ -6,44 +6,62 @@ in run order, so the statistics are identical whatever the number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+import sys
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from interpreter.chance import derive_seed
+from interpreter.diagnostics import UsageError
 
-__all__ = ["RunSpec", "default_workers", "run_many", "summarise", "wilson"]
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+__all__ = ["RunSpec", "context", "default_workers", "open_executor", "run_many", "summarise",
+           "wilson"]
 
 Z95 = 1.959963984540054
 """The normal quantile for a two-sided 95% interval."""
 
 
 class RunSpec:
-    """What a worker needs to rebuild the battle: plain values only (picklable)."""
+    """What a worker needs to rebuild the battle: plain values only (picklable).
+
+    With a ``bundle`` (:mod:`interpreter.editions.bundle`: the ruleset's and the battle's
+    files, with the ruleset's fingerprint) it is self-contained: the worker fights the
+    battle from those files, checked, not from the edition and path named."""
 
     def __init__(self, edition: str | None, battle: str | None, options: dict[str, Any],
-                 seed: int) -> None:
+                 seed: int, bundle: Any = None) -> None:
         self.edition, self.battle, self.options, self.seed = edition, battle, options, seed
+        self.bundle = bundle
 
 
 _WORKER_CONTEXT: dict[tuple, Any] = {}
 
 
-def _context(spec: RunSpec):
+def context(spec: RunSpec):
+    """The ruleset, runtime and battle of a spec (:func:`~interpreter.cli.common.load_context`),
+    loaded once per process: the command that made the spec and a worker share them."""
     from interpreter.cli.common import load_context
+    from interpreter.editions.bundle import unpack
 
-    key = (spec.edition, spec.battle, tuple(sorted(spec.options.items())))
+    key = (spec.edition, spec.battle, tuple(sorted(spec.options.items())), spec.bundle)
     if key not in _WORKER_CONTEXT:
-        _WORKER_CONTEXT[key] = load_context(spec.edition, spec.battle, spec.options)
+        edition, battle = spec.edition, spec.battle
+        if spec.bundle is not None:
+            folders, path = unpack(spec.bundle)
+            edition, battle = str(folders[0]), str(path) if path else None
+        _WORKER_CONTEXT[key] = load_context(edition, battle, spec.options)
     return _WORKER_CONTEXT[key]
 
 
 def _run_chunk(spec: RunSpec, indices: list[int]) -> list[tuple[int, dict]]:
     from interpreter.engine.driver import run_battle
 
-    _, runtime, battle = _context(spec)
+    _, runtime, battle = context(spec)
     out = []
     for i in indices:
         result = run_battle(runtime, battle, seed=derive_seed(spec.seed, "run", i),
@@ -63,14 +81,53 @@ def default_workers(runs: int) -> int:
     return max(1, min(cpus or 1, runs // RUNS_PER_WORKER))
 
 
+EXECUTORS = ("process", "dask")
+"""What ``--executor`` takes: ``process`` (worker processes on this machine, the default)
+or ``dask`` (a Dask cluster: ``dask=ADDRESS`` for a running scheduler, else a local one
+of ``--workers`` processes)."""
+
+
+@contextlib.contextmanager
+def open_executor(name: str | None, workers: int) -> Iterator[Executor]:
+    """The ``concurrent.futures`` executor ``--executor`` names (see :data:`EXECUTORS`).
+
+    Raises:
+        UsageError: an unknown executor, or ``dask`` without Dask installed.
+    """
+    kind, _, address = (name or "process").partition("=")
+    if kind == "process" and not address:
+        # imported here: a command that fights in one process never needs it
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            yield pool
+        return
+    if kind != "dask":
+        raise UsageError(f"--executor takes process, dask or dask=ADDRESS, got {name!r}")
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageError("--executor dask needs Dask: pip install 'rules-run[dask]'") from None
+    client = (Client(address) if address else
+              Client(n_workers=workers, threads_per_worker=1, dashboard_address=None))
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+
+
 def run_many(spec: RunSpec, runs: int, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> list[dict]:
-    """Run ``runs`` battles; their results (``BattleResult.to_json()``) in run order."""
+             progress: Callable[[int, int], None] | None = None,
+             executor: str | None = None) -> list[dict]:
+    """Run ``runs`` battles; their results (``BattleResult.to_json()``) in run order.
+
+    With more than one worker, or an ``executor`` (:func:`open_executor`), chunks of runs
+    go to worker processes; the results are the same."""
     chunk = max(1, min(100, runs // (workers * 8) or 1))
     chunks = [list(range(s, min(runs, s + chunk))) for s in range(0, runs, chunk)]
     results: dict[int, dict] = {}
     done = 0
-    if workers <= 1:
+    if workers <= 1 and executor is None:
         for indices in chunks:
             for i, r in _run_chunk(spec, indices):
                 results[i] = r
@@ -78,7 +135,7 @@ def run_many(spec: RunSpec, runs: int, workers: int = 1,
             if progress:
                 progress(done, runs)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with open_executor(executor, workers) as pool:
             futures = [pool.submit(_run_chunk, spec, indices) for indices in chunks]
             for future in futures:
                 for i, r in future.result():

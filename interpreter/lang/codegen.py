@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
+from types import CodeType
 from typing import Any
 
 from interpreter.chance import DiceExpr
@@ -86,7 +87,7 @@ class _Function:
                             *("    " + line for line in body),
                             *handlers])
         namespace = self.gen.namespace
-        exec(compile(source, f"<rules {label}>", "exec"), namespace)
+        exec(self.gen.code(source, f"<rules {label}>"), namespace)
         fn = namespace.pop("_f")
         fn.__rules_source__ = source
         return fn
@@ -151,6 +152,20 @@ class CodeGen:
         self.battle_builtins = BUILTINS
         """The battle's builtins, called straight from the generated code."""
         self._constants = itertools.count()
+        self.codes: dict[str, CodeType] = {}
+        """Compiled code by label and source: the functions written so far, and those the
+        disk cache had (:func:`interpreter.lang.compiler.compile_ruleset` fills it)."""
+        self.compiled = 0
+        """How many of :attr:`codes` this code generator compiled itself."""
+
+    def code(self, source: str, label: str) -> CodeType:
+        """``source`` compiled (or found in :attr:`codes`)."""
+        key = f"{label}\0{source}"
+        found = self.codes.get(key)
+        if found is None:
+            found = self.codes[key] = compile(source, label, "exec")
+            self.compiled += 1
+        return found
 
     def const(self, value: Any) -> str:
         """The name of a new constant in the generated functions' globals."""

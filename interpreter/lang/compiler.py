@@ -13,12 +13,14 @@ looks only at the rules its arguments carry.
 
 from __future__ import annotations
 
+import marshal
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
+from interpreter import cache
 from interpreter.chance import D6, DiceExpr, Die, KeepHighest, KeepLowest, Plus, Pool, Times
 from interpreter.chance.dice import Face, FaceValue
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
@@ -346,7 +348,9 @@ class Runtime:
     STEP_CAP = 2_000_000
     """Statements one battle may run before it is stopped as a runaway."""
 
-    def __init__(self, ruleset: Any) -> None:
+    def __init__(self, ruleset: Any, codes: Mapping[str, Any] | None = None) -> None:
+        """``codes``: compiled code of generated functions, by label and source, to reuse
+        (:attr:`CodeGen.codes`)."""
         self.ruleset = ruleset
         self.decls: Mapping[str, ast.Decl] = ruleset.decls
         self.tables = ruleset.tables
@@ -355,6 +359,7 @@ class Runtime:
         }
         self.dice_decls = {n: d for n, d in self.decls.items() if isinstance(d, ast.DieDecl)}
         self.codegen = CodeGen(self)
+        self.codegen.codes.update(codes or {})
         self.option_defaults = {
             n: d.default for n, d in self.decls.items() if isinstance(d, ast.OptionDecl)
         }
@@ -1411,10 +1416,21 @@ _RUNTIMES: dict[int, tuple[Any, Runtime]] = {}
 
 
 def compile_ruleset(ruleset: Any) -> Runtime:
-    """The compiled :class:`Runtime` of a ruleset (compiled once per ruleset object)."""
+    """The compiled :class:`Runtime` of a ruleset (compiled once per ruleset object; the
+    Python code of its rules kept in the disk cache, :mod:`interpreter.cache`, by the
+    ruleset's fingerprint)."""
     cached = _RUNTIMES.get(id(ruleset))
     if cached is not None and cached[0] is ruleset:
         return cached[1]
-    runtime = Runtime(ruleset)
+    fingerprint = getattr(ruleset, "fingerprint", "")
+    key = cache.digest(cache.code_fingerprint(), fingerprint)
+    stored = cache.read("code", fingerprint, key) if fingerprint else None
+    try:
+        codes = marshal.loads(stored) if isinstance(stored, bytes) else {}
+    except (ValueError, EOFError, TypeError):
+        codes = {}
+    runtime = Runtime(ruleset, codes if isinstance(codes, dict) else {})
+    if fingerprint and runtime.codegen.compiled:
+        cache.write("code", fingerprint, key, marshal.dumps(runtime.codegen.codes))
     _RUNTIMES[id(ruleset)] = (ruleset, runtime)
     return runtime

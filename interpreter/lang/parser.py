@@ -24,6 +24,7 @@ from lark.exceptions import (
 )
 from lark.indenter import DedentError, Indenter
 
+from interpreter import cache
 from interpreter.buffers import read_text
 from interpreter.diagnostics import Diagnostic, DiagnosticBag, LanguageError, Span, did_you_mean
 from interpreter.lang import ast
@@ -78,15 +79,35 @@ def _position(token: Token) -> tuple[int, int, int, int]:
 _LAYOUT_TOKENS = frozenset({"_NL", "_INDENT", "_DEDENT"})
 
 
-def _takes_space(node: object) -> bool:
+class _TakesSpace:
     """Whether a node counts for the span of its parent: newlines and indentation do not,
-    so a declaration ends at its last word, not at the start of the next line."""
-    return not (isinstance(node, Token) and node.type in _LAYOUT_TOKENS)
+    so a declaration ends at its last word, not at the start of the next line.
+
+    A class with a fixed ``repr`` rather than a function: Lark's cache key includes the
+    text of its options, and a function's holds its address, new in every process."""
+
+    def __call__(self, node: object) -> bool:
+        return not (isinstance(node, Token) and node.type in _LAYOUT_TOKENS)
+
+    def __repr__(self) -> str:
+        return "_takes_space"
+
+
+_takes_space = _TakesSpace()
 
 
 @functools.cache
 def grammar_parser() -> Lark:
-    """The LALR parser for ``grammar/rules.lark`` (built once per process)."""
+    """The LALR parser for ``grammar/rules.lark`` (built once per process, and its tables
+    kept in the disk cache, :mod:`interpreter.cache`)."""
+    folder = cache.cache_dir()
+    where: str | bool = False
+    if folder is not None:
+        try:
+            (folder / "grammar").mkdir(parents=True, exist_ok=True)
+            where = str(folder / "grammar" / "rules.lark.pickle")
+        except OSError:
+            where = False
     return Lark(
         (GRAMMAR_DIR / "rules.lark").read_text(encoding="utf-8"),
         parser="lalr",
@@ -94,7 +115,7 @@ def grammar_parser() -> Lark:
         propagate_positions=_takes_space,
         maybe_placeholders=False,
         start=["start", "dice_expr"],
-        cache=False,
+        cache=where,
     )
 
 

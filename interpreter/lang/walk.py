@@ -11,21 +11,38 @@ from interpreter.lang import ast
 __all__ = ["walk", "rule_names_used"]
 
 
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of an AST node class that may hold nodes (all but ``span``), or None for
+    a class that is not a node (asked once per class: ``attrs.fields`` is slow)."""
+    try:
+        return _FIELDS[cls]
+    except KeyError:
+        names = (tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+                 if attrs.has(cls) else None)
+        _FIELDS[cls] = names
+        return names
+
+
 def walk(node: object) -> Iterator[object]:
     """Yield ``node`` and every AST node inside it (attrs instances, through tuples), in
     the order the text has them (pre-order)."""
     stack = [node]
+    fields = _fields
     while stack:
         current = stack.pop()
         if isinstance(current, tuple):
             stack.extend(reversed(current))
             continue
-        cls = type(current)
-        if not attrs.has(cls):
+        names = fields(type(current))
+        if names is None:
             continue
         yield current
-        children = [getattr(current, f.name) for f in attrs.fields(cls) if f.name != "span"]
-        stack.extend(reversed([c for c in children if isinstance(c, tuple) or attrs.has(type(c))]))
+        children = [getattr(current, name) for name in names]
+        stack.extend(reversed([c for c in children
+                               if isinstance(c, tuple) or fields(type(c)) is not None]))
 
 
 def rule_names_used(decls: Iterable[ast.Decl]) -> set[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import pickle
 import random
 from fractions import Fraction
@@ -276,3 +277,46 @@ def test_repr_round_trips() -> None:
 def test_pickle_round_trips() -> None:
     d = D6.repeat_sum(3)
     assert pickle.loads(pickle.dumps(d)) == d
+
+
+def test_repeat_sum_of_a_thousand_is_the_binomial_by_hand() -> None:
+    # 1000 attacks that each do 1 damage with 1/3 (and 2 with 1/6, for a span of 2)
+    one = Dist.from_weights({0: 3, 1: 2, 2: 1})
+    total = one.repeat_sum(1000)
+    # P(0) = (1/2)^1000; P(2000) = (1/6)^1000; P(1) = 1000 * (1/3) * (1/2)^999
+    assert total.probability(0) == Fraction(1, 2**1000)
+    assert total.probability(2000) == Fraction(1, 6**1000)
+    assert total.probability(1) == 1000 * Fraction(1, 3) * Fraction(1, 2**999)
+    assert total.mean() == 1000 * one.mean()
+    bern = Dist.from_weights({0: 1, 1: 1})
+    assert bern.repeat_sum(1000).probability(500) == Fraction(math.comb(1000, 500), 2**1000)
+
+
+def test_far_apart_outcomes_are_summed_by_squaring_the_same() -> None:
+    d = Dist.from_weights({0: 1, 100: 2, 250: 3})     # more than 64 apart
+    assert d.repeat_sum(3) == brute_sum(d, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.integers(-5, 30), st.integers(1, 9), min_size=1, max_size=8),
+       st.integers(-7, 32))
+def test_tails_and_mean_in_ints_equal_the_sums_of_fractions(weights, k) -> None:
+    d = Dist.from_weights(weights)
+    pairs = d.items()
+    assert d.p_at_least(k) == sum((p for o, p in pairs if o >= k), Fraction(0))
+    assert d.p_at_most(k) == sum((p for o, p in pairs if o <= k), Fraction(0))
+    assert d.mean() == sum((o * p for o, p in pairs), Fraction(0))
+    assert d.p_at_least_float(k) == float(d.p_at_least(k))
+
+
+def test_a_sum_built_from_int_weights_reads_like_one_built_from_fractions() -> None:
+    summed = Dist.from_weights({0: 1, 1: 2}).repeat_sum(3)
+    by_hand = Dist.from_weights({0: Fraction(1, 27), 1: Fraction(6, 27), 2: Fraction(12, 27),
+                                 3: Fraction(8, 27)})
+    assert summed.items() == by_hand.items()
+    assert summed.support() == (0, 1, 2, 3) and len(summed) == 4
+    assert (summed.min(), summed.max()) == (0, 3)
+    assert repr(summed) == repr(by_hand) == "Dist.from_weights({0: 1, 1: 6, 2: 12, 3: 8})"
+    assert [summed.sample(random.Random(s)) for s in range(20)] == \
+        [by_hand.sample(random.Random(s)) for s in range(20)]
+    assert pickle.loads(pickle.dumps(summed)) == by_hand

@@ -98,3 +98,15 @@ def test_rules_calling_each_other_without_end_give_a_message_not_a_traceback(
                           cwd=tmp_path, capture_output=True, text=True)
     assert (done.returncode, done.stderr) == (
         1, "error: the rules call each other without end, deeper than can be run\n")
+
+
+def test_runs_of_a_battle_whose_edition_is_a_patch_folder(capsys: pytest.CaptureFixture) -> None:
+    # the battle names its edition by folder; --runs used to look that folder's id up as a
+    # bundled edition and fail
+    from interpreter.cli.run import main
+
+    battle = ROOT / "rulesets" / "examples" / "wfb8-house-rules" / "battles" / "shield_wall.yaml"
+    assert main([str(battle), "--runs", "3", "--workers", "1", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["edition"] == "wfb8-house-rules"
+    assert sum(o["count"] for o in stats["outcomes"].values()) == 3

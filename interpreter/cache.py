@@ -1,0 +1,127 @@
+"""A cache on disk for what is slow to build and always the same: the grammar's parser
+tables, checked rulesets, the compiled code of their rules.
+
+It lives in ``$RULES_RUN_CACHE`` if set (``off`` turns it off), else in
+``$XDG_CACHE_HOME/rules-run``, else ``~/.cache/rules-run``. An entry is a file holding the
+key it was written under and a pickle; it is read only when the key matches, so any change
+of what went into it (the files of the ruleset, the interpreter's own code, its version, the
+grammar, the working directory that paths are shown from) means a new entry. A file that
+cannot be read (corrupt, cut short, from another Python) counts as missing and is written
+again; a cache that cannot be written is skipped. Entries are written to a temporary file
+and renamed, so processes sharing the cache never read half an entry.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["cache_dir", "code_fingerprint", "content_hash", "digest", "read", "write"]
+
+ENV = "RULES_RUN_CACHE"
+_MAGIC = b"rules-run cache 1\n"
+
+
+def cache_dir() -> Path | None:
+    """The cache's folder, or None when ``$RULES_RUN_CACHE`` is ``off``."""
+    chosen = os.environ.get(ENV)
+    if chosen:
+        return None if chosen == "off" else Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base, "rules-run")
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A digest of what the interpreter is: its version, Python's, and the text of its own
+    modules, grammar and schemas (a change to any of them makes every entry stale)."""
+    from interpreter import __version__
+    from interpreter.paths import GRAMMAR_DIR, SCHEMAS_DIR
+
+    digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
+    here = Path(__file__).resolve().parent
+    for folder, pattern in ((here, "*.py"), (GRAMMAR_DIR, "*"), (SCHEMAS_DIR, "*")):
+        for path in sorted(folder.rglob(pattern)):
+            if path.is_file():
+                digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def content_hash(folder: Path) -> str:
+    """A digest of every file below ``folder`` (names and bytes; hidden and ``__`` folders
+    left out), in a fixed order."""
+    digest = hashlib.sha256()
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        for name in sorted(files):
+            path = Path(root, name)
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _entry(kind: str, name: str) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return folder / kind / (hashlib.sha256(name.encode()).hexdigest()[:32] + ".pickle")
+
+
+def read(kind: str, name: str, key: str,
+         persistent_load: Callable[[Any], Any] | None = None) -> Any | None:
+    """The value cached as ``kind``/``name`` under ``key``, or None (missing, stale,
+    unreadable). ``persistent_load`` resolves the references :func:`write`'s
+    ``persistent_id`` left out of the pickle."""
+    path = _entry(kind, name)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            if f.readline() != _MAGIC or f.readline().rstrip(b"\n") != key.encode():
+                return None
+            unpickler = pickle.Unpickler(f)
+            if persistent_load is not None:
+                unpickler.persistent_load = persistent_load  # type: ignore[method-assign]
+            return unpickler.load()
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - a corrupt entry is a miss, never a failure
+        return None
+
+
+def write(kind: str, name: str, key: str, value: Any,
+          persistent_id: Callable[[Any], Any] | None = None) -> None:
+    """Cache ``value`` as ``kind``/``name`` under ``key`` (quietly nothing if the cache
+    cannot be written). ``persistent_id`` names objects to leave out (see :func:`read`)."""
+    path = _entry(kind, name)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(_MAGIC + key.encode() + b"\n")
+                pickler = pickle.Pickler(f, protocol=pickle.HIGHEST_PROTOCOL)
+                if persistent_id is not None:
+                    pickler.persistent_id = persistent_id  # type: ignore[method-assign]
+                pickler.dump(value)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return
+
+
+def digest(*parts: str) -> str:
+    """One key from several texts."""
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()

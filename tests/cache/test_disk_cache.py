@@ -1,0 +1,119 @@
+"""The disk cache: entries are read back only under their key, a corrupt entry is a miss,
+a changed ruleset (or a changed base of a patch) is loaded afresh, and the grammar's parser
+tables are cached under a key that is the same in every process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter import cache
+from interpreter.editions import loader
+from interpreter.lang.compiler import compile_ruleset
+from interpreter.paths import RULESETS_DIR
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.ENV, str(folder))
+    loader.clear_cache()
+    yield folder
+    loader.clear_cache()
+
+
+def test_an_entry_is_read_back_only_under_its_key(fresh_cache):
+    cache.write("things", "a", "key-1", {"x": [1, 2]})
+    assert cache.read("things", "a", "key-1") == {"x": [1, 2]}
+    assert cache.read("things", "a", "key-2") is None
+    assert cache.read("things", "b", "key-1") is None
+
+
+def test_a_corrupt_entry_is_a_miss_and_is_written_again(fresh_cache):
+    cache.write("things", "a", "k", [1, 2, 3])
+    (entry,) = (fresh_cache / "things").iterdir()
+    data = entry.read_bytes()
+    entry.write_bytes(data[: len(data) - 3])        # cut short
+    assert cache.read("things", "a", "k") is None
+    entry.write_bytes(b"garbage\n")
+    assert cache.read("things", "a", "k") is None
+    cache.write("things", "a", "k", [1, 2, 3])
+    assert cache.read("things", "a", "k") == [1, 2, 3]
+
+
+def test_off_reads_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.ENV, "off")
+    assert cache.cache_dir() is None
+    cache.write("things", "a", "k", 1)
+    assert cache.read("things", "a", "k") is None
+
+
+def test_the_default_folder_follows_xdg(monkeypatch, tmp_path):
+    monkeypatch.delenv(cache.ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_dir() == tmp_path / "rules-run"
+
+
+def test_a_ruleset_from_the_disk_cache_equals_the_one_built(fresh_cache):
+    built = loader.load_edition("wfb8")
+    assert compile_ruleset(built).codegen.compiled > 0
+    assert list((fresh_cache / "rulesets").iterdir())
+    loader.clear_cache()
+    again = loader.load_edition("wfb8")
+    assert again is not built
+    assert again.fingerprint == built.fingerprint
+    assert again.decls == built.decls
+    assert again.rules == built.rules
+    assert again.units == built.units
+    assert again.warnings == built.warnings
+    # the compiled code came from the cache too: nothing was compiled again
+    assert compile_ruleset(again).codegen.compiled == 0
+
+
+def test_a_changed_file_is_loaded_afresh(fresh_cache, tmp_path):
+    folder = tmp_path / "wfb8"
+    shutil.copytree(RULESETS_DIR / "wfb8", folder)
+    first = loader.load_ruleset(folder)
+    loader.clear_cache()
+    units = folder / "units" / "empire.yaml"
+    units.write_text(units.read_text(encoding="utf-8").replace("WS: 3", "WS: 4", 1),
+                     encoding="utf-8")
+    second = loader.load_ruleset(folder)
+    assert second.fingerprint != first.fingerprint
+    assert second.units != first.units
+
+
+def test_a_patch_whose_base_changed_is_loaded_afresh(fresh_cache, tmp_path):
+    shutil.copytree(RULESETS_DIR / "aos4", tmp_path / "aos4")
+    shutil.copytree(RULESETS_DIR / "aos4-gh2025", tmp_path / "aos4-gh2025")
+    first = loader.load_ruleset(tmp_path / "aos4-gh2025")
+    assert first.base is not None and first.base.folder == tmp_path / "aos4"
+    loader.clear_cache()
+    again = loader.load_ruleset(tmp_path / "aos4-gh2025")
+    # from the disk, with its base the very object the base's own load gives
+    assert again.base is loader.load_ruleset(tmp_path / "aos4")
+    assert again.fingerprint == first.fingerprint
+    loader.clear_cache()
+    readme = tmp_path / "aos4" / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8") + "\nchanged\n", encoding="utf-8")
+    changed = loader.load_ruleset(tmp_path / "aos4-gh2025")
+    assert changed.base is not None and changed.base.fingerprint != first.base.fingerprint
+    assert changed.fingerprint != first.fingerprint
+
+
+def test_the_grammar_cache_key_is_the_same_in_every_process(fresh_cache):
+    code = "from interpreter.lang.parser import grammar_parser; grammar_parser()"
+    env = {**os.environ, cache.ENV: str(fresh_cache)}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    entry = fresh_cache / "grammar" / "rules.lark.pickle"
+    first = entry.read_bytes().split(b"\n", 1)[0]
+    # a second process finds its key in the file: it loads, it does not write again
+    stamp = entry.stat().st_mtime_ns
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    assert entry.read_bytes().split(b"\n", 1)[0] == first
+    assert entry.stat().st_mtime_ns == stamp
