@@ -23,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from interpreter import buffers
+
 __all__ = ["cache_dir", "code_fingerprint", "content_hash", "digest", "read", "write"]
 
 ENV = "RULES_RUN_CACHE"
@@ -57,14 +59,17 @@ def code_fingerprint() -> str:
 
 def content_hash(folder: Path) -> str:
     """A digest of every file below ``folder`` (names and bytes; hidden and ``__`` folders
-    left out), in a fixed order."""
+    left out), in a fixed order; a file open in an editor's buffer counts with the buffer's
+    text (:mod:`interpreter.buffers`), so an unsaved edit is never answered from the cache."""
     digest = hashlib.sha256()
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         for name in sorted(files):
             path = Path(root, name)
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+            data = (buffers.read_text(path).encode("utf-8") if buffers.generation(path)
+                    else path.read_bytes())
+            digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()
 
 

@@ -60,7 +60,7 @@ RESERVES = (BATTLE.replace("{x: 36, y: 6, facing: 0}", "{x: 12, y: 3, facing: 0}
 def arrivals(tmp_path: Path, text: str) -> list[dict]:
     path = tmp_path / "reserves.yaml"
     path.write_text(text)
-    _, runtime, battle = load_context("wfb8", str(path))
+    _, runtime, battle = open_battle("wfb8", str(path))
     return [e for e in run_battle(runtime, battle).events if e["kind"] == "arrive"]
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli.common import load_context
+from interpreter import open_battle
 from interpreter.engine.driver import LOG_VERSION, run_battle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +21,7 @@ SHOOTING = str(ROOT / "rulesets" / "wfb8" / "battles" / "shooting.yaml")
 
 @pytest.fixture(scope="module")
 def duel_events() -> list[dict]:
-    _, runtime, battle = load_context("wfb8", DUEL)
+    _, runtime, battle = open_battle("wfb8", DUEL)
     return run_battle(runtime, battle).events or []
 
 
@@ -76,6 +76,6 @@ def test_statuses_that_run_out_are_named_when_they_do(duel_events) -> None:
 
 def test_attacks_say_whether_the_units_are_in_contact(duel_events) -> None:
     assert {e["in_contact"] for e in duel_events if e["kind"] == "attacks"} == {True}
-    _, runtime, battle = load_context("wfb8", SHOOTING)
+    _, runtime, battle = open_battle("wfb8", SHOOTING)
     shots = [e for e in run_battle(runtime, battle).events or [] if e["kind"] == "attacks"]
     assert shots and not shots[0]["in_contact"]
