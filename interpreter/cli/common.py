@@ -1,34 +1,90 @@
 """What every command shares: error reporting, options, exit codes.
 
-Commands keep argparse here and do their work in a typed ``main``-style function. A
-user's mistake is an :class:`InterpreterError`: its diagnostics go to standard error and
-the exit code is 1, never a traceback.
+Commands keep argparse here and do their work in a typed ``main``-style function. The exit
+codes are one scheme for every command:
+
+- 0: done (warnings leave it 0);
+- 1: the input is wrong (a ruleset, a table, a battle file; a name the command line gives
+  that the input does not hold): its diagnostics go to standard error, never a traceback;
+- 2: the command line is wrong in itself (an unknown option, a value it cannot take);
+- 70: an internal error, a bug in rules-run: a short "please report" message, and the
+  traceback only with ``--debug``;
+- 130: interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from interpreter.diagnostics import InterpreterError, UsageError
-from interpreter.paths import shown
+from interpreter.diagnostics import (
+    CommandLineError,
+    DataError,
+    DiagnosticBag,
+    InterpreterError,
+    UsageError,
+)
+from interpreter.paths import PathRefused, shown
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
-    "options_from", "editions_text", "add_battle_argument", "EXIT_OK", "EXIT_ERROR",
+    "options_from", "editions_text", "add_battle_argument", "add_common_arguments",
+    "at_least", "EXIT_OK", "EXIT_ERROR", "EXIT_USAGE", "EXIT_INTERNAL",
 ]
 
 EXIT_OK = 0
 EXIT_ERROR = 1
+"""The input is wrong."""
+EXIT_USAGE = 2
+"""The command line is wrong (argparse exits with it too)."""
+EXIT_INTERNAL = 70
+"""A bug in rules-run (EX_SOFTWARE)."""
 
 
-def run_command(body: Callable[[], int]) -> int:
-    """Run a command's body, turning user errors into diagnostics and exit code 1."""
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--limit NAME=N`` (repeatable) and ``--debug``, which every command takes."""
+    from interpreter.limits import help_text
+
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                        help="raise a limit (see below); repeatable")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an internal error, print the traceback")
+    parser.epilog = (parser.epilog or "") + "\n" + help_text()
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number >= ``minimum`` (else exit 2, naming the option)."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return convert
+
+
+def run_command(body: Callable[[], int], args: argparse.Namespace | None = None) -> int:
+    """Run a command's body under the exit-code scheme of the module docstring.
+
+    ``args`` gives the command's ``--limit`` values (set before the body runs) and
+    ``--debug``.
+    """
+    debug = bool(getattr(args, "debug", False))
     try:
+        _set_limits(getattr(args, "limit", None) or [])
         return body()
+    except CommandLineError as err:
+        print(err.render(), file=sys.stderr)
+        return EXIT_USAGE
     except InterpreterError as err:
         print(err.render(), file=sys.stderr)
         count = len([d for d in err.diagnostics if d.severity.value == "error"])
@@ -46,6 +102,27 @@ def run_command(body: Callable[[], int]) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a bug: say so, briefly; the traceback is for --debug
+        if debug:
+            traceback.print_exc()
+        print(f"internal error: {type(exc).__name__}: {exc}\n"
+              "This is a bug in rules-run, not a mistake in your input: please report it, "
+              "with the command and the files it read" + ("" if debug else
+              " (run it again with --debug for the traceback)") + ".", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _set_limits(values: Sequence[str]) -> None:
+    from interpreter.limits import ENV, parse_limits, set_limits
+
+    try:
+        parse_limits(os.environ.get(ENV, ""))
+    except ValueError as err:
+        raise CommandLineError(f"{ENV}: {err}") from None
+    try:
+        set_limits(parse_limits(",".join(values)))
+    except ValueError as err:
+        raise CommandLineError(f"--limit: {err}") from None
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -119,17 +196,19 @@ def load_context(edition: str | None, battle_path: str | None,
     Raises:
         InterpreterError: an unknown edition, a broken ruleset or battle file.
     """
-    from interpreter.editions.loader import load_edition
+    from interpreter.editions.loader import load_edition, load_ruleset
     from interpreter.engine.setup import battle_edition, load_battle, read_battle
     from interpreter.lang.compiler import compile_ruleset
 
     problems: list = []   # the schema's, reported with what the ruleset finds
     doc = read_battle(battle_path, problems) if battle_path else None
-    name = edition or (battle_edition(doc) if doc is not None else None)
-    if name is None:
+    if edition is not None:
+        ruleset = load_edition(edition)
+    elif doc is not None and battle_edition(doc) is not None:
+        ruleset = load_ruleset(_battle_edition_folder(doc))
+    else:
         raise UsageError("which edition? give --edition E, or name it in the battle file "
                          "('edition: <id>')")
-    ruleset = load_edition(name)
     if doc is None:
         if ruleset.default_battle is None:
             raise UsageError(f"the edition {ruleset.id!r} bundles no battle; give a battle file")
@@ -137,3 +216,27 @@ def load_context(edition: str | None, battle_path: str | None,
     runtime = compile_ruleset(ruleset)
     battle = load_battle(doc, ruleset, runtime, options, problems)
     return ruleset, runtime, battle
+
+
+def _battle_edition_folder(doc):
+    """The ruleset folder a battle file's ``edition:`` names: an id, or a folder relative
+    to the battle file (inside its folder or the bundled rulesets).
+
+    Raises:
+        DataError: located at ``edition:``.
+    """
+    from pathlib import Path
+
+    from interpreter.editions.registry import find_edition
+    from interpreter.engine.setup import battle_edition
+
+    try:
+        return find_edition(battle_edition(doc), named_in=Path(doc.path).parent)
+    except PathRefused as refused:
+        message, hint = refused.message, refused.hint
+    except UsageError as err:
+        message, hint = err.diagnostics[0].message, err.diagnostics[0].hint
+    bag = DiagnosticBag()
+    bag.remember_source(doc.path, doc.text)
+    bag.add(f"edition: {message}", doc.span(("edition",)), code="unknown-edition", hint=hint)
+    raise DataError(bag.items)

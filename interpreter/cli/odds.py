@@ -13,15 +13,18 @@ from interpreter.chance import Dist, derive_seed
 from interpreter.cli.common import (
     add_battle_argument,
     add_edition_argument,
+    add_common_arguments,
     add_option_argument,
+    at_least,
     editions_text,
     load_context,
     options_from,
     print_json,
     run_command,
 )
-from interpreter.diagnostics import UsageError, did_you_mean
+from interpreter.diagnostics import CommandLineError, UsageError, did_you_mean, escaped
 from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
+from interpreter.limits import limit, too_many
 
 __all__ = ["main", "build_parser", "odds"]
 
@@ -49,13 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
     kind.add_argument("--shooting", action="store_true", help="missile attacks instead of melee")
     parser.add_argument("--charging", action="store_true",
                         help="the attacker charged this turn (charge effects apply)")
-    parser.add_argument("--attacks", type=int, metavar="N",
+    parser.add_argument("--attacks", type=at_least(1), metavar="N",
                         help="fix the number of attacks (default: the attacker's full allocation)")
-    parser.add_argument("--samples", type=int, default=0, metavar="N",
+    parser.add_argument("--samples", type=at_least(1), metavar="N",
                         help="add a Monte Carlo estimate from N samples beside the exact odds")
-    parser.add_argument("--seed", type=int, default=1, help="seed for --samples (default 1)")
+    parser.add_argument("--seed", type=at_least(0), default=1,
+                        help="seed for --samples (default 1)")
     parser.add_argument("--json", action="store_true", help="print JSON for tools")
     add_option_argument(parser)
+    add_common_arguments(parser)
     return parser
 
 
@@ -66,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         shooting=args.shooting, charging=args.charging, attacks=args.attacks,
         samples=args.samples, seed=args.seed, as_json=args.json,
         options=options_from(args.option),
-    ))
+    ), args)
 
 
 def _unit(battle, unit_id: str, role: str):
@@ -80,11 +85,15 @@ def _unit(battle, unit_id: str, role: str):
 
 def odds(*, edition: str | None, battle: str | None, attacker: str, target: str,
          shooting: bool = False, charging: bool = False, attacks: int | None = None,
-         samples: int = 0, seed: int = 1, as_json: bool = False,
+         samples: int | None = None, seed: int = 1, as_json: bool = False,
          options: dict[str, Any] | None = None) -> int:
     """Compute and print the odds; return the exit code."""
     if attacks is not None and attacks < 1:
-        raise UsageError(f"--attacks must be at least 1, got {attacks}")
+        raise CommandLineError(f"--attacks must be at least 1, got {attacks}")
+    if attacks is not None and attacks > limit("odds_attacks"):
+        raise CommandLineError("--attacks: " + too_many("odds_attacks", "attacks", attacks))
+    if samples is not None and samples < 1:
+        raise CommandLineError(f"--samples must be at least 1, got {samples}")
     ruleset, runtime, fight = load_context(edition, battle, options)
     a, t = _unit(fight, attacker, "attacker"), _unit(fight, target, "target")
     mode = "shooting" if shooting else "melee"
@@ -169,9 +178,10 @@ def _print_text(ruleset, a, t, plans, rows, damage: Dist, sampled, samples) -> N
     counts = [p.attacks for p in plans]
     total = (str(sum(counts)) if all(isinstance(c, int) for c in counts) else
              f"mean {sum(float(c) if isinstance(c, int) else float(c.mean()) for c in counts):.2f}")
-    print(f"{a.name} ({a.id}) attack {t.name} ({t.id}) under {ruleset.id}: "
-          + ", ".join(f"{_count_text(p.attacks)} × {p.label}" for p in plans)
-          + f" ({total} attack{'' if total == '1' else 's'}), sequence {plans[0].sequence}")
+    print(escaped(f"{a.name} ({a.id}) attack {t.name} ({t.id}) under {ruleset.id}: "
+                  + ", ".join(f"{_count_text(p.attacks)} × {p.label}" for p in plans)
+                  + f" ({total} attack{'' if total == '1' else 's'}), sequence "
+                  f"{plans[0].sequence}"))
     top = min(max(d.max() for _, d in rows), 10)
     ks = list(range(1, top + 1))
     header = f"  {'':<18}{'mean':>9}" + "".join(f"{'P(>=' + str(k) + ')':>9}" for k in ks)

@@ -10,14 +10,16 @@ from typing import Any
 from interpreter.cli.common import (
     add_battle_argument,
     add_edition_argument,
+    add_common_arguments,
     add_option_argument,
+    at_least,
     editions_text,
     load_context,
     options_from,
     print_json,
     run_command,
 )
-from interpreter.diagnostics import UsageError
+from interpreter.diagnostics import CommandLineError, escaped
 
 __all__ = ["main", "build_parser", "run_once", "run_batch"]
 
@@ -41,19 +43,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_edition_argument(parser)
     add_battle_argument(parser, "the battle file (default: the edition's bundled battle)")
-    parser.add_argument("--seed", type=int, help="random seed (default: the battle file's)")
+    parser.add_argument("--seed", type=at_least(0),
+                        help="random seed (default: the battle file's)")
     parser.add_argument("--explain", action="store_true",
                         help="add the citation of the rule behind each line")
     parser.add_argument("--json", action="store_true",
                         help="print the result (or, with --runs, the statistics) as JSON")
     parser.add_argument("--log", metavar="FILE",
                         help="write every event as JSON Lines (see docs/event-log.md)")
-    parser.add_argument("--runs", type=int, default=0, metavar="N",
+    parser.add_argument("--runs", type=at_least(1), metavar="N",
                         help="run N battles (seeds derived from --seed) and print statistics")
-    parser.add_argument("--workers", type=int, metavar="K",
+    parser.add_argument("--workers", type=at_least(1), metavar="K",
                         help="spread --runs over K processes (same results as one; default: "
                         "one per CPU, at most one per 50 battles)")
     add_option_argument(parser)
+    add_common_arguments(parser)
     return parser
 
 
@@ -66,13 +70,13 @@ def main(argv: list[str] | None = None) -> int:
         options = options_from(args.option)
         if args.runs:
             if args.log or args.explain:
-                raise UsageError("--log and --explain describe one battle; drop --runs")
+                raise CommandLineError("--log and --explain describe one battle; drop --runs")
             return run_batch(args.edition, args.battle, options, args.seed, args.runs,
                              args.workers, args.json)
         return run_once(args.edition, args.battle, options, args.seed, args.explain,
                         args.json, args.log)
 
-    return run_command(body)
+    return run_command(body, args)
 
 
 def run_once(edition: str | None, battle_path: str | None, options: dict[str, Any],
@@ -97,9 +101,9 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
         print_json(data)
         return 0
     for line in narrate(result.events or [], explain):
-        print(line)
+        print(escaped(line))
     for line in summary_table(result):
-        print(line)
+        print(escaped(line))
     return 0
 
 
@@ -117,7 +121,7 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     if workers is None:
         workers = default_workers(runs)
     if runs < 1 or workers < 1:
-        raise UsageError("--runs and --workers must be at least 1")
+        raise CommandLineError("--runs and --workers must be at least 1")
     ruleset, _, battle = load_context(edition, battle_path, options)
     used_seed = battle.seed if seed is None else seed
     spec = RunSpec(edition or ruleset.id, battle_path, options, used_seed)

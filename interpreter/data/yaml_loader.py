@@ -32,6 +32,7 @@ import attrs
 import yaml
 
 from interpreter.diagnostics import DataError, DiagnosticBag, Span
+from interpreter.paths import PathRefused, read_text
 
 __all__ = ["Key", "DataPath", "YamlDocument", "load_yaml", "path_text"]
 
@@ -266,7 +267,10 @@ def load_yaml(path: str | Path, text: str | None = None) -> YamlDocument:
 
 def _read(path: str | Path, shown: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
+        return read_text(path)
+    except PathRefused as exc:
+        raise DataError([DiagnosticBag().add(exc.message, code="refused-file",
+                                             hint=exc.hint)]) from None
     except UnicodeDecodeError as exc:
         message = f"{shown!r} is not UTF-8 text ({exc.reason})"
         raise DataError([DiagnosticBag().add(message, code="bad-encoding")]) from None

@@ -28,7 +28,7 @@ from interpreter.editions.ruleset import Origin, Ruleset
 from interpreter.lang import ast
 from interpreter.lang.checker import check_declarations, report_unused, rule_reference_problem
 from interpreter.lang.parser import parse_file
-from interpreter.paths import shown
+from interpreter.paths import PathRefused, named_path, shown
 
 __all__ = ["load_ruleset", "load_edition", "clear_cache", "apply_patch_op"]
 
@@ -60,7 +60,10 @@ def _fingerprint(folder: Path) -> tuple[tuple[str, int, int], ...]:
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         for f in sorted(files):
             p = Path(root, f)
-            st = p.stat()
+            try:
+                st = p.stat()
+            except OSError:  # a broken symbolic link: reported if the ruleset names it
+                continue
             out.append((str(p), st.st_mtime_ns, st.st_size))
     return tuple(out)
 
@@ -139,6 +142,15 @@ class _Builder:
         self.removed: dict[str, ast.PatchOp] = {}
         """This patch's ``remove`` operations, by key (``rule:<name>`` for rules)."""
 
+    def named(self, rel: str, span: Span | None) -> Path | None:
+        """The file at ``rel``, relative to the ruleset folder (:func:`named_path`), or
+        None when it leads outside (reported at ``span``)."""
+        try:
+            return named_path(rel, self.folder, "the ruleset folder")
+        except PathRefused as refused:
+            self.bag.add(refused.message, span, code="refused-path", hint=refused.hint)
+            return None
+
     def yaml(self, path: Path, schema: str) -> YamlDocument | None:
         try:
             doc = load_yaml(shown(path))
@@ -156,10 +168,13 @@ class _Builder:
         manifest = self.yaml(manifest_path, "manifest")
         if manifest is None:
             _fail(self.bag)
-        files = [self.folder / f for f in manifest.value["rules"]]
+        files = [self.named(f, manifest.span(("rules", i)))
+                 for i, f in enumerate(manifest.value["rules"])]
         parsed = []
         for i, f in enumerate(files):
-            if not f.is_file():
+            if f is None:
+                continue
+            if not f.exists():
                 self.bag.add(
                     f"rule file {manifest.value['rules'][i]!r} does not exist",
                     manifest.span(("rules", i)),
@@ -235,16 +250,20 @@ class _Builder:
         equipment = dict(base.equipment) if base else {}
         self.unit_data(manifest, units, equipment)
         self.check_unit_data(units, equipment, decls, rules)
-        battles = tuple(self.folder / b for b in manifest.value.get("battles", []))
-        for i, b in enumerate(battles):
-            if not b.is_file():
-                self.bag.add(f"battle file {str(b.relative_to(self.folder))!r} does not exist",
+        found: list[Path] = []
+        for i, rel in enumerate(manifest.value.get("battles", [])):
+            battle = self.named(rel, manifest.span(("battles", i)))
+            if battle is not None and not battle.exists():
+                self.bag.add(f"battle file {rel!r} does not exist",
                              manifest.span(("battles", i)), code="no-file")
+            elif battle is not None:
+                found.append(battle)
+        battles = tuple(found)
         default_battle = manifest.value.get("default_battle")
         default_path: Path | None
         if default_battle:
-            default_path = self.folder / default_battle
-            if not default_path.is_file():
+            default_path = self.named(default_battle, manifest.span(("default_battle",)))
+            if default_path is not None and not default_path.exists():
                 self.bag.add(f"default battle {default_battle!r} does not exist",
                              manifest.span(("default_battle",)), code="no-file")
         else:
@@ -394,8 +413,10 @@ class _Builder:
             if base is not None and origins[name].ruleset != ruleset_id and name in base.tables:
                 out[name] = base.tables[name]
                 continue
-            path = self.folder / d.file
-            if not path.is_file():
+            path = self.named(d.file, d.span)
+            if path is None:
+                continue
+            if not path.exists():
                 self.bag.add(f"table {name!r} reads {d.file!r}, which does not exist",
                              d.span, code="no-file",
                              hint="the file is named relative to the ruleset folder "
@@ -419,8 +440,10 @@ class _Builder:
         for key, schema, target in (("units", "units", units), ("equipment", "equipment",
                                                                   equipment)):
             for i, rel in enumerate(manifest.value.get(key, [])):
-                path = self.folder / rel
-                if not path.is_file():
+                path = self.named(rel, manifest.span((key, i)))
+                if path is None:
+                    continue
+                if not path.exists():
                     self.bag.add(f"{key} file {rel!r} does not exist",
                                  manifest.span((key, i)), code="no-file")
                     continue

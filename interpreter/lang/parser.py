@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 import attrs
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -26,7 +26,8 @@ from lark.indenter import DedentError, Indenter
 
 from interpreter.diagnostics import DiagnosticBag, LanguageError, Span, did_you_mean
 from interpreter.lang import ast
-from interpreter.paths import GRAMMAR_DIR
+from interpreter.limits import limit, too_many
+from interpreter.paths import GRAMMAR_DIR, PathRefused, read_text
 
 __all__ = ["parse_rules", "parse_file", "parse_dice", "grammar_parser"]
 
@@ -83,6 +84,44 @@ def _takes_space(node: object) -> bool:
     return not (isinstance(node, Token) and node.type in _LAYOUT_TOKENS)
 
 
+class _TokenError(Exception):
+    """A token the grammar accepts but rules-run cannot hold (a number of 5,000 digits)."""
+
+    def __init__(self, message: str, token: Token, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.token = token
+        self.code = code
+
+
+_MAX_DIGITS = 15
+"""Digits a number in a rule file may have: more is a typo, and Python refuses past 4,300."""
+
+_DICE_RE = re.compile(r"([0-9]*)D([0-9]+)(?:x([0-9]+))?")
+
+
+def _check_number(token: Token) -> Token:
+    """Refuse a number with more than :data:`_MAX_DIGITS` digits (lexer callback)."""
+    if len(token.strip("+-").split(".")[0]) > _MAX_DIGITS:
+        raise _TokenError(f"{token[:12]}... ({len(token)} digits) is too large a number; a "
+                          f"number has at most {_MAX_DIGITS} digits", token, "bad-number")
+    return token
+
+
+def _check_dice(token: Token) -> Token:
+    """Refuse dice past the ``dice`` and ``faces`` limits (lexer callback)."""
+    m = _DICE_RE.fullmatch(str(token))
+    assert m is not None  # the DICE terminal's own pattern
+    for group, name, what in ((1, "dice", "dice in one roll"), (2, "faces", "faces on a die"),
+                              (3, None, None)):
+        digits = m.group(group) or "1"
+        if len(digits) > _MAX_DIGITS or (name and int(digits) > limit(name)):
+            message = (too_many(name, what, int(digits)) if name and len(digits) <= _MAX_DIGITS
+                       else f"{token[:12]}... is too large a number of dice")
+            raise _TokenError(message, token, "too-many-dice")
+    return token
+
+
 @functools.cache
 def grammar_parser() -> Lark:
     """The LALR parser for ``grammar/rules.lark`` (built once per process)."""
@@ -94,7 +133,24 @@ def grammar_parser() -> Lark:
         maybe_placeholders=False,
         start=["start", "dice_expr"],
         cache=False,
+        lexer_callbacks={"INT": _check_number, "SIGNED_INT_": _check_number,
+                         "DECIMAL": _check_number, "NEED": _check_number, "DICE": _check_dice},
     )
+
+
+def _too_deep(tree: Tree) -> Tree | None:
+    """Where a declaration nests deeper than the ``depth`` limit: the statement (a node
+    near the top) holding the deepest node; or None. Walked without recursion, so a tree
+    of any depth is measured before anything recurses into it."""
+    most = limit("depth")
+    stack: list[tuple[Tree, int, Tree]] = [(tree, 0, tree)]
+    while stack:
+        node, depth, top = stack.pop()
+        if depth > most:
+            return top
+        stack.extend((c, depth + 1, c if depth < 4 and not c.meta.empty else top)
+                     for c in node.children if isinstance(c, Tree))
+    return None
 
 
 # Human names for the grammar's terminals, used in "expected ..." lists.
@@ -239,6 +295,20 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
         except _IndentError as err:
             _report_dedent(err, path, offset, bag)
             continue
+        except _TokenError as err:
+            line, column, end_line, end_column = _position(err.token)
+            bag.add(err.message, Span(path, line + offset, column, end_line + offset, end_column),
+                    code=err.code)
+            continue
+        deep = _too_deep(tree)
+        if deep is not None:
+            line = deep.meta.line + offset if not deep.meta.empty else offset + 1
+            bag.add(too_many("depth", "levels of nesting in one declaration"),
+                    Span(path, line, deep.meta.column if not deep.meta.empty else 1),
+                    code="too-deep",
+                    hint="an expression inside an expression, or a sum of as many terms: "
+                    "split it with 'let' or an action")
+            continue
         try:
             result = _AstBuilder(path, offset).transform(tree)
         except VisitError as err:
@@ -273,12 +343,18 @@ def parse_file(path: str | Path, bag: DiagnosticBag | None = None) -> ast.RulesF
             is not UTF-8 text (code ``bad-encoding``).
     """
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
+        text = read_text(path)
+    except (UnicodeDecodeError, PathRefused, OSError) as exc:
         own_bag = bag is None
         bag = bag if bag is not None else DiagnosticBag()
-        bag.add(f"{str(path)!r} is not UTF-8 text ({exc.reason})", code="bad-encoding",
-                hint="save the rule file as UTF-8")
+        if isinstance(exc, UnicodeDecodeError):
+            bag.add(f"{str(path)!r} is not UTF-8 text ({exc.reason})", code="bad-encoding",
+                    hint="save the rule file as UTF-8")
+        elif isinstance(exc, PathRefused):
+            bag.add(exc.message, code="refused-file", hint=exc.hint)
+        else:
+            bag.add(f"cannot read {str(path)!r}: {exc.strerror or type(exc).__name__}",
+                    code="no-file")
         if own_bag:
             bag.raise_if_errors(LanguageError)
         return ast.RulesFile(path=str(path), header=None, items=())
@@ -295,6 +371,8 @@ def parse_dice(text: str, where: Span) -> ast.DiceLit:
         # no trailing newline: the dice_expr start rule ends at the last die, not a line end
         tree = grammar_parser().parse(text.strip(), start="dice_expr")
         return _AstBuilder(where.path, fixed_span=where).transform(tree)
+    except _TokenError as err:
+        raise LanguageError([DiagnosticBag().add(err.message, where, code=err.code)]) from None
     except (UnexpectedInput, _IndentError, VisitError):
         raise LanguageError(
             [
