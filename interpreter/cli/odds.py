@@ -22,7 +22,13 @@ from interpreter.cli.common import (
     print_json,
     run_command,
 )
-from interpreter.diagnostics import CommandLineError, UsageError, did_you_mean, escaped
+from interpreter.diagnostics import (
+    CommandLineError,
+    Diagnostic,
+    UsageError,
+    did_you_mean,
+    escaped,
+)
 from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
 from interpreter.limits import limit, too_many
 
@@ -101,6 +107,14 @@ def odds(*, edition: str | None, battle: str | None, attacker: str, target: str,
                          options=fight.options)
     if not plans:
         raise UsageError(f"{attacker!r} makes no {mode} attacks: the ruleset counts none for it")
+    most = sum(p.attacks if isinstance(p.attacks, int) else p.attacks.max() for p in plans)
+    if most > limit("odds_attacks"):
+        counter = ruleset.attack_modes.get(mode, {}).get("count")
+        where = ruleset.decls[counter].span if counter in ruleset.decls else None
+        raise UsageError([Diagnostic(
+            f"{counter or 'the count'} gives {attacker!r} up to {most} attacks: "
+            + too_many("odds_attacks", "attacks to work out exactly"), where,
+            code="too-many-attacks", hint="or fix the count with --attacks N")])
     results = [attack_odds(runtime, plan, t, fight.options) for plan in plans]
     steps = results[0].steps
     past = [_sum(r.past[i] for r in results) for i in range(len(steps))]

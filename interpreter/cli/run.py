@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from interpreter.cli.common import (
@@ -85,16 +86,22 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     from interpreter.engine.driver import LOG_VERSION, run_battle
     from interpreter.engine.narrate import narrate, summary_table
 
+    if log:
+        _check_log(log)
     ruleset, runtime, battle = load_context(edition, battle_path, options)
     used_seed = battle.seed if seed is None else seed
     result = run_battle(runtime, battle, seed=used_seed, keep_events=True)
     if log:
-        with open(log, "w", encoding="utf-8") as out:
-            header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
-                      "battle": str(battle.doc.path), "seed": used_seed}
-            out.write(json.dumps(header, sort_keys=True) + "\n")
-            for event in result.events or []:
-                out.write(json.dumps(event, sort_keys=True) + "\n")
+        try:
+            with open(log, "w", encoding="utf-8") as out:
+                header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
+                          "battle": str(battle.doc.path), "seed": used_seed}
+                out.write(json.dumps(header, sort_keys=True) + "\n")
+                for event in result.events or []:
+                    out.write(json.dumps(event, sort_keys=True) + "\n")
+        except OSError as err:
+            raise CommandLineError(f"--log {log!r}: cannot write it: "
+                                   f"{err.strerror or type(err).__name__}") from None
     if as_json:
         data = result.to_json()
         data.update({"edition": ruleset.id, "seed": used_seed})
@@ -105,6 +112,16 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     for line in summary_table(result):
         print(escaped(line))
     return 0
+
+
+def _check_log(log: str) -> None:
+    """Refuse a ``--log`` that cannot be written, before the battle is fought."""
+    path = Path(log)
+    if path.is_dir():
+        raise CommandLineError(f"--log {log!r} is a folder; give a file name, such as "
+                               f"{str(path / 'events.jsonl')!r}")
+    if not path.parent.is_dir():
+        raise CommandLineError(f"--log {log!r}: the folder {str(path.parent)!r} does not exist")
 
 
 def run_batch(edition: str | None, battle_path: str | None, options: dict[str, Any],

@@ -463,7 +463,8 @@ class _Builder:
                         target[item_id] = _Located(item, doc, ("items", item_id))
 
     def check_unit_data(self, units, equipment, decls, rules) -> None:
-        characteristics = [n for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)]
+        declared = {n: d for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)}
+        characteristics = list(declared)
         # Data a patch inherits is checked again: the patch may have removed or changed a
         # rule, a characteristic or an equipment item it names. (Nothing is marked on the
         # shared objects: the base ruleset is never changed.)
@@ -473,7 +474,12 @@ class _Builder:
             self.bag.remember_source(located.doc.path, located.doc.text)
             self.check_rule_refs(located, rules, decls)
             for path, profile in located.profiles():
-                for name in profile:
+                for name, value in profile.items():
+                    problem = (declared[name].range_problem(value)
+                               if name in declared and path[-1] != "modifies" else None)
+                    if problem is not None:
+                        self.bag.add(problem, located.doc.span(path + (name,)),
+                                     code="out-of-range")
                     if name not in characteristics:
                         self.bag.add(
                             f"unknown characteristic {name!r} in {path_text(path)}",

@@ -13,6 +13,10 @@ statements against the runtime's step cap; errors are located diagnostics, never
 tracebacks: a name with no value is reported at its first use in the function, a value
 that cannot be computed (a text compared with a number) at the statement computing it.
 
+A name from the rules never becomes a Python name: locals are ``vars['name']``, names
+passed by keyword go in a dict (``**{'lambda': ...}``), a declaration is called as
+``_call_<name>``; so any name the grammar accepts compiles, ``lambda`` and ``class`` too.
+
 The generated source is kept on the function (``__rules_source__``) for debugging.
 """
 
@@ -337,7 +341,9 @@ class CodeGen:
         method = self.battle_builtins.get(name)
         if method is None:   # the state reports it as not available in battles
             return f"{state}.builtin(env, {name!r}, [{', '.join(args)}], {span})"
-        args += [f"{k}={self.ex(fn, a, types)}" for k, a in e.kwargs]
+        if e.kwargs:  # by a dict: a name the rules give may be a Python keyword (lambda)
+            args.append("**{" + ", ".join(f"{k!r}: {self.ex(fn, a, types)}"
+                                          for k, a in e.kwargs) + "}")
         return f"{fn.const(method)}({', '.join([state, 'env', span, *args])})"
 
     def _x_BinOp(self, fn, e: ast.BinOp, types) -> str:
