@@ -75,10 +75,13 @@ def at_least(minimum: int) -> Callable[[str], int]:
 def run_command(body: Callable[[], int], args: argparse.Namespace | None = None) -> int:
     """Run a command's body under the exit-code scheme of the module docstring.
 
-    ``args`` gives the command's ``--limit`` values (set before the body runs) and
+    ``args`` gives the command's ``--limit`` values (in force while the body runs) and
     ``--debug``.
     """
+    from interpreter.limits import ENV
+
     debug = bool(getattr(args, "debug", False))
+    before = os.environ.get(ENV)
     try:
         _set_limits(getattr(args, "limit", None) or [])
         return body()
@@ -110,6 +113,11 @@ def run_command(body: Callable[[], int], args: argparse.Namespace | None = None)
               "with the command and the files it read" + ("" if debug else
               " (run it again with --debug for the traceback)") + ".", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:  # a command called in-process (tests, the fuzz harness) leaves no limit behind
+        if before is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = before
 
 
 def _set_limits(values: Sequence[str]) -> None:
