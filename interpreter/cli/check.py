@@ -170,10 +170,10 @@ def _print_coverage(ruleset, as_json: bool, result: dict) -> None:
     result["coverage"] = catalogue
     if as_json:
         return
-    width = max((len(c["rule"]) for c in catalogue), default=4)
+    width = max((len(escaped(c["rule"])) for c in catalogue), default=4)
     for c in catalogue:
-        print(escaped(f"  {c['rule']:<{width}}  {c['status']:<28}  {c['detail']}  "
-                      f"[{c['cite']}]"))
+        print(f"  {escaped(c['rule']):<{width}}  {c['status']:<28}  {escaped(c['detail'])}  "
+              f"[{escaped(c['cite'])}]")
 
 
 if __name__ == "__main__":
