@@ -203,3 +203,12 @@ def test_every_limit_has_a_default_and_is_named_in_rules_check_help(capsys) -> N
         assert limit(name) == lim.default
         assert f"  {name:<13} {lim.default:>9,}  {lim.what}" in text
     assert parse_limits("dice=5, units=7") == {"dice": 5, "units": 7}
+
+
+def test_docs_cli_lists_every_limit_with_its_default() -> None:
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([\d,]+) \|", text, re.M))
+    assert {k: int(v.replace(",", "")) for k, v in rows.items()} == {
+        name: lim.default for name, lim in LIMITS.items()}
