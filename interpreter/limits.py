@@ -40,7 +40,7 @@ class Limit:
 
 LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("file_size", 250_000, "bytes in one rule, table, unit or battle file"),
-    Limit("depth", 100, "levels of nesting in a rule expression or a YAML file"),
+    Limit("depth", 50, "levels of nesting in a rule expression or a YAML file"),
     Limit("placeholders", 6, "placeholders in one rule-name template"),
     Limit("units", 500, "units in one battle"),
     Limit("models", 1000, "models in one unit"),

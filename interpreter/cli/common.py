@@ -212,8 +212,8 @@ def load_context(edition: str | None, battle_path: str | None,
     doc = read_battle(battle_path, problems) if battle_path else None
     if edition is not None:
         ruleset = load_edition(edition)
-    elif doc is not None and battle_edition(doc) is not None:
-        ruleset = load_ruleset(_battle_edition_folder(doc))
+    elif doc is not None and (named := battle_edition(doc)) is not None:
+        ruleset = load_ruleset(_battle_edition_folder(doc, named))
     else:
         raise UsageError("which edition? give --edition E, or name it in the battle file "
                          "('edition: <id>')")
@@ -226,7 +226,7 @@ def load_context(edition: str | None, battle_path: str | None,
     return ruleset, runtime, battle
 
 
-def _battle_edition_folder(doc):
+def _battle_edition_folder(doc, name: str):
     """The ruleset folder a battle file's ``edition:`` names: an id, or a folder relative
     to the battle file (inside its folder or the bundled rulesets).
 
@@ -236,10 +236,9 @@ def _battle_edition_folder(doc):
     from pathlib import Path
 
     from interpreter.editions.registry import find_edition
-    from interpreter.engine.setup import battle_edition
 
     try:
-        return find_edition(battle_edition(doc), named_in=Path(doc.path).parent)
+        return find_edition(name, named_in=Path(doc.path).parent)
     except PathRefused as refused:
         message, hint = refused.message, refused.hint
     except UsageError as err:

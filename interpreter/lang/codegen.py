@@ -88,7 +88,15 @@ class _Function:
                             *("    " + line for line in body),
                             *handlers])
         namespace = self.gen.namespace
-        exec(compile(source, f"<rules {label}>", "exec"), namespace)
+        try:
+            code = compile(source, f"<rules {label}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            # only nesting past what Python compiles gets here: the depth limit raised far
+            raise self.gen.c._fail(
+                "this nests too deeply to be compiled (Python allows about 100 levels of "
+                "brackets); split it with 'let', or lower --limit depth",
+                next((s for s in self.spans if s is not None), None), "too-deep") from None
+        exec(code, namespace)
         fn = namespace.pop("_f")
         fn.__rules_source__ = source
         return fn

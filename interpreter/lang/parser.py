@@ -112,13 +112,13 @@ def _check_dice(token: Token) -> Token:
     """Refuse dice past the ``dice`` and ``faces`` limits (lexer callback)."""
     m = _DICE_RE.fullmatch(str(token))
     assert m is not None  # the DICE terminal's own pattern
-    for group, name, what in ((1, "dice", "dice in one roll"), (2, "faces", "faces on a die"),
-                              (3, None, None)):
-        digits = m.group(group) or "1"
-        if len(digits) > _MAX_DIGITS or (name and int(digits) > limit(name)):
-            message = (too_many(name, what, int(digits)) if name and len(digits) <= _MAX_DIGITS
-                       else f"{token[:12]}... is too large a number of dice")
-            raise _TokenError(message, token, "too-many-dice")
+    count, sides, times = (m.group(i) or "1" for i in (1, 2, 3))
+    if max(len(count), len(sides), len(times)) > _MAX_DIGITS:
+        raise _TokenError(f"{token[:12]}... holds too large a number", token, "bad-number")
+    for digits, name, what in ((count, "dice", "dice in one roll"),
+                               (sides, "faces", "faces on a die")):
+        if int(digits) > limit(name):
+            raise _TokenError(too_many(name, what, int(digits)), token, "too-many-dice")
     return token
 
 
@@ -311,10 +311,15 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
             continue
         try:
             result = _AstBuilder(path, offset).transform(tree)
-        except VisitError as err:
-            if not isinstance(err.orig_exc, _BuildError):
+        except (VisitError, RecursionError) as err:
+            orig = err.orig_exc if isinstance(err, VisitError) else err
+            if isinstance(orig, RecursionError):  # the depth limit raised past the stack
+                bag.add("this declaration nests too deeply to be read; lower --limit depth",
+                        Span(path, offset + 1, 1), code="too-deep")
+                continue
+            if not isinstance(orig, _BuildError):
                 raise
-            bag.add(err.orig_exc.message, err.orig_exc.span, code=err.orig_exc.code)
+            bag.add(orig.message, orig.span, code=orig.code)
             continue
         for item in result:
             if isinstance(item, ast.Header):

@@ -63,7 +63,7 @@ def test_2000_nested_ifs_are_a_located_error_not_a_recursion(tmp_path, capsys) -
     code, _, err = check(capsys, tmp_path, "tiny")
     assert code == 1
     assert err.splitlines()[:4] == [
-        "tiny/core.rules:39:12: error: more than 100 levels of nesting in one declaration; "
+        "tiny/core.rules:39:12: error: more than 50 levels of nesting in one declaration; "
         "raise the limit with --limit depth=N",
         "        return if true then if true then if true then if true then if true then if "
         "true then if true the...",
@@ -75,9 +75,9 @@ def test_2000_nested_ifs_are_a_located_error_not_a_recursion(tmp_path, capsys) -
 
 def test_a_long_sum_gets_the_nesting_limit_and_a_huge_one_the_file_size(tmp_path,
                                                                         capsys) -> None:
-    with_rules(tmp_path, "\naction many() @ L1\n    return " + " + ".join(["1"] * 150) + "\n")
+    with_rules(tmp_path, "\naction many() @ L1\n    return " + " + ".join(["1"] * 60) + "\n")
     code, _, err = check(capsys, tmp_path, "tiny")
-    assert errors(err) == ["tiny/core.rules:39:12: error: more than 100 levels of nesting in "
+    assert errors(err) == ["tiny/core.rules:39:12: error: more than 50 levels of nesting in "
                            "one declaration; raise the limit with --limit depth=N"]
     assert "call each other" not in err
     (tmp_path / "tiny").rename(tmp_path / "old")
@@ -93,7 +93,7 @@ def test_deep_yaml_is_a_located_error_about_yaml(tmp_path, capsys) -> None:
                                                   + "}\n")
     code, _, err = check(capsys, tmp_path, "tiny/battles/deep.yaml")
     assert code == 1
-    assert errors(err) == ["tiny/battles/deep.yaml:8:112: error: more than 100 levels of lists "
+    assert errors(err) == ["tiny/battles/deep.yaml:8:62: error: more than 50 levels of lists "
                            "and mappings one inside another; raise the limit with --limit "
                            "depth=N"]
 
@@ -212,3 +212,31 @@ def test_docs_cli_lists_every_limit_with_its_default() -> None:
     rows = dict(re.findall(r"^\| `(\w+)` \| ([\d,]+) \|", text, re.M))
     assert {k: int(v.replace(",", "")) for k, v in rows.items()} == {
         name: lim.default for name, lim in LIMITS.items()}
+
+
+def test_a_depth_limit_raised_past_what_python_holds_is_still_a_located_error(
+        tmp_path, capsys, monkeypatch) -> None:
+    from interpreter.chance import RandomChance
+    from interpreter.diagnostics import InterpreterError
+    from interpreter.editions.loader import load_ruleset
+    from interpreter.lang.compiler import compile_ruleset
+
+    deep = "1"
+    for _ in range(2000):
+        deep = f"if true then {deep} else 2"
+    with_rules(tmp_path, f"\naction deep() @ L1\n    return {deep}\n")
+    code, _, err = check(capsys, tmp_path, "tiny", "--limit", "depth=100000")
+    assert (code, errors(err)) == (1, ["tiny/core.rules:38:1: error: this declaration nests "
+                                       "too deeply to be read; lower --limit depth"])
+    (tmp_path / "tiny").rename(tmp_path / "old")
+    folder = with_rules(tmp_path, "\naction deep(x: int) @ L1\n    return "
+                        + "".join("(x * " for _ in range(95)) + "1" + ")" * 95 + "\n")
+    monkeypatch.setenv(ENV, "depth=500")
+    with pytest.raises(InterpreterError) as raised:   # Python's compiler refuses 200 brackets
+        runtime = compile_ruleset(load_ruleset(folder))
+        runtime.invoke("deep", runtime.env(RandomChance(1)), {"x": 1})
+    (d,) = raised.value.diagnostics
+    assert d.span.path.endswith("tiny/core.rules")
+    assert (d.span.line, d.span.column, d.code, d.message) == (
+        39, 5, "too-deep", "this nests too deeply to be compiled (Python "
+        "allows about 100 levels of brackets); split it with 'let', or lower --limit depth")
