@@ -12,6 +12,11 @@ TINY = Path(__file__).resolve().parents[1] / "lang" / "fixtures" / "tiny"
 SECRET = "hunter2-not-to-be-shown"
 """What a file outside every ruleset holds: no output may show it."""
 
+DUEL = ("seed: 1\ngame: {rounds: 1, first: men}\nduel: {distance: 4}\nunits:\n"
+        "  - {id: spearmen, side: men, profile: army/spearman, models: 10, files: 5}\n"
+        "  - {id: orcs, side: orcs, profile: army/orc, models: 10, files: 5}\n")
+"""A battle for the tiny ruleset, without its ``edition:``."""
+
 
 def copy_tiny(parent: Path, name: str = "tiny") -> Path:
     """A copy of the tiny ruleset as ``parent/name`` (its header renamed to match)."""
@@ -20,6 +25,20 @@ def copy_tiny(parent: Path, name: str = "tiny") -> Path:
     rules = folder / "core.rules"
     rules.write_text(rules.read_text().replace("ruleset tiny ", f"ruleset {name} "))
     return folder
+
+
+def with_rules(parent: Path, text: str) -> Path:
+    """A copy of the tiny ruleset with ``text`` added to its rule file."""
+    folder = copy_tiny(parent)
+    with open(folder / "core.rules", "a") as f:
+        f.write(text)
+    return folder
+
+
+def errors(err: str) -> list[str]:
+    """The error lines of what a command printed (not the source lines and carets)."""
+    return [line for line in err.splitlines() if ": error: " in line or
+            line.startswith("error: ")]
 
 
 def command(main, capsys: pytest.CaptureFixture, cwd: Path, *args: str) -> tuple[int, str, str]:

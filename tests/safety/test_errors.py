@@ -8,23 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers.safety import check, command, copy_tiny, odds, run
+from helpers.safety import DUEL as UNITS
+from helpers.safety import check, command, copy_tiny, errors, odds, run, with_rules
 
-DUEL = ("edition: ..\nseed: 1\ngame: {rounds: 1, first: men}\nduel: {distance: 4}\nunits:\n"
-        "  - {id: spearmen, side: men, profile: army/spearman, models: 10, files: 5}\n"
-        "  - {id: orcs, side: orcs, profile: army/orc, models: 10, files: 5}\n")
-
-
-def with_rules(tmp_path: Path, text: str) -> Path:
-    folder = copy_tiny(tmp_path)
-    with open(folder / "core.rules", "a") as f:
-        f.write(text)
-    return folder
-
-
-def errors(err: str) -> list[str]:
-    return [line for line in err.splitlines() if ": error: " in line or
-            line.startswith("error: ")]
+DUEL = "edition: ..\n" + UNITS
 
 
 def test_a_5000_digit_integer_in_a_rule_file(tmp_path, capsys) -> None:

@@ -8,23 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers.safety import check, copy_tiny, odds, run
+from helpers.safety import DUEL as UNITS
+from helpers.safety import check, copy_tiny, errors, odds, run, with_rules
 from interpreter.limits import ENV, LIMITS, limit, parse_limits
 
-DUEL = ("edition: ..\nseed: 1\ngame: {rounds: 1, first: men}\nduel: {distance: 4}\nunits:\n"
-        "  - {id: spearmen, side: men, profile: army/spearman, models: 10, files: 5}\n"
-        "  - {id: orcs, side: orcs, profile: army/orc, models: 10, files: 5}\n")
-
-
-def with_rules(tmp_path: Path, text: str) -> Path:
-    folder = copy_tiny(tmp_path)
-    with open(folder / "core.rules", "a") as f:
-        f.write(text)
-    return folder
-
-
-def errors(err: str) -> list[str]:
-    return [line for line in err.splitlines() if ": error: " in line]
+DUEL = "edition: ..\n" + UNITS
 
 
 def test_dice_past_the_limit_are_refused_where_they_are_written(tmp_path, capsys) -> None:

@@ -9,12 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.safety import SECRET, check, copy_tiny, run
-
-DUEL = ("seed: 1\ngame: {rounds: 1, first: men}\nduel: {distance: 4}\nunits:\n"
-        "  - {id: spearmen, side: men, profile: army/spearman, models: 10, files: 5}\n"
-        "  - {id: orcs, side: orcs, profile: army/orc, models: 10, files: 5}\n")
-
+from helpers.safety import DUEL, SECRET, check, copy_tiny, run
 
 @pytest.fixture
 def secret(tmp_path: Path) -> Path:
