@@ -328,7 +328,7 @@ class _Builder:
         # relative to the working directory: what 'extends' means must not depend on it.
         sibling = self.folder.parent / header.extends
         try:
-            folder = (sibling.resolve() if (sibling / MANIFEST).is_file()
+            folder = (self.sibling(header) if (sibling / MANIFEST).is_file()
                       else find_edition(header.extends, folders=False))
         except InterpreterError as err:
             neighbours = [p.name for p in self.folder.parent.iterdir()
@@ -354,6 +354,18 @@ class _Builder:
             self.bag.extend(err.diagnostics)
             _raise(self.bag)
         return None  # unreachable: _raise raised
+
+    def sibling(self, header: ast.Header) -> Path:
+        """The ruleset folder next to this one that ``extends`` names; a symbolic link
+        there may not lead out of the folder both are in (nor of the bundled rulesets)."""
+        assert header.extends is not None
+        try:
+            return named_path(header.extends, self.folder.parent,
+                              "the folder the ruleset is in")
+        except PathRefused as refused:
+            self.bag.add(f"'extends': {refused.message}", header.span, code="refused-path",
+                         hint=refused.hint)
+            _fail(self.bag)
 
     # ------------------------------------------------------------ declarations and patches
     def declare(self, d, decls, rules, origins, ruleset_id, sources) -> None:

@@ -145,3 +145,19 @@ def test_a_file_past_the_size_limit_is_not_read(tmp_path, capsys, monkeypatch) -
     code, out, _ = check(capsys, tmp_path, str(battle.relative_to(tmp_path)),
                          "--limit", "file_size=400000")
     assert code == 0 and "battle for tiny" in out
+
+
+def test_extends_may_not_follow_a_link_out_of_the_folder_of_rulesets(tmp_path, capsys) -> None:
+    base = copy_tiny(tmp_path / "elsewhere", "base")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "base").symlink_to(base)
+    patch = tmp_path / "mine" / "patch"
+    patch.mkdir()
+    (patch / "index.yaml").write_text("kind: ruleset\nrules: [patch.rules]\n")
+    (patch / "patch.rules").write_text('ruleset patch "A patch" extends base\n'
+                                       '    source "000_c4300f58fce5f1da.txt"\n')
+    code, out, err = check(capsys, tmp_path, "mine/patch")
+    assert code == 1
+    assert err.splitlines()[0] == ("mine/patch/patch.rules:1:1: error: 'extends': 'base' leads "
+                                   "outside the folder the ruleset is in 'mine' (through a "
+                                   "symbolic link)")
