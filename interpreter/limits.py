@@ -17,6 +17,7 @@ Examples:
 from __future__ import annotations
 
 import os
+import re
 
 import attrs
 
@@ -74,7 +75,7 @@ def parse_limits(text: str) -> dict[str, int]:
 
             hint = did_you_mean(name, LIMITS) or "the limits are " + ", ".join(LIMITS)
             raise ValueError(f"unknown limit {name!r}; {hint}")
-        if not sep or not raw.strip().isdigit() or int(raw) < 1 or len(raw.strip()) > 12:
+        if not sep or not re.fullmatch(r"[0-9]{1,12}", raw.strip()) or int(raw) < 1:
             raise ValueError(f"limit {name} takes a whole number from 1 to 10^12, got {raw!r}")
         out[name] = int(raw)
     return out

@@ -28,6 +28,7 @@ from interpreter.diagnostics import (
     DiagnosticBag,
     InterpreterError,
     UsageError,
+    escaped,
 )
 from interpreter.paths import PathRefused, shown
 
@@ -108,7 +109,7 @@ def run_command(body: Callable[[], int], args: argparse.Namespace | None = None)
     except Exception as exc:  # a bug: say so, briefly; the traceback is for --debug
         if debug:
             traceback.print_exc()
-        print(f"internal error: {type(exc).__name__}: {exc}\n"
+        print(f"internal error: {type(exc).__name__}: {escaped(str(exc))}\n"
               "This is a bug in rules-run, not a mistake in your input: please report it, "
               "with the command and the files it read" + ("" if debug else
               " (run it again with --debug for the traceback)") + ".", file=sys.stderr)
