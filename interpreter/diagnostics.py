@@ -130,16 +130,22 @@ _SHOWN = 100
 """Characters of a source line a diagnostic shows (a window around the caret)."""
 
 
-def escaped(text: str) -> str:
+def escaped(text: str, lines: bool = False) -> str:
     r"""``text`` safe to print on a terminal: control characters (escape sequences, a
-    carriage return, a bell) as Python writes them (``\x1b``); the rest as written.
+    carriage return, a bell) as Python writes them (``\x1b``); the rest as written. With
+    ``lines``, the text's own line breaks are kept.
 
     Examples:
         >>> print(escaped("Bane\x1b[2J of \u2603"))
         Bane\x1b[2J of ☃
+        >>> print(escaped("one\ntwo\r", lines=True))
+        one
+        two\r
     """
     if text.isprintable():
         return text
+    if lines:
+        return "\n".join(escaped(line) for line in text.split("\n"))
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 

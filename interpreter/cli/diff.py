@@ -123,7 +123,7 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
         print_json(report.to_json())
     else:
         for line in render(report, top):
-            print(escaped(line))
+            print(escaped(line, lines=True))
         if plot is not None:
             print(f"chart written to {plot}")
     return 0

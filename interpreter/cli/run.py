@@ -108,9 +108,9 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
         print_json(data)
         return 0
     for line in narrate(result.events or [], explain):
-        print(escaped(line))
+        print(escaped(line, lines=True))
     for line in summary_table(result):
-        print(escaped(line))
+        print(escaped(line, lines=True))
     return 0
 
 
