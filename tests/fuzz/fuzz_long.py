@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -71,6 +72,7 @@ def _worker(conn, workdir: str) -> None:
             return
         n += 1
         outcome = run_case(case, Path(workdir) / f"{n}")
+        shutil.rmtree(Path(workdir) / f"{n}", ignore_errors=True)
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         conn.send((outcome, peak_mb))
 
