@@ -67,6 +67,7 @@ def open_battle(edition: str | Path | None = None, battle: str | Path | None = N
     """
     from interpreter.data.yaml_loader import YamlDocument
     from interpreter.diagnostics import UsageError
+    from interpreter.editions.loader import load_ruleset
     from interpreter.engine.setup import battle_edition, load_battle, read_battle
     from interpreter.lang.compiler import compile_ruleset
     from interpreter.paths import shown
@@ -78,11 +79,13 @@ def open_battle(edition: str | Path | None = None, battle: str | Path | None = N
         doc = read_battle(name or "<battle>", problems, text)
     else:
         doc = read_battle(name, problems) if name else None
-    chosen = edition or (battle_edition(doc) if doc is not None else None)
-    if chosen is None:
+    if edition is not None:
+        ruleset = load_edition(edition)
+    elif doc is not None and (named := battle_edition(doc)) is not None:
+        ruleset = load_ruleset(_battle_edition_folder(doc, named))
+    else:
         raise UsageError("which edition? give --edition E, or name it in the battle file "
                          "('edition: <id>')")
-    ruleset = load_edition(chosen)
     if doc is None:
         if ruleset.default_battle is None:
             raise UsageError(f"the edition {ruleset.id!r} bundles no battle; give a battle file")
@@ -90,6 +93,29 @@ def open_battle(edition: str | Path | None = None, battle: str | Path | None = N
     runtime = compile_ruleset(ruleset)
     fight = load_battle(doc, ruleset, runtime, dict(options) if options else None, problems)
     return Battle(ruleset, runtime, fight)
+
+
+def _battle_edition_folder(doc: Any, name: str) -> Path:
+    """The ruleset folder a battle file's ``edition:`` names: an id, or a folder relative
+    to the battle file (inside its folder or the bundled rulesets).
+
+    Raises:
+        DataError: located at ``edition:``.
+    """
+    from interpreter.diagnostics import DataError, DiagnosticBag, UsageError
+    from interpreter.editions.registry import find_edition
+    from interpreter.paths import PathRefused
+
+    try:
+        return find_edition(name, named_in=Path(doc.path).parent)
+    except PathRefused as refused:
+        message, hint = refused.message, refused.hint
+    except UsageError as err:
+        message, hint = err.diagnostics[0].message, err.diagnostics[0].hint
+    bag = DiagnosticBag()
+    bag.remember_source(doc.path, doc.text)
+    bag.add(f"edition: {message}", doc.span(("edition",)), code="unknown-edition", hint=hint)
+    raise DataError(bag.items)
 
 
 def _opened(battle: Battle | str | Path | None, edition: str | Path | None = None) -> Battle:

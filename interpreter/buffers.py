@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import itertools
 import os
-from pathlib import Path
+
+from interpreter import paths
 
 __all__ = ["read_text", "set_buffer", "drop_buffer", "generation"]
 
@@ -23,16 +24,19 @@ def _key(path: os.PathLike | str) -> str:
 
 
 def read_text(path: os.PathLike | str) -> str:
-    """The text of ``path``: its open buffer, else the file read as UTF-8 (a BOM dropped).
+    """The text of ``path``: its open buffer, else the file as
+    :func:`interpreter.paths.read_text` reads an input file (UTF-8, a BOM dropped, within the
+    ``file_size`` limit, regular files only).
 
     Raises:
+        PathRefused: not a regular file, or too large.
         OSError: the file cannot be read.
         UnicodeDecodeError: the file is not UTF-8 text.
     """
     buffered = _BUFFERS.get(_key(path))
     if buffered is not None:
         return buffered[1]
-    return Path(path).read_text(encoding="utf-8-sig")
+    return paths.read_text(path)
 
 
 def set_buffer(path: os.PathLike | str, text: str) -> None:

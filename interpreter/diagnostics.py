@@ -29,7 +29,9 @@ __all__ = [
     "ChanceError",
     "BattleError",
     "UsageError",
+    "CommandLineError",
     "did_you_mean",
+    "escaped",
 ]
 
 
@@ -85,19 +87,26 @@ class Diagnostic:
 
     def render(self) -> str:
         """The text a person reads: ``path:line:col: error: message``, the line, a caret."""
-        where = f"{self.span.text()}: " if self.span else ""
-        out = [f"{where}{self.severity.value}: {self.message}"]
+        where = f"{escaped(self.span.text())}: " if self.span else ""
+        out = [f"{where}{self.severity.value}: {escaped(self.message)}"]
         if self.line_text is not None and self.span is not None:
-            line = self.line_text.rstrip("\n").expandtabs(1)
-            out.append(f"    {line}")
+            line = escaped(self.line_text.rstrip("\n").expandtabs(1))
+            column = self.span.column
             width = 1
             if self.span.end_line == self.span.line and self.span.end_column:
                 width = max(1, self.span.end_column - self.span.column)
-            out.append("    " + " " * (self.span.column - 1) + "^" * width)
+            if len(line) > _SHOWN:  # a window of a very long line, around the caret
+                start = max(0, min(column - 1 - _SHOWN // 3, len(line) - _SHOWN))
+                line = ("..." if start else "") + line[start:start + _SHOWN] + (
+                    "..." if start + _SHOWN < len(line) else "")
+                column -= start - (3 if start else 0)
+                width = min(width, _SHOWN + 3 - column)
+            out.append(f"    {line}")
+            out.append("    " + " " * (column - 1) + "^" * max(1, width))
         if self.expected:
-            out.append("  expected: " + ", ".join(self.expected))
+            out.append("  expected: " + escaped(", ".join(self.expected)))
         if self.hint:
-            out.append(f"  hint: {self.hint}")
+            out.append(f"  hint: {escaped(self.hint)}")
         return "\n".join(out)
 
     def to_json(self) -> dict[str, object]:
@@ -115,6 +124,29 @@ class Diagnostic:
 
     def __str__(self) -> str:
         return self.render()
+
+
+_SHOWN = 100
+"""Characters of a source line a diagnostic shows (a window around the caret)."""
+
+
+def escaped(text: str, lines: bool = False) -> str:
+    r"""``text`` safe to print on a terminal: control characters (escape sequences, a
+    carriage return, a bell) as Python writes them (``\x1b``); the rest as written. With
+    ``lines``, the text's own line breaks are kept.
+
+    Examples:
+        >>> print(escaped("Bane\x1b[2J of \u2603"))
+        Bane\x1b[2J of ☃
+        >>> print(escaped("one\ntwo\r", lines=True))
+        one
+        two\r
+    """
+    if text.isprintable():
+        return text
+    if lines:
+        return "\n".join(escaped(line) for line in text.split("\n"))
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _line_of(text: str | None, line: int) -> str | None:
@@ -216,6 +248,11 @@ class BattleError(InterpreterError, RuntimeError):
 
 class UsageError(InterpreterError, ValueError):
     """A command line asks for something that is not there (an unknown edition, unit, ...)."""
+
+
+class CommandLineError(UsageError):
+    """A command line is wrong in itself: an option given a value it cannot take (``--runs
+    0``, ``--limit dice=x``), or options that do not go together. Commands exit 2 on it."""
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

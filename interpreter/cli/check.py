@@ -7,13 +7,14 @@ import sys
 from pathlib import Path
 
 from interpreter.cli.common import (
+    add_common_arguments,
     add_edition_argument,
     add_version_argument,
     editions_text,
     print_json,
     run_command,
 )
-from interpreter.diagnostics import Diagnostic, InterpreterError, UsageError
+from interpreter.diagnostics import Diagnostic, InterpreterError, UsageError, escaped
 from interpreter.editions.loader import load_ruleset
 from interpreter.editions.registry import MANIFEST
 
@@ -44,12 +45,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--coverage", action="store_true",
                         help="print each ruleset's catalogue of special rules and their status")
     add_version_argument(parser)
+    add_common_arguments(parser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return run_command(lambda: check_paths(args.paths, args.edition, args.json, args.coverage))
+    return run_command(lambda: check_paths(args.paths, args.edition, args.json, args.coverage),
+                       args)
 
 
 def _targets(path: Path) -> list[tuple[str, Path]]:
@@ -96,7 +99,7 @@ def check_paths(paths: list[str], edition: str | None, as_json: bool, coverage: 
                                     "warnings": [d.to_json() for d in ruleset.warnings]})
                     warnings.extend(ruleset.warnings)
                     if not as_json:
-                        print(f"ok: {_rel(target)} ({summary})")
+                        print(escaped(f"ok: {_rel(target)} ({summary})"))
                         for warning in ruleset.warnings:
                             print(warning.render(), file=sys.stderr)
                     if coverage:
@@ -138,7 +141,7 @@ def _check_battle(path, edition, results, problems, as_json, load_context) -> No
     summary = f"battle for {ruleset.id}: {len(battle.units)} units, sides {', '.join(battle.sides)}"
     results.append({"path": path, "kind": "battle", "ok": True, "summary": summary})
     if not as_json:
-        print(f"ok: {path} ({summary})")
+        print(escaped(f"ok: {path} ({summary})"))
 
 
 def _rel(path: Path) -> Path:
@@ -169,9 +172,10 @@ def _print_coverage(ruleset, as_json: bool, result: dict) -> None:
     result["coverage"] = catalogue
     if as_json:
         return
-    width = max((len(c["rule"]) for c in catalogue), default=4)
+    width = max((len(escaped(c["rule"])) for c in catalogue), default=4)
     for c in catalogue:
-        print(f"  {c['rule']:<{width}}  {c['status']:<28}  {c['detail']}  [{c['cite']}]")
+        print(f"  {escaped(c['rule']):<{width}}  {c['status']:<28}  {escaped(c['detail'])}  "
+              f"[{escaped(c['cite'])}]")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,15 @@
 """What every command shares: error reporting, options, exit codes.
 
-Commands keep argparse here and do their work in a typed ``main``-style function. A
-user's mistake is an :class:`InterpreterError`: its diagnostics go to standard error and
-the exit code is 1, never a traceback.
+Commands keep argparse here and do their work in a typed ``main``-style function. The exit
+codes are one scheme for every command:
+
+- 0: done (warnings leave it 0);
+- 1: the input is wrong (a ruleset, a table, a battle file; a name the command line gives
+  that the input does not hold): its diagnostics go to standard error, never a traceback;
+- 2: the command line is wrong in itself (an unknown option, a value it cannot take);
+- 70: an internal error, a bug in rules-run: a short "please report" message, and the
+  traceback only with ``--debug``;
+- 130: interrupted.
 """
 
 from __future__ import annotations
@@ -12,29 +19,81 @@ import json
 import os
 import sys
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter.diagnostics import InterpreterError, UsageError
-from interpreter.paths import shown
+from interpreter.diagnostics import (
+    CommandLineError,
+    DataError,
+    DiagnosticBag,
+    InterpreterError,
+    UsageError,
+    escaped,
+)
+from interpreter.paths import PathRefused, shown
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
     "add_executor_argument",
     "options_from", "editions_text", "add_battle_argument", "add_sources_argument",
     "sources_folder", "SOURCES_ENV", "add_version_argument", "Progress", "progress_bar",
-    "EXIT_OK", "EXIT_ERROR",
+    "add_common_arguments", "at_least", "EXIT_OK", "EXIT_ERROR", "EXIT_USAGE",
+    "EXIT_INTERNAL",
 ]
 
 EXIT_OK = 0
 EXIT_ERROR = 1
+"""The input is wrong."""
+EXIT_USAGE = 2
+"""The command line is wrong (argparse exits with it too)."""
+EXIT_INTERNAL = 70
+"""A bug in rules-run (EX_SOFTWARE)."""
 
 
-def run_command(body: Callable[[], int]) -> int:
-    """Run a command's body, turning user errors into diagnostics and exit code 1."""
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--limit NAME=N`` (repeatable) and ``--debug``, which every command takes."""
+    from interpreter.limits import help_text
+
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                        help="raise a limit (see below); repeatable")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an internal error, print the traceback")
+    parser.epilog = (parser.epilog or "") + "\n" + help_text()
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number >= ``minimum`` (else exit 2, naming the option)."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return convert
+
+
+def run_command(body: Callable[[], int], args: argparse.Namespace | None = None) -> int:
+    """Run a command's body under the exit-code scheme of the module docstring.
+
+    ``args`` gives the command's ``--limit`` values (in force while the body runs) and
+    ``--debug``.
+    """
+    from interpreter.limits import ENV
+
+    debug = bool(getattr(args, "debug", False))
+    before = os.environ.get(ENV)
     try:
+        _set_limits(getattr(args, "limit", None) or [])
         return body()
+    except CommandLineError as err:
+        print(err.render(), file=sys.stderr)
+        return EXIT_USAGE
     except InterpreterError as err:
         print(err.render(), file=sys.stderr)
         count = len([d for d in err.diagnostics if d.severity.value == "error"])
@@ -52,6 +111,32 @@ def run_command(body: Callable[[], int]) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a bug: say so, briefly; the traceback is for --debug
+        if debug:
+            traceback.print_exc()
+        print(f"internal error: {type(exc).__name__}: {escaped(str(exc))}\n"
+              "This is a bug in rules-run, not a mistake in your input: please report it, "
+              "with the command and the files it read" + ("" if debug else
+              " (run it again with --debug for the traceback)") + ".", file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:  # a command called in-process (tests, the fuzz harness) leaves no limit behind
+        if before is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = before
+
+
+def _set_limits(values: Sequence[str]) -> None:
+    from interpreter.limits import ENV, parse_limits, set_limits
+
+    try:
+        parse_limits(os.environ.get(ENV, ""))
+    except ValueError as err:
+        raise CommandLineError(f"{ENV}: {err}") from None
+    try:
+        set_limits(parse_limits(",".join(values)))
+    except ValueError as err:
+        raise CommandLineError(f"--limit: {err}") from None
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -228,8 +313,14 @@ _STDIN: list[str] = []
 def standard_input() -> str:
     """Standard input's text, read once (a battle file given as ``-``; worker processes
     forked later see the same text)."""
+    from interpreter.limits import limit, too_many
+
     if not _STDIN:
-        _STDIN.append(sys.stdin.read())
+        text = sys.stdin.read(limit("file_size") + 1)
+        if len(text) > limit("file_size"):
+            raise DataError([DiagnosticBag().add(
+                too_many("file_size", "characters on standard input"), code="refused-file")])
+        _STDIN.append(text)
     return _STDIN[0]
 
 

@@ -7,16 +7,18 @@ import sys
 from typing import Any
 
 from interpreter.cli.common import (
+    add_common_arguments,
     add_executor_argument,
     add_option_argument,
     add_version_argument,
+    at_least,
     editions_text,
     options_from,
     print_json,
     Progress,
     run_command,
 )
-from interpreter.diagnostics import UsageError
+from interpreter.diagnostics import CommandLineError, UsageError, escaped
 from interpreter.diff.structure import SIDES
 from interpreter.engine.stats import default_workers
 
@@ -51,10 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("b", metavar=SIDES[1], help="the other ruleset (often a patch of A)")
     parser.add_argument("battle", nargs="?", metavar="BATTLE.yaml",
                         help="a battle file to fight under A and under B")
-    parser.add_argument("--runs", type=int, default=1000, metavar="N",
+    parser.add_argument("--runs", type=at_least(1), default=1000, metavar="N",
                         help="battles per ruleset (default 1000)")
-    parser.add_argument("--seed", type=int, help="master seed (default: the battle file's)")
-    parser.add_argument("--workers", type=int, metavar="K",
+    parser.add_argument("--seed", type=at_least(0),
+                        help="master seed (default: the battle file's)")
+    parser.add_argument("--workers", type=at_least(1), metavar="K",
                         help="spread the battles and the grid over K processes (same results "
                         "as one; default: one per CPU, at most one per 50 battles)")
     add_executor_argument(parser)
@@ -62,11 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--plot", metavar="FILE.svg",
                         help="also write an SVG chart: outcomes under A and B, and the "
                         "attribution (no extra dependency)")
-    parser.add_argument("--top", type=int, default=5, metavar="N",
+    parser.add_argument("--top", type=at_least(0), default=5, metavar="N",
                         help="grid cells shown per declaration in the text report (default 5)")
-    parser.add_argument("--cells", type=int, metavar="N",
+    parser.add_argument("--cells", type=at_least(1), metavar="N",
                         help="most grid cells per roll, test or action (default 2000)")
-    parser.add_argument("--sequence-cells", type=int, metavar="N",
+    parser.add_argument("--sequence-cells", type=at_least(1), metavar="N",
                         help="most grid cells per sequence (default 100)")
     parser.add_argument("--no-behaviour", action="store_true",
                         help="skip the grid comparison of rolls, tests and sequences")
@@ -74,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="run the battle under A and B only, not after each operation")
     add_option_argument(parser)
     add_version_argument(parser)
+    add_common_arguments(parser)
     return parser
 
 
@@ -86,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         sequence_cells=args.sequence_cells, behaviour=not args.no_behaviour,
         attribute=not args.no_attribution, options=options_from(args.option),
         executor=args.executor,
-    ))
+    ), args)
 
 
 def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
@@ -104,11 +108,11 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
     from interpreter.diff.svg import write_svg
 
     if plot is not None and not plot.lower().endswith(".svg"):
-        raise UsageError(f"--plot writes SVG; name the file *.svg, got {plot!r}",)
+        raise CommandLineError(f"--plot writes SVG; name the file *.svg, got {plot!r}",)
     if plot is not None and battle is None:
-        raise UsageError("--plot draws battle outcomes: give a battle file too")
+        raise CommandLineError("--plot draws battle outcomes: give a battle file too")
     if top < 0:
-        raise UsageError(f"--top must be 0 or more, got {top}")
+        raise CommandLineError(f"--top must be 0 or more, got {top}")
     if workers is None:
         workers = default_workers(runs)
     with Progress("declarations", quiet=as_json) as bar:
@@ -128,7 +132,7 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
         print_json(report.to_json())
     else:
         for line in render(report, top):
-            print(line)
+            print(escaped(line, lines=True))
         if plot is not None:
             print(f"chart written to {plot}")
     return 0

@@ -11,8 +11,10 @@ from interpreter.chance import Dist
 from interpreter.cli.common import (
     add_battle_argument,
     add_edition_argument,
+    add_common_arguments,
     add_option_argument,
     add_version_argument,
+    at_least,
     editions_text,
     load_context,
     options_from,
@@ -20,9 +22,10 @@ from interpreter.cli.common import (
     progress_bar,
     run_command,
 )
-from interpreter.diagnostics import UsageError
+from interpreter.diagnostics import CommandLineError, UsageError, escaped
 from interpreter.engine.charts import damage_panel, write_chart
 from interpreter.engine.odds import Odds, compute_odds
+from interpreter.limits import limit, too_many
 
 __all__ = ["main", "build_parser", "odds"]
 
@@ -55,11 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     kind.add_argument("--shooting", action="store_true", help="missile attacks instead of melee")
     parser.add_argument("--charging", action="store_true",
                         help="the attacker charged this turn (charge effects apply)")
-    parser.add_argument("--attacks", type=int, metavar="N",
+    parser.add_argument("--attacks", type=at_least(1), metavar="N",
                         help="fix the number of attacks (default: the attacker's full allocation)")
-    parser.add_argument("--samples", type=int, default=0, metavar="N",
+    parser.add_argument("--samples", type=at_least(1), metavar="N",
                         help="add a Monte Carlo estimate from N samples beside the exact odds")
-    parser.add_argument("--seed", type=int, default=1, help="seed for --samples (default 1)")
+    parser.add_argument("--seed", type=at_least(0), default=1,
+                        help="seed for --samples (default 1)")
     parser.add_argument("--exact", action="store_true",
                         help="add the exact fraction beside each percentage")
     parser.add_argument("--plot", metavar="FILE",
@@ -67,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "'at least k' curve (FILE.svg needs nothing; FILE.png needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print JSON for tools")
     add_option_argument(parser)
+    add_common_arguments(parser)
     return parser
 
 
@@ -77,24 +82,28 @@ def main(argv: list[str] | None = None) -> int:
         shooting=args.shooting, charging=args.charging, attacks=args.attacks,
         samples=args.samples, seed=args.seed, as_json=args.json, exact=args.exact,
         plot=args.plot, options=options_from(args.option),
-    ))
+    ), args)
 
 
 def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], target: str,
          shooting: bool = False, charging: bool = False, attacks: int | None = None,
-         samples: int = 0, seed: int = 1, as_json: bool = False, exact: bool = False,
+         samples: int | None = None, seed: int = 1, as_json: bool = False, exact: bool = False,
          plot: str | None = None, options: dict[str, Any] | None = None) -> int:
     """Compute and print the odds; return the exit code."""
     if attacks is not None and attacks < 1:
-        raise UsageError(f"--attacks must be at least 1, got {attacks}")
+        raise CommandLineError(f"--attacks must be at least 1, got {attacks}")
+    if attacks is not None and attacks > limit("odds_attacks"):
+        raise CommandLineError("--attacks: " + too_many("odds_attacks", "attacks", attacks))
+    if samples is not None and samples < 1:
+        raise CommandLineError(f"--samples must be at least 1, got {samples}")
     ruleset, runtime, fight = load_context(edition, battle, options)
     names = [attacker] if isinstance(attacker, str) else list(attacker)
     found = []
     for name in names:
-        with progress_bar(samples, f"samples of {name}",
+        with progress_bar(samples or 0, f"samples of {name}",
                           quiet=as_json) as bar:
             found.append(compute_odds(runtime, fight, name, target, shooting=shooting,
-                                      charging=charging, attacks=attacks, samples=samples,
+                                      charging=charging, attacks=attacks, samples=samples or 0,
                                       seed=seed, progress=bar))
     if plot is not None:
         write_chart([damage_panel(found)], plot)
@@ -168,9 +177,10 @@ def _print_text(ruleset, o: Odds, samples: int, exact: bool) -> None:
     counts = [p.attacks for p in plans]
     total = (str(sum(counts)) if all(isinstance(c, int) for c in counts) else
              f"mean {sum(float(c) if isinstance(c, int) else float(c.mean()) for c in counts):.2f}")
-    print(f"{a.name} ({a.id}) attack {t.name} ({t.id}) under {ruleset.id}: "
-          + ", ".join(f"{_count_text(p.attacks)} × {p.label}" for p in plans)
-          + f" ({total} attack{'' if total == '1' else 's'}), sequence {plans[0].sequence}")
+    print(escaped(f"{a.name} ({a.id}) attack {t.name} ({t.id}) under {ruleset.id}: "
+                  + ", ".join(f"{_count_text(p.attacks)} × {p.label}" for p in plans)
+                  + f" ({total} attack{'' if total == '1' else 's'}), sequence "
+                  f"{plans[0].sequence}"))
     print(f"  {'':<18}{'mean':>9}{'most':>6}" + (f"  {'mean (exact)'}" if exact else ""))
     for name, d in o.rows:
         print(f"  {name:<18}{float(d.mean()):>9.3f}{d.max():>6}"

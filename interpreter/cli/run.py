@@ -13,8 +13,10 @@ from interpreter.cli.common import (
     add_sources_argument,
     add_version_argument,
     add_edition_argument,
+    add_common_arguments,
     add_executor_argument,
     add_option_argument,
+    at_least,
     editions_text,
     load_context,
     options_from,
@@ -24,7 +26,7 @@ from interpreter.cli.common import (
     sources_folder,
 )
 from interpreter.cli.replay import check_output
-from interpreter.diagnostics import UsageError
+from interpreter.diagnostics import CommandLineError, escaped
 
 __all__ = ["main", "build_parser", "run_once", "run_batch"]
 
@@ -49,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_edition_argument(parser)
     add_battle_argument(parser, "the battle file (default: the edition's bundled battle)")
-    parser.add_argument("--seed", type=int, help="random seed (default: the battle file's)")
+    parser.add_argument("--seed", type=at_least(0),
+                        help="random seed (default: the battle file's)")
     parser.add_argument("--explain", action="store_true",
                         help="add the citation of the rule behind each line (and the cited "
                         "line itself, from your copy of the source: see --sources)")
@@ -69,9 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "an SVG picture (see rules-replay)")
     parser.add_argument("--replay-turn", type=int, metavar="N",
                         help="with --replay: the end of battle round N (0: the set-up)")
-    parser.add_argument("--runs", type=int, default=0, metavar="N",
+    parser.add_argument("--runs", type=at_least(1), metavar="N",
                         help="run N battles (seeds derived from --seed) and print statistics")
-    parser.add_argument("--workers", type=int, metavar="K",
+    parser.add_argument("--workers", type=at_least(1), metavar="K",
                         help="spread --runs over K processes (same results as one; default: "
                         "one per CPU, at most one per 50 battles)")
     parser.add_argument("--plot", metavar="FILE",
@@ -80,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_executor_argument(parser)
     add_option_argument(parser)
     add_version_argument(parser)
+    add_common_arguments(parser)
     return parser
 
 
@@ -91,17 +95,17 @@ def main(argv: list[str] | None = None) -> int:
         nonlocal options
         options = options_from(args.option)
         if args.executor and not args.runs:
-            raise UsageError("--executor says where --runs battles are fought; give --runs")
+            raise CommandLineError("--executor says where --runs battles are fought; give --runs")
         if args.runs:
             if args.log or args.explain or args.replay or args.summary or args.decisions:
-                raise UsageError("--log, --replay, --explain, --summary and --decisions "
-                                 "describe one battle; drop --runs")
+                raise CommandLineError("--log, --replay, --explain, --summary and --decisions "
+                                       "describe one battle; drop --runs")
             return run_batch(args.edition, args.battle, options, args.seed, args.runs,
                              args.workers, args.json, plot=args.plot, executor=args.executor)
         if args.plot:
-            raise UsageError("--plot draws the statistics of many battles: add --runs N")
+            raise CommandLineError("--plot draws the statistics of many battles: add --runs N")
         if args.replay_turn is not None and not args.replay:
-            raise UsageError("--replay-turn N goes with --replay FILE")
+            raise CommandLineError("--replay-turn N goes with --replay FILE")
         replay = None
         if args.replay:
             replay = (args.replay, check_output(args.replay, "--replay"), args.replay_turn)
@@ -109,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
                         args.json, args.log, replay, summary=args.summary,
                         decisions=args.decisions, sources=sources_folder(args.sources))
 
-    return run_command(body)
+    return run_command(body, args)
 
 
 def run_once(edition: str | None, battle_path: str | None, options: dict[str, Any],
@@ -123,6 +127,8 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     from interpreter.engine.driver import LOG_VERSION, run_battle
     from interpreter.engine.narrate import Words, narrate, summary_table
 
+    if log:
+        _check_log(log)
     ruleset, runtime, battle = load_context(edition, battle_path, options)
     used_seed = battle.seed if seed is None else seed
     result = run_battle(runtime, battle, seed=used_seed, keep_events=True)
@@ -134,8 +140,12 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
             # the event log is the output: nothing else is printed
             sys.stdout.writelines(lines)
             return 0
-        with open(log, "w", encoding="utf-8") as out:
-            out.writelines(lines)
+        try:
+            with open(log, "w", encoding="utf-8") as out:
+                out.writelines(lines)
+        except OSError as err:
+            raise CommandLineError(f"--log {log!r}: cannot write it: "
+                                   f"{err.strerror or type(err).__name__}") from None
     if replay is not None:
         from interpreter.cli.replay import write_replay
         from interpreter.replay.steps import parse_log, replay_of
@@ -150,14 +160,24 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
         return 0
     words = Words.of(ruleset, battle)
     for line in summary_table(result, words):
-        print(line)
+        print(escaped(line, lines=True))
     if summary:
         return 0
     print()
     for line in narrate(result.events or [], words, explain=explain, decisions=decisions,
                         sources=sources):
-        print(line)
+        print(escaped(line, lines=True))
     return 0
+
+
+def _check_log(log: str) -> None:
+    """Refuse a ``--log`` that cannot be written, before the battle is fought."""
+    path = Path(log)
+    if path.is_dir():
+        raise CommandLineError(f"--log {log!r} is a folder; give a file name, such as "
+                               f"{str(path / 'events.jsonl')!r}")
+    if not path.parent.is_dir():
+        raise CommandLineError(f"--log {log!r}: the folder {str(path.parent)!r} does not exist")
 
 
 def run_batch(edition: str | None, battle_path: str | None, options: dict[str, Any],
@@ -176,7 +196,7 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     if workers is None:
         workers = default_workers(runs)
     if runs < 1 or workers < 1:
-        raise UsageError("--runs and --workers must be at least 1")
+        raise CommandLineError("--runs and --workers must be at least 1")
     ruleset, _, battle = context(RunSpec(edition, battle_path, options, 0))
     used_seed = battle.seed if seed is None else seed
     bundle = None

@@ -33,6 +33,8 @@ import yaml
 
 from interpreter.buffers import read_text
 from interpreter.diagnostics import DataError, DiagnosticBag, Span
+from interpreter.limits import limit, too_many
+from interpreter.paths import PathRefused
 
 __all__ = ["Key", "DataPath", "YamlDocument", "load_yaml", "path_text"]
 
@@ -64,8 +66,12 @@ _SCALARS: dict[str, tuple[re.Pattern[str], Callable[[str], Any]]] = {
 }
 """The plain scalar types: what each is spelt like, and how to read it."""
 
-_MAX_VALUES = 200_000
-"""More values than this can only come from aliases expanding aliases (a "billion laughs")."""
+_MAX_ALIASED = 100_000
+"""More values reached through aliases than this can only come from aliases expanding
+aliases (a "billion laughs"); values written out are bounded by the file size instead."""
+
+_MAX_DIGITS = 15
+"""Digits a whole number may have: more is a typo (and Python refuses past 4,300)."""
 
 _TOKEN_WORDS = (
     ("found unexpected end of stream", "reached the end of the file"),
@@ -100,13 +106,21 @@ class _Loader(yaml.SafeLoader):
 
     yaml_implicit_resolvers: dict[Any, Any] = {}
 
+    depth = 0
+
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             target = super().compose_node(parent, index)
             assert target is not None  # an alias always stands for an anchored node
             return _AliasNode(target, event.start_mark, event.end_mark)
-        return super().compose_node(parent, index)
+        self.depth += 1
+        try:
+            if self.depth > limit("depth"):
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 _Loader.add_implicit_resolver(_BOOL, _BOOL_RE, list("tTfF"))
@@ -114,6 +128,14 @@ _Loader.add_implicit_resolver(_INT, _INT_RE, list("-+0123456789"))
 _Loader.add_implicit_resolver(_FLOAT, _FLOAT_RE, list("-+.0123456789"))
 _Loader.add_implicit_resolver(_NULL, _NULL_RE, ["~", "n", "N", ""])
 _Loader.add_implicit_resolver(_MERGE, re.compile(r"^<<$"), ["<"])
+
+
+class _TooDeep(Exception):
+    """Lists and mappings nested past the ``depth`` limit (composing stops there)."""
+
+    def __init__(self, mark: Any) -> None:
+        super().__init__("too deep")
+        self.mark = mark
 
 
 class _AliasNode(yaml.Node):
@@ -244,6 +266,11 @@ def load_yaml(path: str | Path, text: str | None = None) -> YamlDocument:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
         _syntax_error(bag, shown, text, exc)
+    except _TooDeep as exc:
+        line, column = exc.mark.line + 1, exc.mark.column + 1
+        bag.add(too_many("depth", "levels of lists and mappings one inside another"),
+                Span(shown, line, column, line, column + 1), code="too-deep")
+        raise DataError(bag.items) from None
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
@@ -268,6 +295,9 @@ def load_yaml(path: str | Path, text: str | None = None) -> YamlDocument:
 def _read(path: str | Path, shown: str) -> str:
     try:
         return read_text(path)
+    except PathRefused as exc:
+        raise DataError([DiagnosticBag().add(exc.message, code="refused-file",
+                                             hint=exc.hint)]) from None
     except UnicodeDecodeError as exc:
         message = f"{shown!r} is not UTF-8 text ({exc.reason})"
         raise DataError([DiagnosticBag().add(message, code="bad-encoding")]) from None
@@ -299,7 +329,7 @@ def _syntax_error(bag: DiagnosticBag, shown: str, text: str, exc: yaml.MarkedYAM
 
 
 class _TooLarge(Exception):
-    """Stop building: aliases expand the document past :data:`_MAX_VALUES`."""
+    """Stop building: aliases expand the document past :data:`_MAX_ALIASED` values."""
 
 
 def _tag_name(tag: str) -> str:
@@ -328,7 +358,10 @@ class _Builder:
         self.shown = shown
         self.bag = bag
         self.locations: dict[DataPath, _Location] = {}
-        self.count = 0
+        self.aliased = 0
+        """Values built through aliases so far."""
+        self.through: list[Span] = []
+        """The aliases the value being built is reached through, outermost first."""
         self.active: set[int] = set()
         """The collection nodes being built, to catch an alias inside its own anchor."""
 
@@ -338,14 +371,25 @@ class _Builder:
 
     def build(self, node: yaml.Node, path: DataPath, key_span: Span | None) -> Any:
         span = self.span(node)
-        self.count += 1
-        if self.count > _MAX_VALUES:
-            self.bag.add(
-                f"the document expands to more than {_MAX_VALUES} values through aliases",
-                span,
-                code="too-large",
-            )
-            raise _TooLarge
+        alias = isinstance(node, _AliasNode)
+        if alias:
+            self.through.append(span)
+        try:
+            if self.through:
+                self.aliased += 1
+                if self.aliased > _MAX_ALIASED:
+                    self.bag.add(
+                        f"the document expands to more than {_MAX_ALIASED} values through "
+                        "aliases (here: an alias of values holding aliases, and so on)",
+                        self.through[0], code="too-large",
+                    )
+                    raise _TooLarge
+            return self.value(node, path, key_span, span)
+        finally:
+            if alias:
+                self.through.pop()
+
+    def value(self, node: yaml.Node, path: DataPath, key_span: Span | None, span: Span) -> Any:
         self.locations[path] = _Location(key_span, span)
         target = node.target if isinstance(node, _AliasNode) else node
         if id(target) in self.active:
@@ -370,6 +414,11 @@ class _Builder:
             self.unknown_tag(node, span)
             return None
         pattern, convert = _SCALARS[node.tag]
+        if node.tag == _INT and len(node.value.lstrip("+-")) > _MAX_DIGITS:
+            self.bag.add(f"{node.value[:12]}... ({len(node.value)} digits) is too large a "
+                         f"number; a whole number has at most {_MAX_DIGITS} digits", span,
+                         code="bad-value")
+            return None
         if pattern.match(node.value):
             value = convert(node.value)
             if isinstance(value, float) and math.isinf(value):

@@ -38,7 +38,8 @@ from interpreter.lang.checker import (
 )
 from interpreter.lang.parser import forget_parsed, parse_file
 from interpreter.lang.walk import walk
-from interpreter.paths import shown
+from interpreter.limits import current as current_limits
+from interpreter.paths import PathRefused, named_path, shown
 
 __all__ = ["load_ruleset", "load_edition", "clear_cache", "apply_patch_op"]
 
@@ -74,7 +75,10 @@ def _fingerprint(folder: Path) -> tuple[tuple[str, int, int, int], ...]:
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         for f in sorted(files):
             p = Path(root, f)
-            st = p.stat()
+            try:
+                st = p.stat()
+            except OSError:  # a broken symbolic link: reported if the ruleset names it
+                continue
             out.append((str(p), st.st_mtime_ns, st.st_size, generation(p)))
     return tuple(out)
 
@@ -90,7 +94,8 @@ def _load(folder: Path, stack: tuple[Path, ...]) -> Ruleset:
     content = cache.content_hash(folder)
     # spans hold paths as shown from the working directory: an entry is for one
     name = f"{folder}\0{os.getcwd()}"
-    key = cache.digest(cache.code_fingerprint(), content, os.getcwd())
+    key = cache.digest(cache.code_fingerprint(), content, os.getcwd(),
+                       ",".join(map(str, current_limits())))
     ruleset = _from_disk(name, key, stack + (folder,))
     if ruleset is None:
         ruleset = _Builder(folder, stack, content).build()
@@ -204,6 +209,15 @@ class _Builder:
         self.removed: dict[str, ast.PatchOp] = {}
         """This patch's ``remove`` operations, by key (``rule:<name>`` for rules)."""
 
+    def named(self, rel: str, span: Span | None) -> Path | None:
+        """The file at ``rel``, relative to the ruleset folder (:func:`named_path`), or
+        None when it leads outside (reported at ``span``)."""
+        try:
+            return named_path(rel, self.folder, "the ruleset folder")
+        except PathRefused as refused:
+            self.bag.add(refused.message, span, code="refused-path", hint=refused.hint)
+            return None
+
     def yaml(self, path: Path, schema: str) -> YamlDocument | None:
         def check(text: str | None) -> tuple[YamlDocument | None, list]:
             try:
@@ -229,10 +243,13 @@ class _Builder:
         manifest = self.yaml(manifest_path, "manifest")
         if manifest is None:
             _fail(self.bag)
-        files = [self.folder / f for f in manifest.value["rules"]]
+        files = [self.named(f, manifest.span(("rules", i)))
+                 for i, f in enumerate(manifest.value["rules"])]
         parsed = []
         for i, f in enumerate(files):
-            if not f.is_file():
+            if f is None:
+                continue
+            if not f.exists():
                 self.bag.add(
                     f"rule file {manifest.value['rules'][i]!r} does not exist",
                     manifest.span(("rules", i)),
@@ -308,16 +325,20 @@ class _Builder:
         equipment = dict(base.equipment) if base else {}
         self.unit_data(manifest, units, equipment)
         self.check_unit_data(units, equipment, decls, rules)
-        battles = tuple(self.folder / b for b in manifest.value.get("battles", []))
-        for i, b in enumerate(battles):
-            if not b.is_file():
-                self.bag.add(f"battle file {str(b.relative_to(self.folder))!r} does not exist",
+        found: list[Path] = []
+        for i, rel in enumerate(manifest.value.get("battles", [])):
+            battle = self.named(rel, manifest.span(("battles", i)))
+            if battle is not None and not battle.exists():
+                self.bag.add(f"battle file {rel!r} does not exist",
                              manifest.span(("battles", i)), code="no-file")
+            elif battle is not None:
+                found.append(battle)
+        battles = tuple(found)
         default_battle = manifest.value.get("default_battle")
         default_path: Path | None
         if default_battle:
-            default_path = self.folder / default_battle
-            if not default_path.is_file():
+            default_path = self.named(default_battle, manifest.span(("default_battle",)))
+            if default_path is not None and not default_path.exists():
                 self.bag.add(f"default battle {default_battle!r} does not exist",
                              manifest.span(("default_battle",)), code="no-file")
         else:
@@ -443,7 +464,7 @@ class _Builder:
         # relative to the working directory: what 'extends' means must not depend on it.
         sibling = self.folder.parent / header.extends
         try:
-            folder = (sibling.resolve() if (sibling / MANIFEST).is_file()
+            folder = (self.sibling(header) if (sibling / MANIFEST).is_file()
                       else find_edition(header.extends, folders=False))
         except InterpreterError as err:
             neighbours = [p.name for p in self.folder.parent.iterdir()
@@ -469,6 +490,18 @@ class _Builder:
             self.bag.extend(err.diagnostics)
             _raise(self.bag)
         return None  # unreachable: _raise raised
+
+    def sibling(self, header: ast.Header) -> Path:
+        """The ruleset folder next to this one that ``extends`` names; a symbolic link
+        there may not lead out of the folder both are in (nor of the bundled rulesets)."""
+        assert header.extends is not None
+        try:
+            return named_path(header.extends, self.folder.parent,
+                              "the folder the ruleset is in")
+        except PathRefused as refused:
+            self.bag.add(f"'extends': {refused.message}", header.span, code="refused-path",
+                         hint=refused.hint)
+            _fail(self.bag)
 
     # ------------------------------------------------------------ declarations and patches
     def declare(self, d, decls, rules, origins, ruleset_id, sources) -> None:
@@ -528,8 +561,10 @@ class _Builder:
             if base is not None and origins[name].ruleset != ruleset_id and name in base.tables:
                 out[name] = base.tables[name]
                 continue
-            path = self.folder / d.file
-            if not path.is_file():
+            path = self.named(d.file, d.span)
+            if path is None:
+                continue
+            if not path.exists():
                 self.bag.add(f"table {name!r} reads {d.file!r}, which does not exist",
                              d.span, code="no-file",
                              hint="the file is named relative to the ruleset folder "
@@ -558,8 +593,10 @@ class _Builder:
         for key, schema, target in (("units", "units", units), ("equipment", "equipment",
                                                                   equipment)):
             for i, rel in enumerate(manifest.value.get(key, [])):
-                path = self.folder / rel
-                if not path.is_file():
+                path = self.named(rel, manifest.span((key, i)))
+                if path is None:
+                    continue
+                if not path.exists():
                     self.bag.add(f"{key} file {rel!r} does not exist",
                                  manifest.span((key, i)), code="no-file")
                     continue
@@ -579,7 +616,8 @@ class _Builder:
                         target[item_id] = _Located(item, doc, ("items", item_id))
 
     def check_unit_data(self, units, equipment, decls, rules) -> None:
-        characteristics = [n for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)]
+        declared = {n: d for n, d in decls.items() if isinstance(d, ast.CharacteristicDecl)}
+        characteristics = list(declared)
         # Data a patch inherits is checked again: the patch may have removed or changed a
         # rule, a characteristic or an equipment item it names. (Nothing is marked on the
         # shared objects: the base ruleset is never changed.)
@@ -589,7 +627,12 @@ class _Builder:
             self.bag.remember_source(located.doc.path, located.doc.text)
             self.check_rule_refs(located, rules, decls)
             for path, profile in located.profiles():
-                for name in profile:
+                for name, value in profile.items():
+                    problem = (declared[name].range_problem(value)
+                               if name in declared and path[-1] != "modifies" else None)
+                    if problem is not None:
+                        self.bag.add(problem, located.doc.span(path + (name,)),
+                                     code="out-of-range")
                     if name not in characteristics:
                         self.bag.add(
                             f"unknown characteristic {name!r} in {path_text(path)}",

@@ -16,9 +16,10 @@ from typing import Any
 import attrs
 
 from interpreter.chance import Dist, RandomChance, derive_seed, enumerate_exact
-from interpreter.diagnostics import UsageError, did_you_mean
+from interpreter.diagnostics import Diagnostic, UsageError, did_you_mean
 from interpreter.engine.entities import Unit, Weapon, wounds_per_model
 from interpreter.lang.compiler import Runtime
+from interpreter.limits import limit, too_many
 
 __all__ = ["AttackPlan", "AttackOdds", "plan_attacks", "attack_odds", "sample_attacks", "Odds",
            "compute_odds"]
@@ -220,6 +221,15 @@ def compute_odds(runtime, fight, attacker: str, target: str, *, shooting: bool =
                          options=fight.options)
     if not plans:
         raise UsageError(f"{attacker!r} makes no {mode} attacks: the ruleset counts none for it")
+    most = sum(p.attacks if isinstance(p.attacks, int) else p.attacks.max() for p in plans)
+    if most > limit("odds_attacks"):
+        ruleset = runtime.ruleset
+        counter = ruleset.attack_modes.get(mode, {}).get("count")
+        where = ruleset.decls[counter].span if counter in ruleset.decls else None
+        raise UsageError([Diagnostic(
+            f"{counter or 'the count'} gives {attacker!r} up to {most} attacks: "
+            + too_many("odds_attacks", "attacks to work out exactly"), where,
+            code="too-many-attacks", hint="or fix the count with --attacks N")])
     results = [attack_odds(runtime, plan, t, fight.options) for plan in plans]
     steps = results[0].steps
     past = [_sum(r.past[i] for r in results) for i in range(len(steps))]

@@ -27,6 +27,7 @@ from interpreter.engine.entities import Unit, Weapon, use_items
 from interpreter.lang import ast
 from interpreter.lang.compiler import Runtime
 from interpreter.lang.rule_refs import RuleRefError
+from interpreter.limits import limit, too_many
 
 __all__ = ["Battle", "load_battle", "read_battle", "battle_edition"]
 
@@ -62,13 +63,34 @@ def read_battle(path: str | Path, problems: list[Diagnostic] | None = None,
         DataError: the YAML is malformed; or, without ``problems``, every schema problem.
     """
     doc = load_yaml(str(path), text)
-    found = validate(doc, "battle")
+    found = _past_limits(doc)
+    if not any(d.code == "too-many-units" for d in found):  # too big to check it all
+        found += validate(doc, "battle")
     if problems is None:
         if found:
             raise DataError(found)
     else:
         problems.extend(found)
     return doc
+
+
+def _past_limits(doc: YamlDocument) -> list[Diagnostic]:
+    """More units than the ``units`` limit, or a unit of more models than ``models``."""
+    bag = DiagnosticBag()
+    bag.remember_source(doc.path, doc.text)
+    units = doc.value.get("units") if isinstance(doc.value, dict) else None
+    if not isinstance(units, list):
+        return []
+    if len(units) > limit("units"):
+        bag.add(too_many("units", "units in one battle", len(units)), doc.key_span(("units",)),
+                code="too-many-units")
+        return bag.items
+    for i, unit in enumerate(units):
+        models = unit.get("models") if isinstance(unit, dict) else None
+        if type(models) is int and models > limit("models"):
+            bag.add(f"units[{i}].models: " + too_many("models", "models in one unit", models),
+                    doc.span(("units", i, "models")), code="too-many-models")
+    return bag.items
 
 
 def battle_edition(doc: YamlDocument) -> str | None:
@@ -246,11 +268,15 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
             return None
         base = found
     profile = runtime.profile_values(base.get("profile") or {}, doc.span(where))
+    declared = {d.name: d for d in ruleset.characteristics()}
     for name, value in (spec.get("characteristics") or {}).items():
         if name not in characteristics:
             bag.add(f"unknown characteristic {name!r}",
                     doc.key_span(where + ("characteristics", name)),
                     code="unknown-characteristic", hint=did_you_mean(name, characteristics))
+        problem = declared[name].range_problem(value) if name in declared else None
+        if problem is not None:
+            bag.add(problem, doc.span(where + ("characteristics", name)), code="out-of-range")
         profile[name] = runtime.profile_values({name: value}, doc.span(where))[name]
     for name in characteristics:
         profile.setdefault(name, None)

@@ -21,6 +21,7 @@ from interpreter.engine.sight import SightMixin
 from interpreter.lang import ast
 from interpreter.lang.builtins import UNIT_PROPERTIES
 from interpreter.lang.compiler import rule_scope
+from interpreter.limits import limit, too_many
 from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, axes, corners
 from interpreter.space import edge_distance, far_apart, heading_to
 from interpreter.space.lines import EPSILON, Convex, hull, overlap, until_clear
@@ -792,6 +793,9 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
         seq = self.runtime.sequences.get(sequence)
         if seq is None:
             raise _error(f"fight(): {sequence!r} is not a sequence", span)
+        if isinstance(attacks, int) and attacks > limit("attacks"):
+            raise _error(f"fight({sequence}, ...): " + too_many(
+                "attacks", "attacks in one volley", attacks), span, "too-many-attacks")
         params = seq.decl.params
         args = dict(zip((p.name for p in params), (attacker, target)))
         args.update(named)

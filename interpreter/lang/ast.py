@@ -7,6 +7,7 @@ node classes CamelCase (``roll_decl`` → :class:`RollDecl`).
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 import attrs
@@ -368,6 +369,19 @@ class CharacteristicDecl(Decl):
     floor: int | None = None
     """``minimum N``: rule effects and equipment never take the value below N (nor below
     the unmodified value, where that is lower)."""
+
+    def range_problem(self, value: object) -> str | None:
+        """Why a number a profile gives this characteristic is outside its declared range
+        (``range LO..HI``), or None (also for a value that is not a number, such as dice)."""
+        if type(value) not in (int, float):
+            return None
+        low = -math.inf if self.low is None else self.low
+        high = math.inf if self.high is None else self.high
+        if low <= value <= high:  # type: ignore[operator]
+            return None
+        low_text = "" if self.low is None else self.low
+        high_text = "" if self.high is None else self.high
+        return f"{self.name} {value!r} is outside its declared range {low_text}..{high_text}"
 
 
 @attrs.frozen

@@ -36,6 +36,7 @@ from interpreter.lang.rule_refs import (
     resolve_rule,
     template_params,
 )
+from interpreter.limits import limit, too_many
 
 __all__ = ["check_declarations", "report_unused", "Usage", "rule_arguments_problem",
            "rule_reference_problem", "forget_checked",
@@ -756,7 +757,18 @@ class _Checker:
 
     def check_RuleDecl(self, d: ast.RuleDecl) -> None:
         held = template_params(d.name)
-        if held and held != [p.name for p in d.params]:
+        if len(held) > limit("placeholders"):
+            self.error(f"rule {d.name!r}: " + too_many("placeholders", "placeholders in a "
+                                                        "rule name", len(held)),
+                       d.span, "too-many-placeholders")
+        elif "}{" in d.name:
+            self.error(f"rule {d.name!r}: two placeholders side by side; put text between "
+                       "them, so a reference says where one ends", d.span, "bad-rule-template")
+        elif len(set(held)) != len(held):
+            twice = next(h for h in held if held.count(h) > 1)
+            self.error(f"rule {d.name!r}: the placeholder {{{twice}}} is used twice; a "
+                       "parameter is named once", d.span, "bad-rule-template")
+        elif held and held != [p.name for p in d.params]:
             types = {p.name: p.type for p in d.params}
             self.error(f"rule {d.name!r}: the names in braces ({', '.join(held)}) must be its "
                        f"parameters, in order; it has ({', '.join(types) or 'none'})", d.span,

@@ -13,6 +13,10 @@ statements against the runtime's step cap; errors are located diagnostics, never
 tracebacks: a name with no value is reported at its first use in the function, a value
 that cannot be computed (a text compared with a number) at the statement computing it.
 
+A name from the rules never becomes a Python name: locals are ``vars['name']``, names
+passed by keyword go in a dict (``**{'lambda': ...}``), a declaration is called as
+``_call_<name>``; so any name the grammar accepts compiles, ``lambda`` and ``class`` too.
+
 The generated source is kept on the function (``__rules_source__``) for debugging.
 """
 
@@ -87,7 +91,15 @@ class _Function:
                             *("    " + line for line in body),
                             *handlers])
         namespace = self.gen.namespace
-        exec(self.gen.code(source, f"<rules {label}>"), namespace)
+        try:
+            code = self.gen.code(source, f"<rules {label}>")
+        except (SyntaxError, RecursionError, MemoryError):
+            # only nesting past what Python compiles gets here: the depth limit raised far
+            raise self.gen.c._fail(
+                "this nests too deeply to be compiled (Python allows about 100 levels of "
+                "brackets); split it with 'let', or lower --limit depth",
+                next((s for s in self.spans if s is not None), None), "too-deep") from None
+        exec(code, namespace)
         fn = namespace.pop("_f")
         fn.__rules_source__ = source
         return fn
@@ -358,7 +370,9 @@ class CodeGen:
         method = self.battle_builtins.get(name)
         if method is None:   # the state reports it as not available in battles
             return f"{state}.builtin(env, {name!r}, [{', '.join(args)}], {span})"
-        args += [f"{k}={self.ex(fn, a, types)}" for k, a in e.kwargs]
+        if e.kwargs:  # by a dict: a name the rules give may be a Python keyword (lambda)
+            args.append("**{" + ", ".join(f"{k!r}: {self.ex(fn, a, types)}"
+                                          for k, a in e.kwargs) + "}")
         return f"{fn.const(method)}({', '.join([state, 'env', span, *args])})"
 
     def _x_BinOp(self, fn, e: ast.BinOp, types) -> str:

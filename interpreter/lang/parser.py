@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 import attrs
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -28,7 +28,9 @@ from interpreter import cache
 from interpreter.buffers import read_text
 from interpreter.diagnostics import Diagnostic, DiagnosticBag, LanguageError, Span, did_you_mean
 from interpreter.lang import ast
-from interpreter.paths import GRAMMAR_DIR
+from interpreter.limits import current as current_limits
+from interpreter.limits import limit, too_many
+from interpreter.paths import GRAMMAR_DIR, PathRefused
 
 __all__ = ["parse_rules", "parse_file", "parse_dice", "grammar_parser", "forget_parsed"]
 
@@ -96,6 +98,44 @@ class _TakesSpace:
 _takes_space = _TakesSpace()
 
 
+class _TokenError(Exception):
+    """A token the grammar accepts but rules-run cannot hold (a number of 5,000 digits)."""
+
+    def __init__(self, message: str, token: Token, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.token = token
+        self.code = code
+
+
+_MAX_DIGITS = 15
+"""Digits a number in a rule file may have: more is a typo, and Python refuses past 4,300."""
+
+_DICE_RE = re.compile(r"([0-9]*)D([0-9]+)(?:x([0-9]+))?")
+
+
+def _check_number(token: Token) -> Token:
+    """Refuse a number with more than :data:`_MAX_DIGITS` digits (lexer callback)."""
+    if len(token.strip("+-").split(".")[0]) > _MAX_DIGITS:
+        raise _TokenError(f"{token[:12]}... ({len(token)} digits) is too large a number; a "
+                          f"number has at most {_MAX_DIGITS} digits", token, "bad-number")
+    return token
+
+
+def _check_dice(token: Token) -> Token:
+    """Refuse dice past the ``dice`` and ``faces`` limits (lexer callback)."""
+    m = _DICE_RE.fullmatch(str(token))
+    assert m is not None  # the DICE terminal's own pattern
+    count, sides, times = (m.group(i) or "1" for i in (1, 2, 3))
+    if max(len(count), len(sides), len(times)) > _MAX_DIGITS:
+        raise _TokenError(f"{token[:12]}... holds too large a number", token, "bad-number")
+    for digits, name, what in ((count, "dice", "dice in one roll"),
+                               (sides, "faces", "faces on a die")):
+        if int(digits) > limit(name):
+            raise _TokenError(too_many(name, what, int(digits)), token, "too-many-dice")
+    return token
+
+
 @functools.cache
 def grammar_parser() -> Lark:
     """The LALR parser for ``grammar/rules.lark`` (built once per process, and its tables
@@ -116,7 +156,24 @@ def grammar_parser() -> Lark:
         maybe_placeholders=False,
         start=["start", "dice_expr"],
         cache=where,
+        lexer_callbacks={"INT": _check_number, "SIGNED_INT_": _check_number,
+                         "DECIMAL": _check_number, "NEED": _check_number, "DICE": _check_dice},
     )
+
+
+def _too_deep(tree: Tree) -> Tree | None:
+    """Where a declaration nests deeper than the ``depth`` limit: the statement (a node
+    near the top) holding the deepest node; or None. Walked without recursion, so a tree
+    of any depth is measured before anything recurses into it."""
+    most = limit("depth")
+    stack: list[tuple[Tree, int, Tree]] = [(tree, 0, tree)]
+    while stack:
+        node, depth, top = stack.pop()
+        if depth > most:
+            return top
+        stack.extend((c, depth + 1, c if depth < 4 and not c.meta.empty else top)
+                     for c in node.children if isinstance(c, Tree))
+    return None
 
 
 # Human names for the grammar's terminals, used in "expected ..." lists.
@@ -273,7 +330,7 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
     return ast.RulesFile(path=path, header=header, items=tuple(items))
 
 
-_CHUNK_CACHE: dict[tuple[str, str], tuple[int, list, list[Diagnostic]]] = {}
+_CHUNK_CACHE: dict[tuple[str, str, tuple[int, ...]], tuple[int, list, list[Diagnostic]]] = {}
 """(file, chunk text) -> the line offset it was parsed at, what it parsed to, its syntax
 errors. An editor re-checks a file after each keystroke: only the chunks that changed are
 parsed again; a chunk that only moved (lines added above it) has its spans moved."""
@@ -287,7 +344,8 @@ def forget_parsed() -> None:
 
 def _parse_chunk(chunk: str, path: str, offset: int, text: str) -> tuple[list, list[Diagnostic]]:
     """One chunk's declarations (or header) and its syntax errors (none, or one)."""
-    cached = _CHUNK_CACHE.get((path, chunk))
+    key = (path, chunk, current_limits())
+    cached = _CHUNK_CACHE.get(key)
     if cached is not None:
         at, result, problems = cached
         if at == offset:
@@ -297,7 +355,7 @@ def _parse_chunk(chunk: str, path: str, offset: int, text: str) -> tuple[list, l
         result, problems = _parse_chunk_text(chunk, path, offset, text)
     if len(_CHUNK_CACHE) >= _CHUNK_CACHE_SIZE:
         _CHUNK_CACHE.clear()
-    _CHUNK_CACHE[path, chunk] = (offset, result, problems)
+    _CHUNK_CACHE[key] = (offset, result, problems)
     return result, problems
 
 
@@ -313,12 +371,31 @@ def _parse_chunk_text(chunk: str, path: str, offset: int,
     except _IndentError as err:
         _report_dedent(err, path, offset, bag)
         return [], bag.items
+    except _TokenError as err:
+        line, column, end_line, end_column = _position(err.token)
+        bag.add(err.message, Span(path, line + offset, column, end_line + offset, end_column),
+                code=err.code)
+        return [], bag.items
+    deep = _too_deep(tree)
+    if deep is not None:
+        line = deep.meta.line + offset if not deep.meta.empty else offset + 1
+        bag.add(too_many("depth", "levels of nesting in one declaration"),
+                Span(path, line, deep.meta.column if not deep.meta.empty else 1),
+                code="too-deep",
+                hint="an expression inside an expression, or a sum of as many terms: "
+                "split it with 'let' or an action")
+        return [], bag.items
     try:
         return _AstBuilder(path, offset).transform(tree), bag.items
-    except VisitError as err:
-        if not isinstance(err.orig_exc, _BuildError):
+    except (VisitError, RecursionError) as err:
+        orig = err.orig_exc if isinstance(err, VisitError) else err
+        if isinstance(orig, RecursionError):  # the depth limit raised past the stack
+            bag.add("this declaration nests too deeply to be read; lower --limit depth",
+                    Span(path, offset + 1, 1), code="too-deep")
+            return [], bag.items
+        if not isinstance(orig, _BuildError):
             raise
-        bag.add(err.orig_exc.message, err.orig_exc.span, code=err.orig_exc.code)
+        bag.add(orig.message, orig.span, code=orig.code)
         return [], bag.items
 
 
@@ -345,11 +422,17 @@ def parse_file(path: str | Path, bag: DiagnosticBag | None = None) -> ast.RulesF
     """
     try:
         text = read_text(path)
-    except UnicodeDecodeError as exc:
+    except (UnicodeDecodeError, PathRefused, OSError) as exc:
         own_bag = bag is None
         bag = bag if bag is not None else DiagnosticBag()
-        bag.add(f"{str(path)!r} is not UTF-8 text ({exc.reason})", code="bad-encoding",
-                hint="save the rule file as UTF-8")
+        if isinstance(exc, UnicodeDecodeError):
+            bag.add(f"{str(path)!r} is not UTF-8 text ({exc.reason})", code="bad-encoding",
+                    hint="save the rule file as UTF-8")
+        elif isinstance(exc, PathRefused):
+            bag.add(exc.message, code="refused-file", hint=exc.hint)
+        else:
+            bag.add(f"cannot read {str(path)!r}: {exc.strerror or type(exc).__name__}",
+                    code="no-file")
         if own_bag:
             bag.raise_if_errors(LanguageError)
         return ast.RulesFile(path=str(path), header=None, items=())
@@ -366,6 +449,8 @@ def parse_dice(text: str, where: Span) -> ast.DiceLit:
         # no trailing newline: the dice_expr start rule ends at the last die, not a line end
         tree = grammar_parser().parse(text.strip(), start="dice_expr")
         return _AstBuilder(where.path, fixed_span=where).transform(tree)
+    except _TokenError as err:
+        raise LanguageError([DiagnosticBag().add(err.message, where, code=err.code)]) from None
     except (UnexpectedInput, _IndentError, VisitError):
         raise LanguageError(
             [

@@ -130,19 +130,52 @@ def template_params(name: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def _template(name: str) -> re.Pattern[str]:
-    parts = _PLACEHOLDER.split(name)   # text, parameter, text, parameter, ..., text
-    return re.compile("".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)"
-                              for i, part in enumerate(parts)))
+def _template(name: str) -> tuple[str, ...]:
+    """The texts around the placeholders: text, text, ..., text (one more than them)."""
+    return tuple(_PLACEHOLDER.split(name)[::2])
+
+
+def _fill(text: str, name: str) -> list[str] | None:
+    """The text each placeholder of the template ``name`` takes in ``text``, or None.
+
+    Each placeholder takes the shortest text (at least one character) up to the next
+    occurrence of the text after it; the last one takes what is left before the template's
+    end. One pass, no backtracking: time grows with the text, never without end.
+
+    Examples:
+        >>> _fill("Bane-RIVERFOLK (+1)", "Bane-{x} (+1)")
+        ['RIVERFOLK']
+        >>> _fill("a-b-c", "{x}-{y}")
+        ['a', 'b-c']
+        >>> _fill("Bane (+1)", "Bane-{x} (+1)") is None
+        True
+    """
+    texts = _template(name)
+    first, *between, last = texts
+    if not text.startswith(first) or not text.endswith(last) or \
+            len(text) < len(first) + len(last) + len(between) + 1:
+        return None
+    at, end = len(first), len(text) - len(last)
+    values = []
+    for after in between:
+        found = text.find(after, at + 1, end) if after else at + 1
+        if found < 0:
+            return None
+        values.append(text[at:found])
+        at = found + len(after)
+    if at >= end:
+        return None
+    values.append(text[at:end])
+    return values
 
 
 def _match_template(text: str, name: str) -> tuple[RuleArg, ...] | None:
     """The arguments ``text`` gives a rule named by the template ``name``, or None."""
-    found = _template(name).fullmatch(text.strip())
+    found = _fill(text.strip(), name)
     if found is None:
         return None
     try:
-        return tuple(_arg(found.group(p)) for p in template_params(name))
+        return tuple(_arg(value) for value in found)
     except RuleRefError:
         return None
 

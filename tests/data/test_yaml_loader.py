@@ -334,7 +334,20 @@ def test_alias_bomb_is_stopped() -> None:
     lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 7)]
     [(line, column, code, message)] = errors_of("\n".join(lines) + "\n")
     assert code == "too-large"
-    assert message == "the document expands to more than 200000 values through aliases"
+    assert message == ("the document expands to more than 100000 values through aliases "
+                       "(here: an alias of values holding aliases, and so on)")
+    assert (line, column) == (5, 45)  # the alias in a4 that goes past the cap (a4 alone: 111,110)
+
+
+def test_the_alias_cap_counts_values_reached_through_aliases_only(monkeypatch) -> None:
+    from interpreter.data import yaml_loader
+
+    monkeypatch.setattr(yaml_loader, "_MAX_ALIASED", 50)
+    plain = "n: [" + ", ".join(["1"] * 1000) + "]\n"   # a big file: no alias in it
+    assert len(load_yaml("big.yaml", plain).value["n"]) == 1000
+    aliased = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9]\nb: [" + ", ".join(["*a"] * 6) + "]\n"
+    [(line, column, code, _)] = errors_of(aliased)   # 6 aliases of 10 values each
+    assert (line, column, code) == (2, 25, "too-large")  # the sixth alias: values 51-60
 
 
 def test_render_shows_the_line_and_a_caret() -> None:

@@ -13,7 +13,10 @@ from .conftest import DUEL, HOUSE_CHARGE
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = diff.main([str(a) for a in argv])
+    try:
+        code = diff.main([str(a) for a in argv])
+    except SystemExit as exc:   # argparse
+        code = int(exc.code or 0)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -78,13 +81,21 @@ def test_plot_writes_an_svg(capsys, at_root, tmp_path) -> None:
 @pytest.mark.parametrize("argv, message", [
     (["wfb8", "no-such-edition"], "error: unknown edition 'no-such-edition'"),
     (["wfb8", "wfb8", "missing.yaml"], "missing.yaml"),
-    (["wfb8", "wfb8", "--plot", "chart.png"], "--plot writes SVG"),
-    (["wfb8", "wfb8", "--plot", "chart.svg"], "give a battle file"),
-    (["wfb8", "wfb8", str(DUEL), "--runs", "0"], "--runs and --workers must be at least 1"),
 ])
 def test_mistakes_are_diagnostics_with_exit_code_1(capsys, at_root, argv, message) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 1 and out == ""
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["wfb8", "wfb8", "--plot", "chart.png"], "--plot writes SVG"),
+    (["wfb8", "wfb8", "--plot", "chart.svg"], "give a battle file"),
+    (["wfb8", "wfb8", str(DUEL), "--runs", "0"], "argument --runs: must be at least 1, got 0"),
+])
+def test_command_line_mistakes_exit_2(capsys, at_root, argv, message) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
 
 

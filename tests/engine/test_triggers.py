@@ -13,7 +13,7 @@ from interpreter.engine.driver import run_battle
 
 RULES = '''ruleset trig "Trigger kit"
     source "000_c4300f58fce5f1da.txt"
-characteristics model: W as wounds, Ld range 0..10 @ L1
+characteristics model: W as wounds, Ld range 0..12 @ L1
 status inspired until end of turn @ L1
 status steady @ L1
 counter rallies of unit = 0 @ L1
