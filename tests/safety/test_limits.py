@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
 import pytest
 
 from helpers.safety import DUEL as UNITS
 from helpers.safety import check, copy_tiny, errors, odds, run, with_rules
 from interpreter.limits import ENV, LIMITS, limit, parse_limits
+
+ROOT = Path(__file__).resolve().parents[2]
 
 DUEL = "edition: ..\n" + UNITS
 
