@@ -492,6 +492,8 @@ class _Checker:
                        hint="add a line such as: dice D6")
         else:
             self.dice(d.dice)
+            # a counted number of dice is known before they are rolled
+            self.expect(d.dice.number, params, "int", "the number of dice")
             symbols = self.symbol_faces(d.dice)
             if symbols and d.need is not None:
                 self.error(f"{what} needs a score, but die {d.dice.die_name!r} has faces that "

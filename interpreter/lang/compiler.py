@@ -19,7 +19,17 @@ from typing import Any
 
 import attrs
 
-from interpreter.chance import D6, DiceExpr, Die, KeepHighest, KeepLowest, Plus, Pool, Times
+from interpreter.chance import (
+    D6,
+    CountFaces,
+    DiceExpr,
+    Die,
+    KeepHighest,
+    KeepLowest,
+    Plus,
+    Pool,
+    Times,
+)
 from interpreter.chance.dice import Face, FaceValue
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import Bearer, RuleInstance, Unit, Weapon
@@ -125,6 +135,9 @@ def dice_of(lit: ast.DiceLit, dice_decls: Mapping[str, ast.DieDecl] | None = Non
             expr = KeepLowest(lit.keep_count, pool)
         else:
             expr = pool
+    if lit.counting:
+        assert isinstance(expr, Pool), "the parser counts faces of a pool only"
+        expr = CountFaces(expr, lit.counting)
     if lit.times != 1:
         expr = Times(expr, lit.times)
     if lit.plus:
@@ -665,7 +678,10 @@ class CompiledRoll:
         ctx = dict(types, result="int", natural="int")
         assert decl.dice is not None, "the checker requires dice (missing-dice)"
         self.dice = dice_of(decl.dice, runtime.dice_decls)
-        self.physical = self.dice.dice()
+        self.number = (runtime.compile_expr(decl.dice.number, types)
+                       if decl.dice.number is not None else None)
+        self.counted: dict[int, DiceExpr] = {}
+        """The dice for each counted number rolled so far (``levels D6``)."""
         self.need = runtime.compile_expr(decl.need, ctx) if decl.need is not None else None
         self.pass_if = runtime.compile_expr(decl.pass_if, ctx) if decl.pass_if else None
         self.value = runtime.compile_expr(decl.value, ctx) if decl.value is not None else None
@@ -773,13 +789,14 @@ class CompiledRoll:
             modifier = self.lo
         if self.hi is not None and modifier > self.hi:
             modifier = self.hi
-        result = self._roll_once(env, vars, modifier, totals["need"], marking)
+        dice = self.dice if self.number is None else self._counted_dice(env, vars)
+        result = self._roll_once(env, vars, dice, modifier, totals["need"], marking)
         rerolled = False
         if self.decl.is_test and self.decl.reroll != "never" and result.faces and (
                 (reroll_failed and not result.passed) or (reroll_passed and result.passed)):
             # a die is re-rolled at most once, whatever the number of sources (000 L13)
-            result = self._roll_once(env, vars, modifier, totals["need"], marking,
-                                     self._rerolled_faces(env, result))
+            result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
+                                     self._rerolled_faces(env, result, dice.dice()))
             rerolled = True
         if env.events is not None:
             env.emit({
@@ -800,18 +817,32 @@ class CompiledRoll:
             })
         return result
 
-    def _rerolled_faces(self, env: Env, result: RollResult) -> tuple:
+    def _counted_dice(self, env: Env, vars: dict) -> DiceExpr:
+        """The dice of a roll of a counted number of dice (``levels D6``), worked out now."""
+        assert self.number is not None and self.decl.dice is not None
+        n = self.number(env, vars)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise _fail(f"{self.decl.kind} {self.name!r} is to roll {n!r} dice; the number of "
+                        "dice must be a whole number, 0 or more", self.decl.dice.number.span,
+                        "bad-dice")
+        dice = self.counted.get(n)
+        if dice is None:
+            lit = attrs.evolve(self.decl.dice, count=n, number=None)
+            dice = self.counted[n] = dice_of(lit, self.runtime.dice_decls)
+        return dice
+
+    def _rerolled_faces(self, env: Env, result: RollResult, physical: tuple[Die, ...]) -> tuple:
         """The faces after a re-roll: every die (``reroll all dice``, the default for
         many-dice rolls, 000 L13), or one die (``reroll one die``): the lowest when a high
         result passes (``need``), the highest when a low one does (``pass if``)."""
         if self.decl.reroll != "one die" or len(result.faces) == 1:
-            return env.chance.roll(self.physical, self.name)
+            return env.chance.roll(physical, self.name)
         faces = list(result.faces)
         pick = faces.index(min(faces) if self.need is not None else max(faces))
-        faces[pick] = env.chance.roll((self.physical[pick],), self.name)[0]
+        faces[pick] = env.chance.roll((physical[pick],), self.name)[0]
         return tuple(faces)
 
-    def _roll_once(self, env: Env, vars: dict, modifier: int, need_mod: int,
+    def _roll_once(self, env: Env, vars: dict, dice: DiceExpr, modifier: int, need_mod: int,
                    marking: list[tuple[str, Closure | None, dict]],
                    faces: tuple | None = None) -> RollResult:
         need = None
@@ -825,8 +856,8 @@ class CompiledRoll:
             elif not self.natural_can_pass:
                 return RollResult(self.name, None, 0, False)
         if faces is None:
-            faces = env.chance.roll(self.physical, self.name)
-        natural = self.dice.value(faces)
+            faces = env.chance.roll(dice.dice(), self.name)
+        natural = dice.value(faces)
         total = natural + modifier if isinstance(natural, int) else natural
         vars = dict(vars)
         vars["natural"] = natural
@@ -853,7 +884,7 @@ class CompiledRoll:
                     passed = False
                 elif (self.beyond is not None and isinstance(natural, int)
                       and need - modifier > self.beyond[0]):
-                    passed = self._beyond(env, vars, natural, need - modifier)
+                    passed = self._beyond(env, vars, dice, natural, need - modifier)
                 else:
                     passed = total >= need
             else:
@@ -864,7 +895,7 @@ class CompiledRoll:
         value = self.value(env, vars) if self.value is not None else total
         return RollResult(self.name, value, natural, passed, marks, faces, need)
 
-    def _beyond(self, env: Env, vars: dict, natural: int, need: int) -> bool:
+    def _beyond(self, env: Env, vars: dict, dice: DiceExpr, natural: int, need: int) -> bool:
         """A need above the die (7+): roll the highest face, then another die (000 L362)."""
         assert self.beyond is not None, "only a roll with 'beyond' goes beyond"
         threshold, follow = self.beyond
@@ -873,8 +904,8 @@ class CompiledRoll:
         second = follow(env, dict(vars, need=need))
         if second is None:
             return False
-        faces = env.chance.roll(self.physical, self.name + ".beyond")
-        return self.dice.value(faces) >= second
+        faces = env.chance.roll(dice.dice(), self.name + ".beyond")
+        return dice.value(faces) >= second
 
 
 _NO_MODS = {"result": 0, "need": 0}

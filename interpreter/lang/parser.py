@@ -442,6 +442,14 @@ def _keywords(terminals: Iterable[str]) -> list[str]:
     return out
 
 
+@attrs.frozen
+class _FacePick:
+    """The faces a ``count`` names, as written (``6``, ``5+``), and where."""
+
+    faces: tuple[str, ...]
+    span: Span
+
+
 class _BuildError(Exception):
     """A mistake the grammar lets through but the AST cannot hold (``0D6``, a clause twice)."""
 
@@ -794,6 +802,35 @@ class _AstBuilder(Transformer):
 
     def dice_named(self, meta, children):
         return ast.DiceLit(self._span(meta), 1, 0, die_name=str(children[0]))
+
+    def dice_counted(self, meta, children):
+        number, token = children
+        count, sides, times = self._dice_parts(token)
+        if count != 1 or times != 1 or str(token)[0].isdigit():
+            raise _BuildError(f"a counted number of dice takes one die: write 'n D{sides}', "
+                              f"not 'n {token}'", self._tspan(token), code="bad-dice")
+        return ast.DiceLit(self._span(meta), 1, sides, number=number)
+
+    def face_pick(self, meta, children):
+        return _FacePick(tuple(str(c) for c in children), self._span(meta))
+
+    def dice_count(self, meta, children):
+        pick, pool = children
+        if pool.keep or pool.times != 1 or pool.die_name or pool.plus or pool.counting:
+            raise _BuildError(f"only a pool of dice is counted, as in 'count 6 in 3D6', not "
+                              f"in '{pool.text()}'", pool.span, code="bad-dice")
+        if pick.faces[0].endswith("+"):
+            lowest = int(pick.faces[0][:-1])
+            faces = tuple(range(lowest, pool.sides + 1))
+        else:
+            faces = tuple(sorted({int(f) for f in pick.faces}))
+        # a D3 shows 1 to 3 (compiler: a D6 read halved)
+        missing = [f for f in faces or (lowest,) if not 1 <= f <= pool.sides]
+        if missing or not faces:
+            raise _BuildError(f"a D{pool.sides} has no face {missing[0] if missing else lowest}"
+                              f" to count; its faces are 1 to {pool.sides}", pick.span,
+                              code="bad-dice")
+        return attrs.evolve(pool, counting=faces, span=self._span(meta))
 
     def dice_plus(self, meta, children):
         base, op, amount = children
