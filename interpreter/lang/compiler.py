@@ -856,7 +856,9 @@ class CompiledRoll:
             elif not self.natural_can_pass:
                 return RollResult(self.name, None, 0, False)
         if faces is None:
-            faces = env.chance.roll(dice.dice(), self.name)
+            physical = dice.dice()
+            # a counted number of none rolls nothing, so asks no chance source
+            faces = env.chance.roll(physical, self.name) if physical else ()
         natural = dice.value(faces)
         total = natural + modifier if isinstance(natural, int) else natural
         vars = dict(vars)
