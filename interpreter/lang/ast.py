@@ -96,18 +96,11 @@ class DiceLit(Expr):
     plus: int = 0
     die_name: str | None = None
     """A special die declared with ``die`` (its faces are data), instead of count/sides."""
-    number: Expr | None = None
-    """A counted number of dice (``levels D6``), worked out before rolling; ``count`` is then
-    unused."""
-    counting: tuple[int, ...] = ()
-    """The faces counted (``count 5+ in 3D6``): the value is how many dice show one."""
 
     def text(self) -> str:
         """Canonical notation."""
         if self.die_name:
             core = self.die_name
-        elif self.number is not None:
-            core = f"N D{self.sides}"
         else:
             core = f"{self.count if self.count != 1 else ''}D{self.sides}"
             if self.times != 1:
@@ -115,11 +108,23 @@ class DiceLit(Expr):
             if self.keep:
                 k = f"{self.keep_count} " if self.keep_count != 1 else ""
                 core = f"{self.keep} {k}of {core}"
-        if self.counting:
-            core = f"count {', '.join(str(f) for f in self.counting)} in {core}"
         if self.plus:
             core += f"{self.plus:+d}"
         return core
+
+
+@attrs.frozen
+class CountedDice(Expr):
+    """A roll's dice counted: a number worked out before rolling (``levels D6``), the faces
+    counted (``count 5+ in 3D6``), or both."""
+
+    pool: DiceLit
+    """The dice: a plain pool (its count is unused when ``number`` is given)."""
+    number: Expr | None = None
+    """How many dice, worked out before they are rolled."""
+    counting: tuple[int, ...] = ()
+    """The faces counted: the value is how many dice show one of them (none: the sum)."""
+    plus: int = 0
 
 
 @attrs.frozen
@@ -443,7 +448,7 @@ class RollDecl(Decl):
     KIND: ClassVar[str] = "roll"
     is_test: bool = False
     params: tuple[Param, ...] = ()
-    dice: DiceLit | None = None
+    dice: DiceLit | CountedDice | None = None
     need: Expr | None = None
     pass_if: Expr | None = None
     naturals: tuple[Natural, ...] = ()

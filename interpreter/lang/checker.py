@@ -490,10 +490,11 @@ class _Checker:
         if d.dice is None:
             self.error(f"{what} says no dice", d.span, "missing-dice",
                        hint="add a line such as: dice D6")
-        else:
-            self.dice(d.dice)
+        elif isinstance(d.dice, ast.CountedDice):
             # a counted number of dice is known before they are rolled
             self.expect(d.dice.number, params, "int", "the number of dice")
+        else:
+            self.dice(d.dice)
             symbols = self.symbol_faces(d.dice)
             if symbols and d.need is not None:
                 self.error(f"{what} needs a score, but die {d.dice.die_name!r} has faces that "

@@ -119,8 +119,11 @@ class SequenceOutcome:
 # ---------------------------------------------------------------- dice
 
 
-def dice_of(lit: ast.DiceLit, dice_decls: Mapping[str, ast.DieDecl] | None = None) -> DiceExpr:
+def dice_of(lit: ast.DiceLit | ast.CountedDice,
+            dice_decls: Mapping[str, ast.DieDecl] | None = None) -> DiceExpr:
     """The chance-layer dice expression for a dice literal (``D3`` is a D6 halved up)."""
+    if isinstance(lit, ast.CountedDice):
+        return _counted_of(lit)
     if lit.die_name is not None:
         decl = (dice_decls or {})[lit.die_name]
         expr: DiceExpr = Face(Die(tuple(decl.faces), decl.name))
@@ -135,9 +138,6 @@ def dice_of(lit: ast.DiceLit, dice_decls: Mapping[str, ast.DieDecl] | None = Non
             expr = KeepLowest(lit.keep_count, pool)
         else:
             expr = pool
-    if lit.counting:
-        assert isinstance(expr, Pool), "the parser counts faces of a pool only"
-        expr = CountFaces(expr, lit.counting)
     if lit.times != 1:
         expr = Times(expr, lit.times)
     if lit.plus:
@@ -152,6 +152,15 @@ those faces, so ``2D3`` is two such dice summed and scripted dice give the D3's 
 
 def _d3_pool(count: int) -> DiceExpr:
     return Pool(count, _D3_DIE)
+
+
+def _counted_of(counted: ast.CountedDice) -> DiceExpr:
+    """Counted dice whose number is known: a pool, or how many of its dice show some faces."""
+    assert counted.number is None, "a counted number is worked out before rolling"
+    pool = dice_of(counted.pool)
+    assert isinstance(pool, Pool), "the parser counts a plain pool only"
+    expr: DiceExpr = CountFaces(pool, counted.counting) if counted.counting else pool
+    return Plus(expr, counted.plus) if counted.plus else expr
 
 
 # ---------------------------------------------------------------- runtime errors
@@ -677,9 +686,10 @@ class CompiledRoll:
         types = {p.name: p.type for p in decl.params}
         ctx = dict(types, result="int", natural="int")
         assert decl.dice is not None, "the checker requires dice (missing-dice)"
-        self.dice = dice_of(decl.dice, runtime.dice_decls)
-        self.number = (runtime.compile_expr(decl.dice.number, types)
-                       if decl.dice.number is not None else None)
+        number = decl.dice.number if isinstance(decl.dice, ast.CountedDice) else None
+        self.number = runtime.compile_expr(number, types) if number is not None else None
+        self.dice = dice_of(decl.dice, runtime.dice_decls) if number is None else None
+        """The dice, unless their number is worked out each time (:meth:`_counted_dice`)."""
         self.counted: dict[int, DiceExpr] = {}
         """The dice for each counted number rolled so far (``levels D6``)."""
         self.need = runtime.compile_expr(decl.need, ctx) if decl.need is not None else None
@@ -789,7 +799,7 @@ class CompiledRoll:
             modifier = self.lo
         if self.hi is not None and modifier > self.hi:
             modifier = self.hi
-        dice = self.dice if self.number is None else self._counted_dice(env, vars)
+        dice = self.dice if self.dice is not None else self._counted_dice(env, vars)
         result = self._roll_once(env, vars, dice, modifier, totals["need"], marking)
         rerolled = False
         if self.decl.is_test and self.decl.reroll != "never" and result.faces and (
@@ -819,16 +829,18 @@ class CompiledRoll:
 
     def _counted_dice(self, env: Env, vars: dict) -> DiceExpr:
         """The dice of a roll of a counted number of dice (``levels D6``), worked out now."""
-        assert self.number is not None and self.decl.dice is not None
+        counted = self.decl.dice
+        assert self.number is not None and isinstance(counted, ast.CountedDice)
+        assert counted.number is not None
         n = self.number(env, vars)
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise _fail(f"{self.decl.kind} {self.name!r} is to roll {n!r} dice; the number of "
-                        "dice must be a whole number, 0 or more", self.decl.dice.number.span,
+                        "dice must be a whole number, 0 or more", counted.number.span,
                         "bad-dice")
         dice = self.counted.get(n)
         if dice is None:
-            lit = attrs.evolve(self.decl.dice, count=n, number=None)
-            dice = self.counted[n] = dice_of(lit, self.runtime.dice_decls)
+            lit = attrs.evolve(counted, pool=attrs.evolve(counted.pool, count=n), number=None)
+            dice = self.counted[n] = dice_of(lit)
         return dice
 
     def _rerolled_faces(self, env: Env, result: RollResult, physical: tuple[Die, ...]) -> tuple:
@@ -842,7 +854,7 @@ class CompiledRoll:
         faces[pick] = env.chance.roll((physical[pick],), self.name)[0]
         return tuple(faces)
 
-    def _roll_once(self, env: Env, vars: dict, dice: DiceExpr, modifier: int, need_mod: int,
+    def _roll_once(self, env: Env, vars: dict, rolled: DiceExpr, modifier: int, need_mod: int,
                    marking: list[tuple[str, Closure | None, dict]],
                    faces: tuple | None = None) -> RollResult:
         need = None
@@ -856,10 +868,10 @@ class CompiledRoll:
             elif not self.natural_can_pass:
                 return RollResult(self.name, None, 0, False)
         if faces is None:
-            physical = dice.dice()
+            physical = rolled.dice()
             # a counted number of none rolls nothing, so asks no chance source
             faces = env.chance.roll(physical, self.name) if physical else ()
-        natural = dice.value(faces)
+        natural = rolled.value(faces)
         total = natural + modifier if isinstance(natural, int) else natural
         vars = dict(vars)
         vars["natural"] = natural
@@ -886,7 +898,7 @@ class CompiledRoll:
                     passed = False
                 elif (self.beyond is not None and isinstance(natural, int)
                       and need - modifier > self.beyond[0]):
-                    passed = self._beyond(env, vars, dice, natural, need - modifier)
+                    passed = self._beyond(env, vars, rolled, natural, need - modifier)
                 else:
                     passed = total >= need
             else:
@@ -897,7 +909,7 @@ class CompiledRoll:
         value = self.value(env, vars) if self.value is not None else total
         return RollResult(self.name, value, natural, passed, marks, faces, need)
 
-    def _beyond(self, env: Env, vars: dict, dice: DiceExpr, natural: int, need: int) -> bool:
+    def _beyond(self, env: Env, vars: dict, rolled: DiceExpr, natural: int, need: int) -> bool:
         """A need above the die (7+): roll the highest face, then another die (000 L362)."""
         assert self.beyond is not None, "only a roll with 'beyond' goes beyond"
         threshold, follow = self.beyond
@@ -906,8 +918,8 @@ class CompiledRoll:
         second = follow(env, dict(vars, need=need))
         if second is None:
             return False
-        faces = env.chance.roll(dice.dice(), self.name + ".beyond")
-        return dice.value(faces) >= second
+        faces = env.chance.roll(rolled.dice(), self.name + ".beyond")
+        return rolled.value(faces) >= second
 
 
 _NO_MODS = {"result": 0, "need": 0}

@@ -809,16 +809,21 @@ class _AstBuilder(Transformer):
         if count != 1 or times != 1 or str(token)[0].isdigit():
             raise _BuildError(f"a counted number of dice takes one die: write 'n D{sides}', "
                               f"not 'n {token}'", self._tspan(token), code="bad-dice")
-        return ast.DiceLit(self._span(meta), 1, sides, number=number)
+        return ast.CountedDice(self._span(meta), ast.DiceLit(self._tspan(token), 1, sides),
+                               number)
 
     def face_pick(self, meta, children):
         return _FacePick(tuple(str(c) for c in children), self._span(meta))
 
     def dice_count(self, meta, children):
-        pick, pool = children
-        if pool.keep or pool.times != 1 or pool.die_name or pool.plus or pool.counting:
+        pick, counted = children
+        if isinstance(counted, ast.DiceLit):
+            counted = ast.CountedDice(counted.span, counted)
+        pool = counted.pool
+        if pool.keep or pool.times != 1 or pool.die_name or counted.counting:
+            what = "a count" if counted.counting else f"'{pool.text()}'"
             raise _BuildError(f"only a pool of dice is counted, as in 'count 6 in 3D6', not "
-                              f"in '{pool.text()}'", pool.span, code="bad-dice")
+                              f"{what}", counted.span, code="bad-dice")
         if pick.faces[0].endswith("+"):
             lowest = int(pick.faces[0][:-1])
             faces = tuple(range(lowest, pool.sides + 1))
@@ -830,7 +835,7 @@ class _AstBuilder(Transformer):
             raise _BuildError(f"a D{pool.sides} has no face {missing[0] if missing else lowest}"
                               f" to count; its faces are 1 to {pool.sides}", pick.span,
                               code="bad-dice")
-        return attrs.evolve(pool, counting=faces, span=self._span(meta))
+        return attrs.evolve(counted, counting=faces, span=self._span(meta))
 
     def dice_plus(self, meta, children):
         base, op, amount = children

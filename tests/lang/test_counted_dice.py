@@ -107,8 +107,10 @@ def test_a_negative_number_of_dice_is_located(tmp_path) -> None:
     ("n D6x5", 12, "a counted number of dice takes one die: write 'n D6', not 'n D6x5'"),
     ("count 7 in 3D6", 16, "a D6 has no face 7 to count; its faces are 1 to 6"),
     ("count 4+ in 2D3", 16, "a D3 has no face 4 to count; its faces are 1 to 3"),
+    ("count 6 in count 5 in 3D6", 21,
+     "only a pool of dice is counted, as in 'count 6 in 3D6', not a count"),
     ("count 6 in highest of 3D6", 21,
-     "only a pool of dice is counted, as in 'count 6 in 3D6', not in 'highest of 3D6'"),
+     "only a pool of dice is counted, as in 'count 6 in 3D6', not 'highest of 3D6'"),
 ])
 def test_misused_counts_are_syntax_errors(dice: str, column: int, message: str) -> None:
     bag = DiagnosticBag()
