@@ -28,6 +28,7 @@ from interpreter.editions.ruleset import Origin, Ruleset
 from interpreter.lang import ast
 from interpreter.lang.checker import check_declarations, report_unused, rule_reference_problem
 from interpreter.lang.parser import parse_file
+from interpreter.lang.reuse import resolve_reuses
 from interpreter.paths import shown
 
 __all__ = ["load_ruleset", "load_edition", "clear_cache", "apply_patch_op"]
@@ -223,6 +224,7 @@ class _Builder:
                     )
                 else:
                     self.declare(item, decls, rules, origins, header.id, sources)
+        resolve_reuses(decls, self.bag)
         inherited = {key for key, origin in origins.items() if origin.ruleset != header.id}
         attack_modes = self.attack_modes(manifest, decls, base)
         library = self.library(manifest, decls, base)

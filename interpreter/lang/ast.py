@@ -461,6 +461,9 @@ class RollDecl(Decl):
     """``mark NAME if COND``: marks set by a condition on ``dice``, ``natural``, ``result``."""
     modifier: Expr | None = None
     """``modifier EXPR``: the roll's own modifier, capped with the rules' modifiers."""
+    reuses: Call | None = None
+    """``test NAME is BASE(args)``: the roll whose clauses this one takes, its parameters
+    bound to ``args`` (:mod:`interpreter.lang.reuse` fills the clauses in after patches)."""
 
     @property
     def kind(self) -> str:

@@ -483,6 +483,8 @@ class _Checker:
             self.error(f"die {d.name!r} needs at least two faces", d.span, "bad-die")
 
     def check_RollDecl(self, d: ast.RollDecl) -> None:
+        if d.reuses is not None and (not self.reused(d) or d.dice is None):
+            return  # it could not take its base's clauses (reported)
         params = self.param_scope(d.params)
         # while the roll is worked out, `result` and `natural` are its totals
         scope = params.child({"result": "int", "natural": "int"})
@@ -524,6 +526,22 @@ class _Checker:
         lo, hi = d.cap
         if lo is not None and hi is not None and lo > hi:
             self.error(f"{what}: modifiers capped {lo}..{hi} is an empty range", d.span, "bad-range")
+
+    def reused(self, d: ast.RollDecl) -> bool:
+        """``test NAME(params) is BASE(args)``: the arguments are checked as a call's (the
+        loader has said why a base that is no roll of the same kind cannot be reused);
+        whether they fit, so the clauses taken with them are worth checking."""
+        call = d.reuses
+        assert call is not None
+        base = self.decls.get(call.name)
+        if not isinstance(base, ast.RollDecl) or base.kind != d.kind:
+            return False
+        if not call.args and not call.kwargs and d.params == base.params:
+            self.use(call.name)  # the base's parameters, passed on
+            return True
+        before = len(self.bag.errors)
+        self.call(call, self.param_scope(d.params))
+        return len(self.bag.errors) == before
 
     def symbol_faces(self, dice: ast.DiceLit) -> list[str]:
         """The faces of a special die that are not numbers (none for other dice)."""

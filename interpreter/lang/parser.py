@@ -766,6 +766,15 @@ class _AstBuilder(Transformer):
             modifier=fields.get("modifier"),
         )
 
+    def reuse_decl(self, meta, children):
+        kind, name = children[0], str(children[1])
+        params = next((c.items for c in children if isinstance(c, _Params)), ())
+        base = next(c for c in children[2:] if isinstance(c, (ast.Call, Token)))
+        if isinstance(base, Token):
+            base = ast.Call(self._tspan(base), str(base))
+        return ast.RollDecl(span=self._span(meta), name=name, cite=self._cite(children),
+                            is_test=kind == "test", params=params, reuses=base)
+
     # -------------------------------------------------------- dice
     def _dice_parts(self, token: Token) -> tuple[int, int, int]:
         m = re.fullmatch(r"([0-9]*)D([0-9]+)(?:x([0-9]+))?", str(token))
