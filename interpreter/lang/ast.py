@@ -7,6 +7,7 @@ node classes CamelCase (``roll_decl`` → :class:`RollDecl`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 import attrs
@@ -538,6 +539,21 @@ class PolicyDecl(Decl):
     choices: tuple[tuple[str, Expr], ...] = ()
     is_default: bool = False
     """``policy <name> is default``: sides without a policy of their own play by it."""
+    extends: str | None = None
+    """``policy <name> extends <base>``: for a decision it does not choose for, the base's
+    choice (and so on up the chain)."""
+
+    def choices_for(self, decision: str, decls: Mapping[str, Decl]) -> tuple[Expr, ...]:
+        """The choices for ``decision`` of the nearest policy up the chain that has one."""
+        policy: Decl | None = self
+        seen: set[str] = set()
+        while isinstance(policy, PolicyDecl) and policy.name not in seen:
+            seen.add(policy.name)
+            found = tuple(e for d, e in policy.choices if d == decision)
+            if found:
+                return found
+            policy = decls.get(policy.extends) if policy.extends else None
+        return ()
 
 
 @attrs.frozen

@@ -621,6 +621,8 @@ class _Checker:
                        extra.span, "duplicate-default")
 
     def check_PolicyDecl(self, d: ast.PolicyDecl) -> None:
+        if d.extends is not None:
+            self.policy_base(d)
         for decision, expr in d.choices:
             target = self.decls.get(decision)
             if not isinstance(target, ast.DecisionDecl):
@@ -632,6 +634,27 @@ class _Checker:
             self.user = decision
             scope = self.param_scope(target.params).child({"options": "list"})
             self.expr(expr, scope)
+
+    def policy_base(self, d: ast.PolicyDecl) -> None:
+        """``policy NAME extends BASE``: the base is a policy, and the chain has no ring."""
+        chain = [d.name]
+        policy: ast.Decl | None = d
+        while isinstance(policy, ast.PolicyDecl) and policy.extends is not None:
+            base = self.decls.get(policy.extends)
+            if not isinstance(base, ast.PolicyDecl):
+                if policy is d:
+                    self.error(f"policy {d.name!r} extends {d.extends!r}, which is not a policy",
+                               d.span, "unknown-policy",
+                               hint=did_you_mean(d.extends, self.names_of("policy")))
+                return
+            if base.name in chain:
+                if base.name == d.name:
+                    self.error(f"policy {d.name!r} extends itself: "
+                               f"{' -> '.join(chain + [d.name])}", d.span, "reuse-cycle")
+                return
+            self.use(base.name, d.name)
+            chain.append(base.name)
+            policy = base
 
     def check_BattleDecl(self, d: ast.BattleDecl) -> None:
         for body in (d.setup, d.round, d.turn, d.score):

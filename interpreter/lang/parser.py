@@ -946,6 +946,10 @@ class _AstBuilder(Transformer):
             is_default=any(isinstance(c, Token) and c.type == "POLICY_DEFAULT" for c in children),
         )
 
+    def policy_extends_decl(self, meta, children):
+        names = [str(c) for c in children if isinstance(c, Token) and c.type == "NAME"]
+        return attrs.evolve(self.policy_decl(meta, children), name=names[0], extends=names[1])
+
     def phase_decl(self, meta, children):
         names = [str(c) for c in children if isinstance(c, Token) and c.type == "NAME"]
         return ast.PhaseDecl(

@@ -102,3 +102,32 @@ def diagnostics(tmp_path: Path, rules: str) -> list[tuple[int, int, str, str, st
 ])
 def test_a_reuse_that_cannot_be_is_located(tmp_path, rules, expected) -> None:
     assert diagnostics(tmp_path, rules) == expected
+
+
+# ---------------------------------------------------------------- policies that extend others
+def test_a_policy_chooses_as_its_base_for_what_it_leaves_out() -> None:
+    decls = load_ruleset(Path(__file__).resolve().parents[2] / "rulesets" / "aos4").decls
+    holding, sparing, steady = (decls[n] for n in ("holding", "sparing", "steady_general"))
+    own = {d: e for d, e in holding.choices}
+    assert holding.choices_for("move_order", decls) == (own["move_order"],)
+    assert holding.choices_for("rally", decls) == (dict(sparing.choices)["rally"],)
+    assert holding.choices_for("turn_choice", decls) == (dict(steady.choices)["turn_choice"],)
+    assert holding.choices_for("no_such_decision", decls) == ()
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    ("policy bold extends stedy @ L6\n    for d: choose none\n",
+     [(1, 1, "unknown-policy", "policy 'bold' extends 'stedy', which is not a policy",
+       "did you mean 'steady'?")]),
+    ("policy a extends b @ L6\npolicy b extends a @ L6\n",
+     [(1, 1, "reuse-cycle", "policy 'a' extends itself: a -> b -> a", None),
+      (2, 1, "reuse-cycle", "policy 'b' extends itself: b -> a -> b", None)]),
+])
+def test_a_policy_that_cannot_extend_is_located(tmp_path, rules, expected) -> None:
+    base = '''decision d(u: unit) options [none] @ L6
+policy steady @ L6
+    for d: choose none
+'''
+    got = diagnostics(tmp_path, base + rules)
+    assert got == [(line + 3, column, code, message, hint)
+                   for line, column, code, message, hint in expected]
