@@ -50,7 +50,7 @@ def _resolve(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag, done: di
     base = decls.get(call.name)
     if not isinstance(base, ast.RollDecl):
         rolls = [n for n, d in decls.items() if isinstance(d, ast.RollDecl) and n != name]
-        found = "" if base is None else f" (it is {_a(base.kind)} {base.kind})"
+        found = "" if base is None else f" (it is declared with '{base.kind}')"
         bag.add(f"{what} reuses {call.name!r}, which is no roll or test{found}", call.span,
                 code="unknown-reuse", hint=did_you_mean(call.name, rolls))
         return False
@@ -117,7 +117,3 @@ def _substitute(node: Any, values: Mapping[str, ast.Expr]) -> Any:
     changes = {f.name: _substitute(getattr(node, f.name), values)
                for f in attrs.fields(type(node)) if f.name != "span"}
     return attrs.evolve(node, **changes)
-
-
-def _a(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"

@@ -85,6 +85,9 @@ def diagnostics(tmp_path: Path, rules: str) -> list[tuple[int, int, str, str, st
     ("test fear is leadershp @ L6\n",
      [(1, 14, "unknown-reuse", "test 'fear' reuses 'leadershp', which is no roll or test",
        "did you mean 'leadership'?")]),
+    ("test fear is calm_option @ L6\noption calm_option: bool = true @ L6\n",
+     [(1, 14, "unknown-reuse", "test 'fear' reuses 'calm_option', which is no roll or test "
+       "(it is declared with 'option')", None)]),
     ("roll fear is leadership @ L6\n",
      [(1, 14, "reuse-kind", "roll 'fear' reuses test 'leadership': a roll reuses a roll",
        "write: test fear is leadership")]),
