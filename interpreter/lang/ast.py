@@ -8,7 +8,7 @@ node classes CamelCase (``roll_decl`` → :class:`RollDecl`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
@@ -441,6 +441,11 @@ class Natural:
     """``fails``, ``passes`` or ``mark``."""
     mark: str | None = None
 
+    def text(self) -> str:
+        """As written: ``natural 6 passes``, ``natural 6 is six``."""
+        said = f"is {self.mark}" if self.mark is not None else self.effect
+        return f"natural {', '.join(str(v) for v in self.values)} {said}"
+
 
 @attrs.frozen
 class RollDecl(Decl):
@@ -469,6 +474,37 @@ class RollDecl(Decl):
     @property
     def kind(self) -> str:
         return "test" if self.is_test else "roll"
+
+
+@attrs.frozen
+class ClausePatch(Decl):
+    """``override test NAME`` with clauses: the roll of that name with these clauses in place
+    of its own; its parameters, and every clause not given, stay."""
+
+    is_test: bool = False
+    changes: tuple[tuple[str, Any], ...] = ()
+    """(RollDecl field, value) for each clause given; ``naturals`` and ``marks`` are added."""
+    removed: tuple[Natural, ...] = ()
+    """``remove natural ...``: natural clauses taken away (matched by what they say)."""
+
+    @property
+    def kind(self) -> str:
+        return "test" if self.is_test else "roll"
+
+    def missing(self, base: RollDecl) -> list[Natural]:
+        """The removed natural clauses that ``base`` does not have."""
+        have = {(n.values, n.effect, n.mark) for n in base.naturals}
+        return [n for n in self.removed if (n.values, n.effect, n.mark) not in have]
+
+    def applied_to(self, base: RollDecl) -> RollDecl:
+        """``base`` with these clauses changed, cited and located as this patch."""
+        gone = {(n.values, n.effect, n.mark) for n in self.removed}
+        naturals = tuple(n for n in base.naturals if (n.values, n.effect, n.mark) not in gone)
+        fields: dict[str, Any] = {"naturals": naturals}
+        for key, value in self.changes:
+            fields[key] = fields.get(key, getattr(base, key)) + value if key in (
+                "naturals", "marks") else value
+        return attrs.evolve(base, span=self.span, cite=self.cite, **fields)
 
 
 @attrs.frozen

@@ -643,9 +643,9 @@ class _Checker:
             base = self.decls.get(policy.extends)
             if not isinstance(base, ast.PolicyDecl):
                 if policy is d:
-                    self.error(f"policy {d.name!r} extends {d.extends!r}, which is not a policy",
-                               d.span, "unknown-policy",
-                               hint=did_you_mean(d.extends, self.names_of("policy")))
+                    self.error(f"policy {d.name!r} extends {policy.extends!r}, which is not a "
+                               "policy", d.span, "unknown-policy",
+                               hint=did_you_mean(policy.extends, self.names_of("policy")))
                 return
             if base.name in chain:
                 if base.name == d.name:

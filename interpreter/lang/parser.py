@@ -542,6 +542,24 @@ class _AstBuilder(Transformer):
             for d in decls
         ]
 
+    def removed_natural(self, meta, children):
+        return _Clause("remove_natural", children[0].value, self._span(meta))
+
+    def clause_patch_decl(self, meta, children):
+        op, kind, name = children[0], children[1], str(children[2])
+        if op != "override":
+            raise _BuildError(f"'{op}' takes a whole declaration; 'override {kind} {name}' "
+                              "changes clauses", self._span(meta), code="syntax")
+        fields = _clauses(children, f"override {kind} {name!r}",
+                          repeatable=("natural", "mark", "remove_natural"))
+        removed = fields.pop("remove_natural")
+        keys = {"natural": "naturals", "mark": "marks"}
+        changes = tuple((keys.get(k, k), v) for k, v in fields.items() if v != ())
+        decl = ast.ClausePatch(span=self._span(meta), name=name, cite=self._cite(children),
+                               is_test=kind == "test", changes=changes, removed=removed)
+        return ast.PatchOp(span=self._span(meta), op=op, kind=decl.kind, name=name, decl=decl,
+                           cite=decl.cite)
+
     def remove_decl(self, meta, children):
         kind = children[0]
         name = _unquote(children[1])
