@@ -647,6 +647,14 @@ class RerollEffect(Effect):
 
 
 @attrs.frozen
+class DiceEffect(Effect):
+    """``roll charge_distance with lowest 2 of 3D6``: the roll's dice, set by a rule."""
+
+    roll: str = ""
+    dice: DiceLit | CountedDice = attrs.field(kw_only=True)
+
+
+@attrs.frozen
 class RuleHook(Effect):
     """``on critical of attack.hit: chains 2``."""
 

@@ -527,6 +527,22 @@ class _Checker:
         if lo is not None and hi is not None and lo > hi:
             self.error(f"{what}: modifiers capped {lo}..{hi} is an empty range", d.span, "bad-range")
 
+    def rule_dice(self, e: ast.DiceEffect) -> None:
+        """``roll NAME with DICE``: dice whose number is known, of numbers where the roll
+        needs a score."""
+        if isinstance(e.dice, ast.CountedDice):
+            if e.dice.number is not None:
+                self.error(f"'roll {e.roll} with': the number of dice a rule sets is a whole "
+                           "number", e.dice.number.span, "bad-dice")
+            return
+        self.dice(e.dice)
+        target = self.decls.get(e.roll)
+        symbols = self.symbol_faces(e.dice)
+        if symbols and isinstance(target, ast.RollDecl) and target.need is not None:
+            self.error(f"'roll {e.roll} with': {e.roll!r} needs a score, but die "
+                       f"{e.dice.die_name!r} has faces that are not numbers "
+                       f"({', '.join(symbols)})", e.span, "need-on-symbols")
+
     def reused(self, d: ast.RollDecl) -> bool:
         """``test NAME(params) is BASE(args)``: the arguments are checked as a call's (the
         loader has said why a base that is no roll of the same kind cannot be reused);
@@ -714,6 +730,9 @@ class _Checker:
         elif isinstance(e, ast.RerollEffect):
             scope = self.target_scope(e.roll, ("test",), e.span, base,
                                       f"reroll {e.which}")
+        elif isinstance(e, ast.DiceEffect):
+            scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "roll ... with")
+            self.rule_dice(e)
         elif isinstance(e, ast.AutoResult):
             scope = self.target_scope(e.test, ("test",), e.span, base, e.result)
         elif isinstance(e, ast.MarkEffect):

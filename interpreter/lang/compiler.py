@@ -359,6 +359,8 @@ class Runtime:
         self.rerolls: dict[str, list[tuple[str, ast.RerollEffect, Closure | None]]] = {}
         self.autos: dict[str, list[tuple[str, ast.AutoResult, Closure | None]]] = {}
         self.marks: dict[str, list[tuple[str, ast.MarkEffect, Closure | None]]] = {}
+        self.rule_dice: dict[str, dict[str, list[tuple[Closure | None, DiceExpr]]]] = {}
+        """roll name -> rule name -> the dice its ``roll ... with`` effects set, by condition."""
         self.rule_hooks: dict[tuple[str, str], list[tuple[str, ast.RuleHook, Closure | None,
                                                           Closure | None]]] = {}
         self.char_effects: dict[str, list[tuple[ast.CharacteristicEffect, Closure | None,
@@ -417,6 +419,9 @@ class Runtime:
                 self.autos.setdefault(e.test, []).append((rule.name, e, cond))
             elif isinstance(e, ast.MarkEffect):
                 self.marks.setdefault(e.roll, []).append((rule.name, e, cond))
+            elif isinstance(e, ast.DiceEffect):
+                self.rule_dice.setdefault(e.roll, {}).setdefault(rule.name, []).append(
+                    (cond, dice_of(e.dice, self.dice_decls)))
             elif isinstance(e, ast.RuleHook):
                 arg = e.effect.arg
                 amount = self.compile_expr(arg, types) if isinstance(arg, ast.Expr) else None
@@ -710,6 +715,7 @@ class CompiledRoll:
         """Pick up the rule effects aimed at this roll (after every rule is indexed)."""
         self.modifiers = self.runtime.modifiers.get(self.name, [])
         self.rerolls = self.runtime.rerolls.get(self.name, [])
+        self.rule_dice = self.runtime.rule_dice.get(self.name, {})
         self.autos = self.runtime.autos.get(self.name, [])
         marks = self.runtime.marks.get(self.name, [])
         self.has_effects = bool(self.modifiers or self.rerolls or self.autos or marks)
@@ -799,7 +805,9 @@ class CompiledRoll:
             modifier = self.lo
         if self.hi is not None and modifier > self.hi:
             modifier = self.hi
-        dice = self.dice if self.dice is not None else self._counted_dice(env, vars)
+        dice = self._dice_by_rules(env, vars) if self.rule_dice else None
+        if dice is None:
+            dice = self.dice if self.dice is not None else self._counted_dice(env, vars)
         result = self._roll_once(env, vars, dice, modifier, totals["need"], marking)
         rerolled = False
         if self.decl.is_test and self.decl.reroll != "never" and result.faces and (
@@ -826,6 +834,15 @@ class CompiledRoll:
                 "marks": sorted(result.marks),
             })
         return result
+
+    def _dice_by_rules(self, env: Env, vars: dict) -> DiceExpr | None:
+        """The dice a rule in play sets for this roll (``roll NAME with DICE``), worked out
+        before rolling; the first such rule carried wins."""
+        for bearer, inst in self.runtime.carried(vars):
+            for cond, dice in self.rule_dice.get(inst.rule.name, ()):
+                if cond is None or cond(env, rule_scope(vars, inst, bearer)):
+                    return dice
+        return None
 
     def _counted_dice(self, env: Env, vars: dict) -> DiceExpr:
         """The dice of a roll of a counted number of dice (``levels D6``), worked out now."""

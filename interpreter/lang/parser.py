@@ -1043,6 +1043,10 @@ class _AstBuilder(Transformer):
             amount=amount, stacking=next((c for c in children if isinstance(c, ast.Stacking)), None),
         )
 
+    def dice_effect(self, meta, children):
+        return ast.DiceEffect(**self._effect_common(meta, children), roll=str(children[0]),
+                              dice=children[1])
+
     def reroll_which(self, meta, children):
         return str(children[0])
 
