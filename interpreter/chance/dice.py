@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 import attrs
 
-from interpreter.chance.dist import Dist
+from interpreter.chance.dist import Dist, binomial
 from interpreter.diagnostics import ChanceError
 
 if TYPE_CHECKING:
@@ -48,6 +48,7 @@ __all__ = [
     "Times",
     "Plus",
     "Halved",
+    "CountFaces",
     "Constant",
     "Face",
     "D3",
@@ -469,6 +470,69 @@ class Plus(DiceExpr):
 
     def __repr__(self) -> str:
         return f"Plus({self.expr!r}, {self.constant!r})"
+
+
+@attrs.frozen(repr=False)
+class CountFaces(DiceExpr):
+    """How many dice of a pool show one of some faces: ``count 6 in 3D6``, ``count 5+ in 4D6``.
+
+    Its exact distribution is binomial: it depends on how many dice show a counted face, not on
+    their order nor on which of the other faces they show.
+
+    Examples:
+        >>> CountFaces(Pool(3, D6), (5, 6)).text()
+        'count 5+ in 3D6'
+        >>> CountFaces(Pool(2, D6), (6,)).exact().probability(1)
+        Fraction(5, 18)
+        >>> CountFaces(Pool(2, D6), (7,))
+        Traceback (most recent call last):
+        ...
+        interpreter.diagnostics.ChanceError: error: a D6 has no face 7 to count
+    """
+
+    pool: Pool
+    """The dice rolled."""
+    faces: tuple[int, ...]
+    """The faces that count, in increasing order."""
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.pool, Pool):
+            raise ChanceError(f"counting faces needs a pool of dice, got {self.pool!r}")
+        if not self.faces:
+            raise ChanceError("counting faces needs at least one face to count")
+        for face in self.faces:
+            if face not in self.pool.die.face_set:
+                raise ChanceError(f"a {self.pool.die.name} has no face {face!r} to count")
+
+    def dice(self) -> tuple[Die, ...]:
+        return self.pool.dice()
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        counted = self.faces
+        return sum(1 for f in faces if f in counted)
+
+    def text(self) -> str:
+        top = max(cast(Sequence[int], self.pool.die.distinct))
+        lowest = self.faces[0]
+        if len(self.faces) > 1 and self.faces == tuple(range(lowest, top + 1)):
+            which = f"{lowest}+"
+        else:
+            which = ", ".join(str(f) for f in self.faces)
+        return f"count {which} in {self.pool.text()}"
+
+    def _operand_text(self) -> str:
+        return f"({self.text()})"
+
+    def bounds(self) -> tuple[int, int]:
+        return 0, self.pool.count
+
+    def exact(self) -> Dist[FaceValue]:
+        die = self.pool.die
+        hits = sum(c for f, c in zip(die.distinct, die.counts) if f in self.faces)
+        return binomial(self.pool.count, Fraction(hits, len(die.faces)))
+
+    def __repr__(self) -> str:
+        return f"CountFaces({self.pool!r}, {self.faces!r})"
 
 
 def _half_up(v: int) -> int:

@@ -37,6 +37,7 @@ from interpreter.lang.checker import (
     rule_reference_problem,
 )
 from interpreter.lang.parser import forget_parsed, parse_file
+from interpreter.lang.reuse import resolve_reuses
 from interpreter.lang.walk import walk
 from interpreter.limits import current as current_limits
 from interpreter.paths import PathRefused, named_path, shown
@@ -192,6 +193,10 @@ def apply_patch_op(op: ast.PatchOp, decls: dict[str, ast.Decl], rules: dict[str,
         (rules if op.kind == "rule" else decls).pop(op.name, None)
     elif isinstance(op.decl, ast.RuleDecl):
         rules[op.name] = op.decl
+    elif isinstance(op.decl, ast.ClausePatch):
+        base = decls[op.name]
+        assert isinstance(base, ast.RollDecl), "the loader checks the kind first"
+        decls[op.name] = op.decl.applied_to(base)
     else:
         decls[op.name] = op.decl
     origins[_origin_key(op.kind, op.name)] = Origin(
@@ -313,6 +318,7 @@ class _Builder:
                     )
                 else:
                     self.declare(item, decls, rules, origins, header.id, sources)
+        resolve_reuses(decls, self.bag)
         inherited = {key for key, origin in origins.items() if origin.ruleset != header.id}
         attack_modes = self.attack_modes(manifest, decls, base)
         library = self.library(manifest, decls, base)
@@ -550,6 +556,19 @@ class _Builder:
             return
         if op.op == "remove":
             self.removed[_origin_key(op.kind, op.name)] = op
+        if (isinstance(op.decl, ast.ClausePatch) and isinstance(existing, ast.RollDecl)
+                and existing.reuses is not None):
+            self.bag.add(f"override: {what} reuses {existing.reuses.name!r}, so its clauses are "
+                         "that declaration's", op.span, code="patch-clause-missing",
+                         hint=f"change the clauses of {existing.reuses.name!r}, or override "
+                         f"{op.name!r} whole")
+            return
+        if isinstance(op.decl, ast.ClausePatch) and isinstance(existing, ast.RollDecl):
+            for n in op.decl.missing(existing):
+                self.bag.add(f"override: {what} has no clause '{n.text()}' to remove", n.span,
+                             code="patch-clause-missing",
+                             hint="its natural clauses: " + (
+                                 "; ".join(m.text() for m in existing.naturals) or "none"))
         apply_patch_op(op, decls, rules, origins, ruleset_id, sources)
 
     # ------------------------------------------------------------ data

@@ -907,15 +907,14 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
         policy_name = self.policies.get(side) or self.runtime.default_policy
         policy = self.runtime.decls.get(policy_name) if policy_name else None
         if isinstance(policy, ast.PolicyDecl):
-            for decision, expr in policy.choices:
-                if decision == decl.name:
-                    chosen = self.runtime.compile_expr(expr, {})(env, dict(vars, options=options))
-                    if chosen in options:
-                        return chosen, f"policy {policy_name}"
-                    if chosen is not None:
-                        for o in options:
-                            if _name(o) == _name(chosen):
-                                return o, f"policy {policy_name}"
+            for expr in policy.choices_for(decl.name, self.runtime.decls):
+                chosen = self.runtime.compile_expr(expr, {})(env, dict(vars, options=options))
+                if chosen in options:
+                    return chosen, f"policy {policy_name}"
+                if chosen is not None:
+                    for o in options:
+                        if _name(o) == _name(chosen):
+                            return o, f"policy {policy_name}"
         if decl.default is not None:
             for o in options:
                 if _name(o) == decl.default:

@@ -8,7 +8,8 @@ node classes CamelCase (``roll_decl`` → :class:`RollDecl`).
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import attrs
 
@@ -112,6 +113,20 @@ class DiceLit(Expr):
         if self.plus:
             core += f"{self.plus:+d}"
         return core
+
+
+@attrs.frozen
+class CountedDice(Expr):
+    """A roll's dice counted: a number worked out before rolling (``levels D6``), the faces
+    counted (``count 5+ in 3D6``), or both."""
+
+    pool: DiceLit
+    """The dice: a plain pool (its count is unused when ``number`` is given)."""
+    number: Expr | None = None
+    """How many dice, worked out before they are rolled."""
+    counting: tuple[int, ...] = ()
+    """The faces counted: the value is how many dice show one of them (none: the sum)."""
+    plus: int = 0
 
 
 @attrs.frozen
@@ -443,6 +458,11 @@ class Natural:
     """``fails``, ``passes`` or ``mark``."""
     mark: str | None = None
 
+    def text(self) -> str:
+        """As written: ``natural 6 passes``, ``natural 6 is six``."""
+        said = f"is {self.mark}" if self.mark is not None else self.effect
+        return f"natural {', '.join(str(v) for v in self.values)} {said}"
+
 
 @attrs.frozen
 class RollDecl(Decl):
@@ -451,7 +471,7 @@ class RollDecl(Decl):
     KIND: ClassVar[str] = "roll"
     is_test: bool = False
     params: tuple[Param, ...] = ()
-    dice: DiceLit | None = None
+    dice: DiceLit | CountedDice | None = None
     need: Expr | None = None
     pass_if: Expr | None = None
     naturals: tuple[Natural, ...] = ()
@@ -466,10 +486,44 @@ class RollDecl(Decl):
     """``modifier EXPR``: the roll's own modifier, capped with the rules' modifiers."""
     failing_marks: tuple[tuple[str, Span], ...] = ()
     """``marked NAME fails``: a result with that mark fails (as ``natural N fails`` does)."""
+    reuses: Call | None = None
+    """``test NAME is BASE(args)``: the roll whose clauses this one takes, its parameters
+    bound to ``args`` (:mod:`interpreter.lang.reuse` fills the clauses in after patches)."""
 
     @property
     def kind(self) -> str:
         return "test" if self.is_test else "roll"
+
+
+@attrs.frozen
+class ClausePatch(Decl):
+    """``override test NAME`` with clauses: the roll of that name with these clauses in place
+    of its own; its parameters, and every clause not given, stay."""
+
+    is_test: bool = False
+    changes: tuple[tuple[str, Any], ...] = ()
+    """(RollDecl field, value) for each clause given; ``naturals`` and ``marks`` are added."""
+    removed: tuple[Natural, ...] = ()
+    """``remove natural ...``: natural clauses taken away (matched by what they say)."""
+
+    @property
+    def kind(self) -> str:
+        return "test" if self.is_test else "roll"
+
+    def missing(self, base: RollDecl) -> list[Natural]:
+        """The removed natural clauses that ``base`` does not have."""
+        have = {(n.values, n.effect, n.mark) for n in base.naturals}
+        return [n for n in self.removed if (n.values, n.effect, n.mark) not in have]
+
+    def applied_to(self, base: RollDecl) -> RollDecl:
+        """``base`` with these clauses changed, cited and located as this patch."""
+        gone = {(n.values, n.effect, n.mark) for n in self.removed}
+        naturals = tuple(n for n in base.naturals if (n.values, n.effect, n.mark) not in gone)
+        fields: dict[str, Any] = {"naturals": naturals}
+        for key, value in self.changes:
+            fields[key] = fields.get(key, getattr(base, key)) + value if key in (
+                "naturals", "marks") else value
+        return attrs.evolve(base, span=self.span, cite=self.cite, **fields)
 
 
 @attrs.frozen
@@ -540,6 +594,21 @@ class PolicyDecl(Decl):
     choices: tuple[tuple[str, Expr], ...] = ()
     is_default: bool = False
     """``policy <name> is default``: sides without a policy of their own play by it."""
+    extends: str | None = None
+    """``policy <name> extends <base>``: for a decision it does not choose for, the base's
+    choice (and so on up the chain)."""
+
+    def choices_for(self, decision: str, decls: Mapping[str, Decl]) -> tuple[Expr, ...]:
+        """The choices for ``decision`` of the nearest policy up the chain that has one."""
+        policy: Decl | None = self
+        seen: set[str] = set()
+        while isinstance(policy, PolicyDecl) and policy.name not in seen:
+            seen.add(policy.name)
+            found = tuple(e for d, e in policy.choices if d == decision)
+            if found:
+                return found
+            policy = decls.get(policy.extends) if policy.extends else None
+        return ()
 
 
 @attrs.frozen
@@ -596,6 +665,14 @@ class RerollEffect(Effect):
 
     which: str = "failed"
     roll: str = ""
+
+
+@attrs.frozen
+class DiceEffect(Effect):
+    """``roll charge_distance with lowest 2 of 3D6``: the roll's dice, set by a rule."""
+
+    roll: str = ""
+    dice: DiceLit | CountedDice = attrs.field(kw_only=True)
 
 
 @attrs.frozen

@@ -608,6 +608,8 @@ class _Checker:
             self.error(f"die {d.name!r} needs at least two faces", d.span, "bad-die")
 
     def check_RollDecl(self, d: ast.RollDecl) -> None:
+        if d.reuses is not None and (not self.reused(d) or d.dice is None):
+            return  # it could not take its base's clauses (reported)
         params = self.param_scope(d.params)
         # while the roll is worked out, `result` and `natural` are its totals
         scope = params.child({"result": "int", "natural": "int"})
@@ -615,6 +617,9 @@ class _Checker:
         if d.dice is None:
             self.error(f"{what} says no dice", d.span, "missing-dice",
                        hint="add a line such as: dice D6")
+        elif isinstance(d.dice, ast.CountedDice):
+            # a counted number of dice is known before they are rolled
+            self.expect(d.dice.number, params, "int", "the number of dice")
         else:
             self.dice(d.dice)
             symbols = self.symbol_faces(d.dice)
@@ -657,6 +662,38 @@ class _Checker:
         lo, hi = d.cap
         if lo is not None and hi is not None and lo > hi:
             self.error(f"{what}: modifiers capped {lo}..{hi} is an empty range", d.span, "bad-range")
+
+    def rule_dice(self, e: ast.DiceEffect) -> None:
+        """``roll NAME with DICE``: dice whose number is known, of numbers where the roll
+        needs a score."""
+        if isinstance(e.dice, ast.CountedDice):
+            if e.dice.number is not None:
+                self.error(f"'roll {e.roll} with': the number of dice a rule sets is a whole "
+                           "number", e.dice.number.span, "bad-dice")
+            return
+        self.dice(e.dice)
+        target = self.decls.get(e.roll)
+        symbols = self.symbol_faces(e.dice)
+        if symbols and isinstance(target, ast.RollDecl) and target.need is not None:
+            self.error(f"'roll {e.roll} with': {e.roll!r} needs a score, but die "
+                       f"{e.dice.die_name!r} has faces that are not numbers "
+                       f"({', '.join(symbols)})", e.span, "need-on-symbols")
+
+    def reused(self, d: ast.RollDecl) -> bool:
+        """``test NAME(params) is BASE(args)``: the arguments are checked as a call's (the
+        loader has said why a base that is no roll of the same kind cannot be reused);
+        whether they fit, so the clauses taken with them are worth checking."""
+        call = d.reuses
+        assert call is not None
+        base = self.decls.get(call.name)
+        if not isinstance(base, ast.RollDecl) or base.kind != d.kind:
+            return False
+        if not call.args and not call.kwargs and d.params == base.params:
+            self.use(call.name)  # the base's parameters, passed on
+            return True
+        before = len(self.bag.errors)
+        self.call(call, self.param_scope(d.params))
+        return len(self.bag.errors) == before
 
     def symbol_faces(self, dice: ast.DiceLit) -> list[str]:
         """The faces of a special die that are not numbers (none for other dice)."""
@@ -736,6 +773,8 @@ class _Checker:
                        extra.span, "duplicate-default")
 
     def check_PolicyDecl(self, d: ast.PolicyDecl) -> None:
+        if d.extends is not None:
+            self.policy_base(d)
         for decision, expr in d.choices:
             target = self.decls.get(decision)
             if not isinstance(target, ast.DecisionDecl):
@@ -747,6 +786,27 @@ class _Checker:
             self.user = decision
             scope = self.param_scope(target.params).child({"options": "list"})
             self.expr(expr, scope)
+
+    def policy_base(self, d: ast.PolicyDecl) -> None:
+        """``policy NAME extends BASE``: the base is a policy, and the chain has no ring."""
+        chain = [d.name]
+        policy: ast.Decl | None = d
+        while isinstance(policy, ast.PolicyDecl) and policy.extends is not None:
+            base = self.decls.get(policy.extends)
+            if not isinstance(base, ast.PolicyDecl):
+                if policy is d:
+                    self.error(f"policy {d.name!r} extends {policy.extends!r}, which is not a "
+                               "policy", d.span, "unknown-policy",
+                               hint=did_you_mean(policy.extends, self.names_of("policy")))
+                return
+            if base.name in chain:
+                if base.name == d.name:
+                    self.error(f"policy {d.name!r} extends itself: "
+                               f"{' -> '.join(chain + [d.name])}", d.span, "reuse-cycle")
+                return
+            self.use(base.name, d.name)
+            chain.append(base.name)
+            policy = base
 
     def check_BattleDecl(self, d: ast.BattleDecl) -> None:
         for body in (d.setup, d.round, d.turn, d.score):
@@ -830,6 +890,9 @@ class _Checker:
         elif isinstance(e, ast.RerollEffect):
             scope = self.target_scope(e.roll, ("test",), e.span, base,
                                       f"reroll {e.which}")
+        elif isinstance(e, ast.DiceEffect):
+            scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "roll ... with")
+            self.rule_dice(e)
         elif isinstance(e, ast.AutoResult):
             scope = self.target_scope(e.test, ("test",), e.span, base, e.result)
         elif isinstance(e, ast.MarkEffect):

@@ -21,13 +21,24 @@ from typing import Any
 import attrs
 
 from interpreter import cache
-from interpreter.chance import D6, DiceExpr, Die, KeepHighest, KeepLowest, Plus, Pool, Times
+from interpreter.chance import (
+    D6,
+    CountFaces,
+    DiceExpr,
+    Die,
+    KeepHighest,
+    KeepLowest,
+    Plus,
+    Pool,
+    Times,
+)
 from interpreter.chance.dice import Face, FaceValue
 from interpreter.diagnostics import BattleError, DiagnosticBag, Span
 from interpreter.engine.entities import Bearer, RuleInstance, Unit, Weapon
 from interpreter.lang import ast
 from interpreter.lang.codegen import CodeGen
 from interpreter.lang.walk import walk
+from interpreter.limits import limit, too_many
 
 __all__ = ["Env", "RollResult", "SequenceOutcome", "Runtime", "compile_ruleset", "dice_of"]
 
@@ -111,8 +122,11 @@ class SequenceOutcome:
 # ---------------------------------------------------------------- dice
 
 
-def dice_of(lit: ast.DiceLit, dice_decls: Mapping[str, ast.DieDecl] | None = None) -> DiceExpr:
+def dice_of(lit: ast.DiceLit | ast.CountedDice,
+            dice_decls: Mapping[str, ast.DieDecl] | None = None) -> DiceExpr:
     """The chance-layer dice expression for a dice literal (``D3`` is a D6 halved up)."""
+    if isinstance(lit, ast.CountedDice):
+        return _counted_of(lit)
     if lit.die_name is not None:
         decl = (dice_decls or {})[lit.die_name]
         expr: DiceExpr = Face(Die(tuple(decl.faces), decl.name))
@@ -141,6 +155,15 @@ those faces, so ``2D3`` is two such dice summed and scripted dice give the D3's 
 
 def _d3_pool(count: int) -> DiceExpr:
     return Pool(count, _D3_DIE)
+
+
+def _counted_of(counted: ast.CountedDice) -> DiceExpr:
+    """Counted dice whose number is known: a pool, or how many of its dice show some faces."""
+    assert counted.number is None, "a counted number is worked out before rolling"
+    pool = dice_of(counted.pool)
+    assert isinstance(pool, Pool), "the parser counts a plain pool only"
+    expr: DiceExpr = CountFaces(pool, counted.counting) if counted.counting else pool
+    return Plus(expr, counted.plus) if counted.plus else expr
 
 
 # ---------------------------------------------------------------- runtime errors
@@ -368,6 +391,8 @@ class Runtime:
         self.rerolls: dict[str, list[tuple[str, ast.RerollEffect, Closure | None]]] = {}
         self.autos: dict[str, list[tuple[str, ast.AutoResult, Closure | None]]] = {}
         self.marks: dict[str, list[tuple[str, ast.MarkEffect, Closure | None]]] = {}
+        self.rule_dice: dict[str, dict[str, list[tuple[Closure | None, DiceExpr]]]] = {}
+        """roll name -> rule name -> the dice its ``roll ... with`` effects set, by condition."""
         self.rule_hooks: dict[tuple[str, str], list[tuple[str, ast.RuleHook, Closure | None,
                                                           Closure | None]]] = {}
         self.char_effects: dict[str, list[tuple[ast.CharacteristicEffect, Closure | None,
@@ -432,6 +457,9 @@ class Runtime:
                 self.autos.setdefault(e.test, []).append((rule.name, e, cond))
             elif isinstance(e, ast.MarkEffect):
                 self.marks.setdefault(e.roll, []).append((rule.name, e, cond))
+            elif isinstance(e, ast.DiceEffect):
+                self.rule_dice.setdefault(e.roll, {}).setdefault(rule.name, []).append(
+                    (cond, dice_of(e.dice, self.dice_decls)))
             elif isinstance(e, ast.RuleHook):
                 arg = e.effect.arg
                 amount = self.compile_expr(arg, types) if isinstance(arg, ast.Expr) else None
@@ -805,8 +833,12 @@ class CompiledRoll:
         self.params = frozenset(types)
         ctx = dict(types, result="int", natural="int")
         assert decl.dice is not None, "the checker requires dice (missing-dice)"
-        self.dice = dice_of(decl.dice, runtime.dice_decls)
-        self.physical = self.dice.dice()
+        number = decl.dice.number if isinstance(decl.dice, ast.CountedDice) else None
+        self.number = runtime.compile_expr(number, types) if number is not None else None
+        self.dice = dice_of(decl.dice, runtime.dice_decls) if number is None else None
+        """The dice, unless their number is worked out each time (:meth:`_counted_dice`)."""
+        self.counted: dict[int, DiceExpr] = {}
+        """The dice for each counted number rolled so far (``levels D6``)."""
         self.need = runtime.compile_expr(decl.need, ctx) if decl.need is not None else None
         self.pass_if = runtime.compile_expr(decl.pass_if, ctx) if decl.pass_if else None
         self.target = _target(runtime, decl.pass_if, ctx)
@@ -827,6 +859,7 @@ class CompiledRoll:
         """Pick up the rule effects aimed at this roll (after every rule is indexed)."""
         self.modifiers = self.runtime.modifiers.get(self.name, [])
         self.rerolls = self.runtime.rerolls.get(self.name, [])
+        self.rule_dice = self.runtime.rule_dice.get(self.name, {})
         self.autos = self.runtime.autos.get(self.name, [])
         marks = self.runtime.marks.get(self.name, [])
         self.has_effects = bool(self.modifiers or self.rerolls or self.autos or marks)
@@ -925,13 +958,16 @@ class CompiledRoll:
             modifier = self.lo
         if self.hi is not None and modifier > self.hi:
             modifier = self.hi
-        result = self._roll_once(env, vars, modifier, totals["need"], marking)
+        dice = self._dice_by_rules(env, vars) if self.rule_dice else None
+        if dice is None:
+            dice = self.dice if self.dice is not None else self._counted_dice(env, vars)
+        result = self._roll_once(env, vars, dice, modifier, totals["need"], marking)
         rerolled = False
         if self.decl.is_test and self.decl.reroll != "never" and result.faces and (
                 (reroll_failed and not result.passed) or (reroll_passed and result.passed)):
             # a die is re-rolled at most once, whatever the number of sources (000 L13)
-            result = self._roll_once(env, vars, modifier, totals["need"], marking,
-                                     self._rerolled_faces(env, result))
+            result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
+                                     self._rerolled_faces(env, result, dice.dice()))
             rerolled = True
         if env.events is not None:
             env.emit({
@@ -968,18 +1004,47 @@ class CompiledRoll:
             out["rerolled_by"] = list(dict.fromkeys(rerolled_by))
         return out
 
-    def _rerolled_faces(self, env: Env, result: RollResult) -> tuple:
+    def _dice_by_rules(self, env: Env, vars: dict) -> DiceExpr | None:
+        """The dice a rule in play sets for this roll (``roll NAME with DICE``), worked out
+        before rolling; the first such rule carried wins."""
+        for bearer, inst in self.runtime.carried(vars):
+            for cond, dice in self.rule_dice.get(inst.rule.name, ()):
+                if cond is None or cond(env, rule_scope(vars, inst, bearer)):
+                    return dice
+        return None
+
+    def _counted_dice(self, env: Env, vars: dict) -> DiceExpr:
+        """The dice of a roll of a counted number of dice (``levels D6``), worked out now."""
+        counted = self.decl.dice
+        assert self.number is not None and isinstance(counted, ast.CountedDice)
+        assert counted.number is not None
+        n = self.number(env, vars)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise _fail(f"{self.decl.kind} {self.name!r} is to roll {n!r} dice; the number of "
+                        "dice must be a whole number, 0 or more", counted.number.span,
+                        "bad-dice")
+        if n > limit("dice"):
+            raise _fail(f"{self.decl.kind} {self.name!r}: "
+                        + too_many("dice", "dice in one roll", n), counted.number.span,
+                        "too-many-dice")
+        dice = self.counted.get(n)
+        if dice is None:
+            lit = attrs.evolve(counted, pool=attrs.evolve(counted.pool, count=n), number=None)
+            dice = self.counted[n] = dice_of(lit)
+        return dice
+
+    def _rerolled_faces(self, env: Env, result: RollResult, physical: tuple[Die, ...]) -> tuple:
         """The faces after a re-roll: every die (``reroll all dice``, the default for
         many-dice rolls, 000 L13), or one die (``reroll one die``): the lowest when a high
         result passes (``need``), the highest when a low one does (``pass if``)."""
         if self.decl.reroll != "one die" or len(result.faces) == 1:
-            return env.chance.roll(self.physical, self.name)
+            return env.chance.roll(physical, self.name)
         faces = list(result.faces)
         pick = faces.index(min(faces) if self.need is not None else max(faces))
-        faces[pick] = env.chance.roll((self.physical[pick],), self.name)[0]
+        faces[pick] = env.chance.roll((physical[pick],), self.name)[0]
         return tuple(faces)
 
-    def _roll_once(self, env: Env, vars: dict, modifier: int, need_mod: int,
+    def _roll_once(self, env: Env, vars: dict, rolled: DiceExpr, modifier: int, need_mod: int,
                    marking: list[tuple[str, Closure | None, dict]],
                    faces: tuple | None = None) -> RollResult:
         need = None
@@ -993,8 +1058,10 @@ class CompiledRoll:
             elif not self.natural_can_pass:
                 return RollResult(self.name, None, 0, False)
         if faces is None:
-            faces = env.chance.roll(self.physical, self.name)
-        natural = self.dice.value(faces)
+            physical = rolled.dice()
+            # a counted number of none rolls nothing, so asks no chance source
+            faces = env.chance.roll(physical, self.name) if physical else ()
+        natural = rolled.value(faces)
         total = natural + modifier if isinstance(natural, int) else natural
         vars = dict(vars)
         vars["natural"] = natural
@@ -1021,7 +1088,7 @@ class CompiledRoll:
                     passed = False
                 elif (self.beyond is not None and isinstance(natural, int)
                       and need - modifier > self.beyond[0]):
-                    passed = self._beyond(env, vars, natural, need - modifier)
+                    passed = self._beyond(env, vars, rolled, natural, need - modifier)
                 else:
                     passed = total >= need
             else:
@@ -1034,7 +1101,7 @@ class CompiledRoll:
         value = self.value(env, vars) if self.value is not None else total
         return RollResult(self.name, value, natural, passed, marks, faces, need)
 
-    def _beyond(self, env: Env, vars: dict, natural: int, need: int) -> bool:
+    def _beyond(self, env: Env, vars: dict, rolled: DiceExpr, natural: int, need: int) -> bool:
         """A need above the die (7+): roll the highest face, then another die (000 L362)."""
         assert self.beyond is not None, "only a roll with 'beyond' goes beyond"
         threshold, follow = self.beyond
@@ -1043,8 +1110,8 @@ class CompiledRoll:
         second = follow(env, dict(vars, need=need))
         if second is None:
             return False
-        faces = env.chance.roll(self.physical, self.name + ".beyond")
-        return self.dice.value(faces) >= second
+        faces = env.chance.roll(rolled.dice(), self.name + ".beyond")
+        return rolled.value(faces) >= second
 
 
 _NO_MODS = {"result": 0, "need": 0}

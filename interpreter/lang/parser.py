@@ -598,6 +598,14 @@ def _keywords(terminals: Iterable[str]) -> list[str]:
     return out
 
 
+@attrs.frozen
+class _FacePick:
+    """The faces a ``count`` names, as written (``6``, ``5+``), and where."""
+
+    faces: tuple[str, ...]
+    span: Span
+
+
 class _BuildError(Exception):
     """A mistake the grammar lets through but the AST cannot hold (``0D6``, a clause twice)."""
 
@@ -689,6 +697,24 @@ class _AstBuilder(Transformer):
             ast.PatchOp(span=self._span(meta), op=op, kind=d.kind, name=d.name, decl=d, cite=d.cite)
             for d in decls
         ]
+
+    def removed_natural(self, meta, children):
+        return _Clause("remove_natural", children[0].value, self._span(meta))
+
+    def clause_patch_decl(self, meta, children):
+        op, kind, name = children[0], children[1], str(children[2])
+        if op != "override":
+            raise _BuildError(f"'{op}' takes a whole declaration; 'override {kind} {name}' "
+                              "changes clauses", self._span(meta), code="syntax")
+        fields = _clauses(children, f"override {kind} {name!r}",
+                          repeatable=("natural", "mark", "remove_natural"))
+        removed = fields.pop("remove_natural")
+        keys = {"natural": "naturals", "mark": "marks"}
+        changes = tuple((keys.get(k, k), v) for k, v in fields.items() if v != ())
+        decl = ast.ClausePatch(span=self._span(meta), name=name, cite=self._cite(children),
+                               is_test=kind == "test", changes=changes, removed=removed)
+        return ast.PatchOp(span=self._span(meta), op=op, kind=decl.kind, name=name, decl=decl,
+                           cite=decl.cite)
 
     def remove_decl(self, meta, children):
         kind = children[0]
@@ -924,6 +950,15 @@ class _AstBuilder(Transformer):
             failing_marks=tuple(fields.get("marked", ())),
         )
 
+    def reuse_decl(self, meta, children):
+        kind, name = children[0], str(children[1])
+        params = next((c.items for c in children if isinstance(c, _Params)), ())
+        base = next(c for c in children[2:] if isinstance(c, (ast.Call, Token)))
+        if isinstance(base, Token):
+            base = ast.Call(self._tspan(base), str(base))
+        return ast.RollDecl(span=self._span(meta), name=name, cite=self._cite(children),
+                            is_test=kind == "test", params=params, reuses=base)
+
     # -------------------------------------------------------- dice
     def _dice_parts(self, token: Token) -> tuple[int, int, int]:
         m = re.fullmatch(r"([0-9]*)D([0-9]+)(?:x([0-9]+))?", str(token))
@@ -960,6 +995,40 @@ class _AstBuilder(Transformer):
 
     def dice_named(self, meta, children):
         return ast.DiceLit(self._span(meta), 1, 0, die_name=str(children[0]))
+
+    def dice_counted(self, meta, children):
+        number, token = children
+        count, sides, times = self._dice_parts(token)
+        if count != 1 or times != 1 or str(token)[0].isdigit():
+            raise _BuildError(f"a counted number of dice takes one die: write 'n D{sides}', "
+                              f"not 'n {token}'", self._tspan(token), code="bad-dice")
+        return ast.CountedDice(self._span(meta), ast.DiceLit(self._tspan(token), 1, sides),
+                               number)
+
+    def face_pick(self, meta, children):
+        return _FacePick(tuple(str(c) for c in children), self._span(meta))
+
+    def dice_count(self, meta, children):
+        pick, counted = children
+        if isinstance(counted, ast.DiceLit):
+            counted = ast.CountedDice(counted.span, counted)
+        pool = counted.pool
+        if pool.keep or pool.times != 1 or pool.die_name or counted.counting:
+            what = "a count" if counted.counting else f"'{pool.text()}'"
+            raise _BuildError(f"only a pool of dice is counted, as in 'count 6 in 3D6', not "
+                              f"{what}", counted.span, code="bad-dice")
+        if pick.faces[0].endswith("+"):
+            lowest = int(pick.faces[0][:-1])
+            faces = tuple(range(lowest, pool.sides + 1))
+        else:
+            faces = tuple(sorted({int(f) for f in pick.faces}))
+        # a D3 shows 1 to 3 (compiler: a D6 read halved)
+        missing = [f for f in faces or (lowest,) if not 1 <= f <= pool.sides]
+        if missing or not faces:
+            raise _BuildError(f"a D{pool.sides} has no face {missing[0] if missing else lowest}"
+                              f" to count; its faces are 1 to {pool.sides}", pick.span,
+                              code="bad-dice")
+        return attrs.evolve(counted, counting=faces, span=self._span(meta))
 
     def dice_plus(self, meta, children):
         base, op, amount = children
@@ -1061,6 +1130,10 @@ class _AstBuilder(Transformer):
             is_default=any(isinstance(c, Token) and c.type == "POLICY_DEFAULT" for c in children),
         )
 
+    def policy_extends_decl(self, meta, children):
+        names = [str(c) for c in children if isinstance(c, Token) and c.type == "NAME"]
+        return attrs.evolve(self.policy_decl(meta, children), name=names[0], extends=names[1])
+
     def phase_decl(self, meta, children):
         names = [str(c) for c in children if isinstance(c, Token) and c.type == "NAME"]
         return ast.PhaseDecl(
@@ -1144,6 +1217,10 @@ class _AstBuilder(Transformer):
         return ast.Shield(**self._effect_common(meta, children),
                           names=tuple(str(c) for c in children
                                       if isinstance(c, Token) and c.type == "NAME"))
+
+    def dice_effect(self, meta, children):
+        return ast.DiceEffect(**self._effect_common(meta, children), roll=str(children[0]),
+                              dice=children[1])
 
     def reroll_which(self, meta, children):
         return str(children[0])

@@ -173,6 +173,19 @@ def test_we12_four_winds_dice_give_16_power_and_11_dispel() -> None:
     assert call("winds_pools", {"winds_die": [2, 3, 5, 6]}, dice_count=4) == [16, 11]
 
 
+def test_channelling_rolls_a_d6_per_wizard_level(tmp_path: Path) -> None:
+    # L250, L256: a Level 3 Wizard channels with 3D6, each 5 or 6 a power die; the orcs, with
+    # no Wizard, roll no dice to channel dispel dice. Winds of 2 and 6: 8 power, 6 dispel.
+    world = wizard_world(tmp_path, 3)
+    world.call("winds_of_magic", {"winds_die": [2, 6], "power_channelled": [5, 6, 1]},
+               side="empire")
+    assert world.state.counters[("power_dice", "empire")] == 10
+    assert world.state.counters[("dispel_dice", "orcs")] == 6
+    # exactly: none of 3 dice shows 5 or 6 with (2/3)^3; both of 2 dice show 6 with 1/36
+    assert exact("power_channelled", levels=3).probability(0) == Fraction(8, 27)
+    assert exact("dispel_channelled", levels=2).probability(2) == Fraction(1, 36)
+
+
 def wizard_world(tmp_path: Path, level: int, **spec: Any) -> World:
     return World(tmp_path, [
         unit("wizard", "empire", 36, 8, profile="empire/battle_wizard", models=1,

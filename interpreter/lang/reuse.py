@@ -1,0 +1,119 @@
+"""Rolls and tests that reuse another: ``test panic_test is leadership @ L508``.
+
+A reusing declaration has its own name, citation and parameters, and the clauses of the roll
+it names, with that roll's parameters replaced by the arguments it is given
+(``test break_test(unit: unit, lost_by: int) is leadership(unit, 0 - lost_by)``). Without
+parameters it takes the base's and passes them on. Rules aim at it by its own name, and its
+dice are its own. The clauses are filled in after patches, so a patch that overrides the base
+changes every roll that reuses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from interpreter.diagnostics import DiagnosticBag, did_you_mean
+from interpreter.lang import ast
+
+__all__ = ["resolve_reuses"]
+
+_OWN = frozenset({"span", "name", "cite", "is_test", "params", "reuses"})
+"""The fields a reusing declaration keeps; every other one comes from its base."""
+
+
+def resolve_reuses(decls: dict[str, ast.Decl], bag: DiagnosticBag) -> None:
+    """Fill in the clauses of every roll or test that reuses another, in place."""
+    done: dict[str, bool] = {}
+    for name, decl in list(decls.items()):
+        if isinstance(decl, ast.RollDecl) and decl.reuses is not None:
+            _resolve(name, decls, bag, done, ())
+
+
+def _resolve(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag, done: dict[str, bool],
+             chain: tuple[str, ...]) -> bool:
+    """Resolve ``name`` (and the roll it reuses first); False when it cannot be."""
+    decl = decls[name]
+    assert isinstance(decl, ast.RollDecl) and decl.reuses is not None
+    if name in done:
+        return done[name]
+    call = decl.reuses
+    what = f"{decl.kind} {name!r}"
+    if name in chain:
+        cycle = chain[chain.index(name):]
+        bag.add(f"{what} reuses itself: {' -> '.join(cycle + (name,))}", call.span,
+                code="reuse-cycle")
+        done.update(dict.fromkeys(cycle, False))
+        return False
+    base = decls.get(call.name)
+    if not isinstance(base, ast.RollDecl):
+        rolls = [n for n, d in decls.items() if isinstance(d, ast.RollDecl) and n != name]
+        found = "" if base is None else f" (it is declared with '{base.kind}')"
+        bag.add(f"{what} reuses {call.name!r}, which is no roll or test{found}", call.span,
+                code="unknown-reuse", hint=did_you_mean(call.name, rolls))
+        return False
+    if base.kind != decl.kind:
+        bag.add(f"{what} reuses {base.kind} {call.name!r}: a {decl.kind} reuses a {decl.kind}",
+                call.span, code="reuse-kind", hint=f"write: {base.kind} {name} is {call.name}")
+        return False
+    if base.reuses is not None and not _resolve(call.name, decls, bag, done, chain + (name,)):
+        done[name] = False
+        return False
+    base = decls[call.name]
+    assert isinstance(base, ast.RollDecl)
+    bound = _bind(decl, base)
+    done[name] = bound is not None
+    if bound is None:
+        return False
+    params, values = bound
+    taken = {f.name: _substitute(getattr(base, f.name), values)
+             for f in attrs.fields(ast.RollDecl) if f.name not in _OWN}
+    decls[name] = attrs.evolve(decl, params=params, **taken)
+    return True
+
+
+def _bind(decl: ast.RollDecl, base: ast.RollDecl
+          ) -> tuple[tuple[ast.Param, ...], dict[str, ast.Expr]] | None:
+    """The reusing declaration's parameters and an expression for each of the base's; None
+    when the arguments do not fit (the checker says how, as for any call)."""
+    call = decl.reuses
+    assert call is not None
+    resolved = decl.dice is not None  # inherited from a base ruleset, resolved there
+    if not call.args and not call.kwargs and (not decl.params or resolved):
+        # `test panic_test is leadership`: the base's parameters, passed on as they are
+        return base.params, {}
+    names = [p.name for p in base.params]
+    values: dict[str, ast.Expr] = dict(zip(names, call.args))
+    for key, value in call.kwargs:
+        if key not in names or key in values:
+            return None
+        values[key] = value
+    for p in base.params:
+        if p.name not in values:
+            if p.default is None:
+                return None
+            values[p.name] = p.default
+    return None if len(call.args) > len(names) else (decl.params, values)
+
+
+def _substitute(node: Any, values: Mapping[str, ast.Expr]) -> Any:
+    """``node`` with each name of ``values`` replaced by its expression (not where a
+    comprehension binds the same name)."""
+    if not values:
+        return node
+    if isinstance(node, tuple):
+        return tuple(_substitute(n, values) for n in node)
+    if isinstance(node, ast.Name):
+        return values.get(node.name, node)
+    if isinstance(node, ast.Comprehension) and node.var in values:
+        inner = {k: v for k, v in values.items() if k != node.var}
+        return attrs.evolve(node, item=_substitute(node.item, inner),
+                            iterable=_substitute(node.iterable, values),
+                            where=_substitute(node.where, inner))
+    if not attrs.has(type(node)):
+        return node
+    changes = {f.name: _substitute(getattr(node, f.name), values)
+               for f in attrs.fields(type(node)) if f.name != "span"}
+    return attrs.evolve(node, **changes)

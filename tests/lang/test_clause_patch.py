@@ -1,0 +1,71 @@
+"""Clause-level overrides: ``override test NAME`` with a few clauses changes those clauses of
+the base's declaration and keeps the rest; and the diagnostics for one that cannot apply."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from interpreter.chance import enumerate_exact
+from interpreter.diagnostics import InterpreterError
+from interpreter.editions.loader import load_ruleset
+from interpreter.lang.compiler import compile_ruleset
+
+from .test_rolls import kit, unit
+
+BASE = '''
+test wound(a: unit) @ L1
+    dice D6
+    need a.S
+    natural 6 passes
+    natural 1 fails
+test panic is wound @ L2
+'''
+
+
+def patched(tmp_path: Path, rules: str) -> Path:
+    kit(tmp_path, BASE)
+    folder = tmp_path / "kit-house"
+    folder.mkdir()
+    (folder / "index.yaml").write_text("kind: ruleset\nrules: [house.rules]\n")
+    (folder / "house.rules").write_text('ruleset kit-house "House" extends kit\n'
+                                        '    source "000_c4300f58fce5f1da.txt"\n' + rules)
+    return folder
+
+
+def p_pass(rt, name, **args) -> F:
+    return enumerate_exact(
+        lambda ch: rt.invoke(name, rt.env(ch), dict(args)).passed).probability(True)
+
+
+@pytest.mark.parametrize(("rules", "strength", "expected"), [
+    # the base: a 6 always passes, so a need of 9 still passes on a 6
+    ("", 9, F(1, 6)),
+    ("override test wound @ L1\n    remove natural 6 passes\n", 9, F(0)),
+    ("override test wound @ L1\n    need a.S - 1\n", 5, F(1, 2)),
+    ("override test wound @ L1\n    natural 5 passes\n", 9, F(1, 3)),
+])
+def test_the_clauses_given_change_and_the_rest_stay(tmp_path, rules, strength, expected) -> None:
+    rt = compile_ruleset(load_ruleset(patched(tmp_path, rules)))
+    assert p_pass(rt, "wound", a=unit(rt, S=strength)) == expected
+    assert p_pass(rt, "wound", a=unit(rt, S=1)) == F(5, 6)  # natural 1 fails: kept
+
+
+@pytest.mark.parametrize(("rules", "expected"), [
+    ("override test wound @ L1\n    remove natural 5 passes\n",
+     (4, 12, "patch-clause-missing", "override: test 'wound' has no clause 'natural 5 passes' "
+      "to remove", "its natural clauses: natural 6 passes; natural 1 fails")),
+    ("override test panic @ L1\n    need 3\n",
+     (3, 1, "patch-clause-missing", "override: test 'panic' reuses 'wound', so its clauses "
+      "are that declaration's", "change the clauses of 'wound', or override 'panic' whole")),
+    ("add test wound @ L1\n    need 3\n",
+     (3, 1, "syntax", "'add' takes a whole declaration; 'override test wound' changes "
+      "clauses", None)),
+])
+def test_a_clause_override_that_cannot_apply_is_located(tmp_path, rules, expected) -> None:
+    with pytest.raises(InterpreterError) as err:
+        load_ruleset(patched(tmp_path, rules))
+    assert [(d.span.line, d.span.column, d.code, d.message, d.hint)
+            for d in err.value.diagnostics] == [expected]
