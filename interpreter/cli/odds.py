@@ -108,12 +108,12 @@ def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], 
     if plot is not None:
         write_chart([damage_panel(found)], plot)
     if as_json:
-        data = [_json(ruleset, o, samples) for o in found]
+        data = [_json(ruleset, o, samples or 0) for o in found]
         print_json(data[0] if len(data) == 1 else {"edition": ruleset.id, "target": target,
                                                     "attackers": data}, sort_keys=False)
     else:
         for o in found:
-            _print_text(ruleset, o, samples, exact)
+            _print_text(ruleset, o, samples or 0, exact)
         _print_table(found, exact)
         if plot is not None:
             print(f"chart written to {plot}")

@@ -682,7 +682,7 @@ class _Builder:
 
 
 def _placeholders(phrase: str) -> list[str]:
-    """The fields a report phrase names: ``{unit}``, ``{2}``, ``{steadfast?yes|no}``."""
+    """The fields a report phrase names: ``{unit}``, ``{2}``, ``{flag?yes|no}``."""
     return [m.split("?", 1)[0] for m in re.findall(r"\{([^{}]*)\}", phrase)]
 
 

@@ -374,6 +374,9 @@ def narrate(events: Iterable[dict], words: Words | None = None, explain: bool = 
         yield line
 
     for e in [*events, None]:
+        if e is not None and e["kind"] == "roll" and not e.get("dice") \
+                and not e.get("automatic"):
+            continue   # a roll of no dice (a counted roll of 0): nothing to tell
         key = _plain_roll(e) if e is not None else None
         if run and (key is None or key != _plain_roll(run[0])):
             first = run[0]

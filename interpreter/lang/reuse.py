@@ -1,8 +1,8 @@
-"""Rolls and tests that reuse another: ``test panic_test is leadership @ L508``.
+"""Rolls and tests that reuse another: ``test courage_test is nerve_test @ L12``.
 
 A reusing declaration has its own name, citation and parameters, and the clauses of the roll
 it names, with that roll's parameters replaced by the arguments it is given
-(``test break_test(unit: unit, lost_by: int) is leadership(unit, 0 - lost_by)``). Without
+(``test rout_test(unit: unit, lost_by: int) is nerve_test(unit, 0 - lost_by)``). Without
 parameters it takes the base's and passes them on. Rules aim at it by its own name, and its
 dice are its own. The clauses are filled in after patches, so a patch that overrides the base
 changes every roll that reuses it.

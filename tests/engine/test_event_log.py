@@ -47,10 +47,12 @@ def test_the_battle_event_draws_the_table_and_every_unit(duel_events) -> None:
 def test_moves_engagements_and_casualties_say_where_the_unit_stands(duel_events) -> None:
     placed = [(e["kind"], e["placed"]) for e in duel_events
               if "placed" in e and e["kind"] != "battle"]
-    # the Orcs charge the 4" gap; 3 of them fall (17: still 4 ranks); 4 Halberdiers fall
-    # (16); the Halberdiers flee 8" straight away, turned about; the Orcs pursue 6"
-    assert placed[:5] == [
+    # the Orcs charge the 4" gap and close the door (already flush: they stay where they
+    # are); 3 of them fall (17: still 4 ranks); 4 Halberdiers fall (16); the Halberdiers
+    # flee 8" straight away, turned about; the Orcs pursue 6"
+    assert placed[:6] == [
         ("engage", {"orcs": _place(23.9685, 180.0, 4, 25)}),
+        ("align", {"orcs": _place(23.9685, 180.0, 4, 25)}),
         ("casualties", {"orcs": _place(23.9685, 180.0, 4, 25)}),
         ("casualties", {"halberdiers": _place(20.4252, 0.0, 4, 20)}),
         ("move", {"halberdiers": _place(12.4252, 180.0, 4, 20)}),
