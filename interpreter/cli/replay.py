@@ -7,8 +7,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from interpreter.cli.common import run_command
-from interpreter.diagnostics import UsageError
+from interpreter.cli.common import (
+    add_common_arguments,
+    add_version_argument,
+    at_least,
+    run_command,
+)
+from interpreter.diagnostics import CommandLineError, UsageError
 from interpreter.paths import shown
 
 if TYPE_CHECKING:
@@ -38,10 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("log", metavar="EVENTS.jsonl", help="the event log (rules-run --log)")
     parser.add_argument("-o", "--output", required=True, metavar="FILE.html|FILE.svg",
                         help="where to write: a .html page or an .svg picture")
-    parser.add_argument("--turn", type=int, metavar="N",
+    parser.add_argument("--turn", type=at_least(0), metavar="N",
                         help="the end of battle round N (0: the set-up): where the page "
                         "opens, or what the picture shows (default: the end of the battle; "
                         "the page opens at the start)")
+    add_version_argument(parser)
+    add_common_arguments(parser)
     return parser
 
 
@@ -55,22 +62,33 @@ def main(argv: list[str] | None = None) -> int:
         write_replay(load(args.log), args.output, kind, args.turn)
         return 0
 
-    return run_command(body)
+    return run_command(body, args)
 
 
 def check_output(path: str, flag: str) -> str:
-    """The kind of file to write (``html`` or ``svg``), from its name.
+    """The kind of file to write (``html`` or ``svg``), from its name; checked before the
+    log is read or the battle fought.
 
     Raises:
-        UsageError: the name ends in neither.
+        CommandLineError: the name ends in neither, names a folder, or its folder does not
+            exist (the command line is wrong in itself: exit 2).
     """
-    suffix = Path(path).suffix.lower()
+    where = Path(path)
+    suffix = where.suffix.lower()
     if suffix in (".html", ".htm"):
-        return "html"
-    if suffix == ".svg":
-        return "svg"
-    raise UsageError(f"{flag} {path}: write a .html page or an .svg picture "
-                     f"(not {suffix or 'a file without a suffix'!r})")
+        kind = "html"
+    elif suffix == ".svg":
+        kind = "svg"
+    else:
+        raise CommandLineError(f"{flag} {path}: write a .html page or an .svg picture "
+                               f"(not {suffix or 'a file without a suffix'!r})")
+    if where.is_dir():
+        raise CommandLineError(f"{flag} {path} is a folder; give a file name, such as "
+                               f"{(where / ('replay.' + kind)).as_posix()}")
+    if not where.parent.is_dir():
+        raise CommandLineError(f"{flag} {path}: the folder {where.parent.as_posix()} does not "
+                               "exist")
+    return kind
 
 
 def write_replay(replay: Replay, path: str, kind: str, turn: int | None) -> None:

@@ -286,7 +286,7 @@ def _line(e: dict, w: Words, every_decision: bool) -> str | None:
         return (f"    {unit} {w.verb(e['unit'], 'wheels', 'wheel')} {e['degrees']:g}° "
                 f"({e['inches']:g}\")")
     if kind == "align":
-        return (f"    {unit} {w.verb(e['unit'], 'aligns', 'align')} its {e['side']} with "
+        return (f"    {unit} {w.verb(e['unit'], 'aligns its', 'align their')} {e['flush']} with "
                 f"{w.name(e['to'])} ({e['arc']})")
     if kind == "log":
         template = w.messages.get(e["message"])

@@ -511,7 +511,7 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
                          facing % 360)
         self._moved(unit, start)
         self._carry(unit)
-        self.emit(env, "align", unit=unit.id, to=other.id, side=side, arc=arc,
+        self.emit(env, "align", unit=unit.id, to=other.id, flush=side, arc=arc,
                   placed=self.positions(env, unit))
         return True
 

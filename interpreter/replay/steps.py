@@ -1,12 +1,14 @@
 """A battle's event log, read and cut into the steps a replay shows.
 
 A *step* is an event that changes the picture of the table or draws on it: the start (the
-``battle`` event), every move (a charge, a flight, a pursuit, a reform that only turns), every
-engagement, casualties, a unit destroyed, leaving or coming back to the table, joining or
-leaving another, a status gained or lost (those the narrated log tells), a volley of attacks
-(a line when the units are not in contact), an event that carries a ``shape`` (a template or
-marker), and the result. Each step holds the table as it stands after its event, the arrows
-and lines it draws, and the narrated log since the step before.
+``battle`` event), every move (a charge, a flight, a pursuit, a reform that only turns), a
+unit wheeled or aligned flush against another, every engagement, casualties, a unit
+destroyed, leaving or coming back to the table, joining or leaving another, a status gained
+or lost (those the narrated log tells), a volley of attacks (a line when the units are not in
+contact), a marker or template laid, moved, stretched or taken off, an event that carries a
+``shape``, and the result. Each step holds the table as it stands after its event, the
+arrows and lines it draws, and the narrated log since the step before, told with the
+battle's names for its units and sides (:func:`words_of`).
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ import attrs
 
 from interpreter.diagnostics import DataError, DiagnosticBag, Span, UsageError
 from interpreter.engine.driver import LOG_VERSION
-from interpreter.engine.narrate import narrate
+from interpreter.engine.narrate import Words, narrate
 from interpreter.paths import shown
 
 __all__ = ["Mark", "Placed", "Replay", "Step", "UnitInfo", "load", "parse_log", "read_log",
-           "replay_of"]
+           "replay_of", "words_of"]
 
 STEP_KINDS = frozenset({"battle", "move", "engage", "casualties", "destroyed", "left_table",
                         "set_aside", "arrive", "attach", "detach", "returned", "heal",
@@ -200,6 +202,8 @@ def replay_of(events: list[tuple[int, dict[str, Any]]], source: str) -> Replay:
     steps: list[Step] = []
     pending: list[dict[str, Any]] = []
     bag = DiagnosticBag()
+    turn: str | None = None
+    """Whose turn it is: the ``side`` of the events that name one of the battle's sides."""
     for number, event in events[1:]:
         try:
             marks = tracker.apply(event)
@@ -207,11 +211,15 @@ def replay_of(events: list[tuple[int, dict[str, Any]]], source: str) -> Replay:
             bag.add(f"a {event['kind']!r} event the replay cannot read ({type(err).__name__}: "
                     f"{err})", Span(source, number), code="bad-log")
             continue
+        side = event.get("side")
+        if side is None or side in (tracker.battle.get("sides") or ()):
+            turn = side
         pending.append(event)
         if _is_step(event):
             steps.append(Step(int(event.get("seq", 0)), int(event.get("round") or 0),
-                              event.get("side"), event.get("phase"), event["kind"],
-                              _told(pending), tracker.on_table(), tuple(marks)))
+                              turn, event.get("phase"), event["kind"],
+                              _told(pending, tracker.words), tracker.on_table(),
+                              tuple(marks)))
             pending = []
     bag.raise_if_errors(DataError)
     battle = tracker.battle
@@ -248,13 +256,32 @@ def _is_step(event: dict[str, Any]) -> bool:
             or (kind == "status" and not event.get("quiet")))
 
 
-def _told(events: list[dict[str, Any]]) -> tuple[str, ...]:
+def words_of(battle: dict[str, Any]) -> Words:
+    """The words the log's lines are told in, from its ``battle`` event: the names of its
+    units, sides, terrain and objectives, as ``rules-run``'s report gives them
+    (:meth:`Words.of`); units of one model at the start take a singular verb. The ruleset's
+    own ``report:`` phrases are not in the log: those lines are told in the engine's words."""
+    entities = {str(side): str(side).capitalize() for side in battle.get("sides") or ()}
+    for group in ("terrain", "objectives"):
+        for item in battle.get(group) or ():
+            if isinstance(item, dict) and "id" in item:
+                entities[str(item["id"])] = str(item.get("name")
+                                                or str(item["id"]).replace("_", " "))
+    for u in battle.get("units") or ():
+        entities[str(u["id"])] = str(u["name"])
+    return Words(None, entities, [str(u["id"]) for u in battle.get("units") or ()
+                                  if u.get("models") == 1])
+
+
+def _told(events: list[dict[str, Any]], words: Words) -> tuple[str, ...]:
     """The narrated lines of some events, without blank lines; the result in words."""
-    lines = [part for line in narrate(events) for part in line.split("\n") if part.strip()]
+    lines = [part for line in narrate(events, words) for part in line.split("\n")
+             if part.strip()]
     last = events[-1]
     if last["kind"] == "result":
         winner = last.get("winner")
-        lines.append(f"    {winner} wins: {last.get('reason')}" if winner is not None
+        lines.append(f"    {words.name(winner)} wins: {last.get('reason')}"
+                     if winner is not None
                      else f"    a draw: {last.get('reason')}")
     return tuple(lines)
 
@@ -280,6 +307,8 @@ class _Tracker:
         self.battle: dict[str, Any] = {}
         self.order: list[str] = []
         self.units: dict[str, dict[str, Any]] = {}
+        self.words = Words()
+        """How the lines are told: the battle's names, once its event is read."""
 
     def on_table(self) -> tuple[Placed, ...]:
         out = []
@@ -296,6 +325,7 @@ class _Tracker:
         kind = e["kind"]
         if kind == "battle":
             self.battle = e
+            self.words = words_of(e)
             for u in e["units"]:
                 self.order.append(u["id"])
                 self.units[u["id"]] = {"models": u["models"], "wounds": u["wounds"],

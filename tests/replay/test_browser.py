@@ -6,8 +6,9 @@ back from the page's DOM which units are drawn, where and how they are turned, a
 their tooltips say. It checks them against the event log, read here on its own: the units on
 the table after the step's event (those the battle began with, less those destroyed, gone
 off the table or set aside, plus those that arrived), each where the last event that placed
-it put it. It also checks that every move, charge, flight, casualty, ... of the log is a
-step, that the buttons, the slider and Home/End go where they say, and takes a screenshot.
+it put it (after a move, a charge, a wheel or an align too). It also checks that every move,
+charge, wheel, align, marker, casualty, ... of the log is a step, that the buttons, the slider
+and Home/End go where they say, and takes a screenshot.
 
 Chromium and its driver are Debian's ``chromium`` and ``chromium-driver`` (.ci/run installs
 them). Without them the tests are skipped, except under CI (``CI=true``), where they fail.
@@ -32,9 +33,13 @@ BATTLES = sorted(p.relative_to(ROOT).as_posix()
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1500,950")
-STEPS = {"battle", "move", "engage", "casualties", "destroyed", "left_table", "set_aside",
-         "arrive", "attach", "detach", "returned", "heal", "attacks", "result"}
-"""The kinds of event docs/cli.md says are steps (with the statuses the log tells)."""
+MOVES = {"move", "engage", "wheel", "align"}
+"""The kinds of event that move or turn their unit (each places it: its new place is checked
+at its step)."""
+STEPS = {"battle", *MOVES, "casualties", "destroyed", "left_table", "set_aside", "arrive",
+         "attach", "detach", "returned", "heal", "attacks", "marker", "result"}
+"""The kinds of event docs/cli.md says are steps (with the statuses the log tells and the
+events with a shape)."""
 
 PRESS = """
 document.dispatchEvent(new KeyboardEvent('keydown', {key: arguments[0], bubbles: true}));
@@ -62,9 +67,11 @@ def browser(tmp_path_factory):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        webdriver = None
-    if webdriver is None or chromium is None or driver is None:
-        missing = ("the selenium package" if webdriver is None else
+        selenium = False
+    else:
+        selenium = True
+    if not selenium or chromium is None or driver is None:
+        missing = ("the selenium package" if not selenium else
                    "chromium" if chromium is None else "chromedriver")
         message = f"{missing} is not installed (apt-get install chromium chromium-driver)"
         if os.environ.get("CI") == "true":
@@ -133,6 +140,10 @@ def _check_step(drawn: dict, events: list[dict], depth: float) -> None:
 
 
 def _step_seqs(events: list[dict]) -> list[int]:
+    for e in events:
+        if e["kind"] in MOVES:
+            # a unit moved or turned is drawn where the event puts it (checked at its step)
+            assert e["unit"] in e["placed"], e
     return [e["seq"] for e in events[1:] if e["kind"] in STEPS or "shape" in e
             or (e["kind"] == "status" and not e["quiet"])]
 

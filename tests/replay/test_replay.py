@@ -66,7 +66,8 @@ def test_every_move_charge_flight_and_casualty_is_a_step(battle_log) -> None:
     steps = load(battle_log).steps
     by_seq = {s.seq: s for s in steps}
     for e in events[1:]:
-        if e["kind"] in ("move", "engage", "casualties", "destroyed"):
+        if e["kind"] in ("move", "engage", "wheel", "align", "marker", "casualties",
+                         "destroyed"):
             assert e["seq"] in by_seq, e
     # the Boar Boyz' charge into the Handgunners' flank: an arrow from where they stood to
     # where the log puts them
@@ -77,7 +78,20 @@ def test_every_move_charge_flight_and_casualty_is_a_step(battle_log) -> None:
     now = charge["placed"]["boar_boyz"]
     (mark,) = by_seq[charge["seq"]].marks
     assert mark.kind == "engage" and mark.points == ((was.x, was.y), (now["x"], now["y"]))
-    assert by_seq[charge["seq"]].lines[-1] == "    boar_boyz engages handgunners (flank)"
+    # told as rules-run's report tells it: the units by their names
+    assert by_seq[charge["seq"]].lines[-1] == "    Boar Boyz engage Handgunners in the flank"
+    # then they turn flush against the Handgunners' flank: a step of its own, an arrow too
+    # when they moved, with the turn's side
+    align = next(e for e in events if e["kind"] == "align" and e["seq"] > charge["seq"]
+                 and e["unit"] == "boar_boyz")
+    step = by_seq[align["seq"]]
+    assert step.lines[-1].startswith("    Boar Boyz align")
+    assert step.lines[-1].endswith(" with Handgunners (flank)")
+    assert step.side == "orcs"
+    assert {(p.x, p.y, p.facing) for p in step.units if p.id == "boar_boyz"} == {
+        (align["placed"]["boar_boyz"]["x"], align["placed"]["boar_boyz"]["y"],
+         align["placed"]["boar_boyz"]["facing"])}
+    assert steps[-1].lines[-1] == "    Empire wins: victory points after 6 rounds"
     # the Handgunners, caught fleeing, are gone from the next step on
     caught = next(e for e in events if e["kind"] == "destroyed" and e["unit"] == "handgunners")
     assert "handgunners" not in {p.id for p in by_seq[caught["seq"]].units}
@@ -118,6 +132,41 @@ def test_a_shape_in_an_event_is_drawn(battle_log, tmp_path, capsys) -> None:
     assert ('<circle class="mark-shape" cx="10" cy="40" r="2.5"><title>a blast</title>'
             "</circle>") in picture
     assert '<polygon class="mark-shape" points="0,48 4,48 2,45">' in picture
+
+
+def test_a_wheel_and_a_marker_are_steps(battle_log) -> None:
+    """A unit turning (``wheel``) is drawn where the event puts it, with an arrow; a template
+    laid (``marker``) is drawn as its shape, and taken off again with no shape."""
+    lines = battle_log.read_text().splitlines()
+    events = [json.loads(line) for line in lines]
+    last = events[-1]
+    knights = next(e for e in reversed(events) if "knights" in (e.get("placed") or {}))
+    was = knights["placed"]["knights"]
+    common = {"seq": last["seq"], "round": last["round"], "side": "empire", "phase": None}
+    wheel = dict(common, kind="wheel", unit="knights", degrees=45, inches=3.1,
+                 placed={"knights": dict(was, x=was["x"] + 1, facing=was["facing"] + 45)})
+    laid = dict(common, kind="marker", marker="blast_template", change="placed",
+                at=[10, 8], to=[10, 8], diameters=[5, 5])
+    swept = dict(laid, change="stretched", to=[20, 8], diameters=[2, 4])
+    gone = dict(common, kind="marker", marker="blast_template", change="removed")
+    added = [wheel, laid, swept, gone]
+    for n, e in enumerate(added, 1):
+        e["seq"] += n - 1
+    last["seq"] += len(added)
+    log = battle_log.parent / "wheel.jsonl"
+    log.write_text("\n".join(lines[:-1] + [json.dumps(e) for e in [*added, last]]) + "\n")
+    steps = load(log).steps
+    assert [s.kind for s in steps[-5:]] == ["wheel", "marker", "marker", "marker", "result"]
+    turned, circle, disc, off = steps[-5:-1]
+    (p,) = [p for p in turned.units if p.id == "knights"]
+    assert (p.x, p.y, p.facing) == (was["x"] + 1, was["y"], was["facing"] + 45)
+    assert [m.kind for m in turned.marks] == ["move"]
+    assert turned.lines[-1] == "    Knights wheel 45° (3.1\")"
+    assert [m.shape for m in circle.marks] == [
+        {"kind": "circle", "x": 10, "y": 8, "radius": 2.5, "label": "blast_template"}]
+    assert circle.lines[-1] == "    Blast template placed at (10, 8), 5\" across"
+    assert [m.shape["kind"] for m in disc.marks if m.shape] == ["polygon"]
+    assert off.marks == () and off.lines[-1] == "    Blast template removed"
 
 
 @pytest.mark.parametrize(("text", "told"), [
@@ -161,32 +210,61 @@ def test_a_log_that_cannot_be_drawn_is_told_at_its_lines(text, told, tmp_path, c
     assert not Path("x.html").exists()
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["-o", "x.png"], "error: -o x.png: write a .html page or an .svg picture (not '.png')"),
-    (["-o", "x.svg", "--turn", "9"],
+@pytest.mark.parametrize(("argv", "code", "message"), [
+    # the command line wrong in itself: exit 2, before the log is read
+    (["-o", "x.png"], 2, "error: -o x.png: write a .html page or an .svg picture (not '.png')"),
+    (["-o", "no/such/folder/x.svg"], 2,
+     "error: -o no/such/folder/x.svg: the folder no/such/folder does not exist"),
+    (["-o", "page.html"], 2,
+     "error: -o page.html is a folder; give a file name, such as page.html/replay.html"),
+    # a round the battle does not hold: the input is wrong, exit 1
+    (["-o", "x.svg", "--turn", "9"], 1,
      "error: round 9 is not in the battle of duel.jsonl: it has rounds 0 (the set-up) to 2"),
-    (["-o", "no/such/folder/x.svg"],
-     "error: cannot write no/such/folder/x.svg: No such file or directory"),
 ])
-def test_rules_replay_tells_what_it_cannot_do(argv, message, tmp_path, capsys,
+def test_rules_replay_tells_what_it_cannot_do(argv, code, message, tmp_path, capsys,
                                               monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
+    Path("page.html").mkdir()
     assert run.main([DUEL, "--log", "duel.jsonl"]) == 0
     capsys.readouterr()
-    assert _replay(capsys, "duel.jsonl", *argv) == (1, message + "\n")
+    assert _replay(capsys, "duel.jsonl", *argv) == (code, message + "\n")
     assert _replay(capsys, "missing.jsonl", "-o", "x.svg") == (
         1, "error: cannot read the event log missing.jsonl: No such file or directory\n")
+    assert not Path("x.png").exists() and not Path("x.svg").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["events.jsonl", "-o", "x.svg", "--turn", "-1"],
+    ["events.jsonl", "-o", "x.svg", "--turn", "x"],
+    ["events.jsonl", "-o", "x.svg", "--no-such-option"],
+    ["events.jsonl"],
+])
+def test_a_command_line_rules_replay_cannot_take_exits_2(argv, capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        replay.main(argv)
+    assert done.value.code == 2
+    assert "usage: rules-replay" in capsys.readouterr().err
+
+
+def test_a_limit_that_is_not_one_exits_2(tmp_path, capsys) -> None:
+    code, err = _replay(capsys, str(tmp_path / "events.jsonl"), "-o", str(tmp_path / "x.svg"),
+                        "--limit", "dice=x")
+    assert code == 2 and err.startswith("error: --limit: "), err
 
 
 @pytest.mark.parametrize(("argv", "message"), [
+    # the command line wrong in itself: exit 2 (docs/cli.md, exit codes)
     (["--replay-turn", "2"], "error: --replay-turn N goes with --replay FILE"),
     (["--replay", "a.html", "--runs", "3"],
-     "error: --log, --replay and --explain describe one battle; drop --runs"),
+     "error: --log, --replay, --explain, --summary and --decisions describe one battle; "
+     "drop --runs"),
     (["--replay", "a.pdf"], "error: --replay a.pdf: write a .html page or an .svg picture "
      "(not '.pdf')"),
+    (["--replay", "no/such/folder/a.html"],
+     "error: --replay no/such/folder/a.html: the folder no/such/folder does not exist"),
 ])
 def test_rules_run_tells_what_replay_it_cannot_draw(argv, message, capsys) -> None:
-    assert _run(capsys, "-e", "wfb8", *argv) == (1, message + "\n")
+    assert _run(capsys, "-e", "wfb8", *argv) == (2, message + "\n")
 
 
 def test_the_help_says_what_it_draws(capsys) -> None:
@@ -194,6 +272,17 @@ def test_the_help_says_what_it_draws(capsys) -> None:
         replay.main(["--help"])
     assert done.value.code == 0
     text = capsys.readouterr().out
-    assert text.startswith("usage: rules-replay [-h] -o FILE.html|FILE.svg [--turn N] "
-                           "EVENTS.jsonl")
+    usage = " ".join(text.split("\n\n")[0].split())
+    assert usage == ("usage: rules-replay [-h] -o FILE.html|FILE.svg [--turn N] [--version] "
+                     "[--limit NAME=N] [--debug] EVENTS.jsonl")
     assert "rules-replay events.jsonl -o table.svg --turn 2" in text
+    assert "--limit NAME=N" in text and "--debug" in text
+
+
+def test_the_version(capsys) -> None:
+    from interpreter import __version__
+
+    with pytest.raises(SystemExit) as done:
+        replay.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"rules-replay (rules-run) {__version__}\n"
