@@ -44,8 +44,8 @@ def word_at(line: str, column: int) -> tuple[str, bool] | None:
     string (then the flag is True).
 
     Examples:
-        >>> word_at('    u has "Stubborn" and x', 14)
-        ('Stubborn', True)
+        >>> word_at('    u has "Rule" and x', 14)
+        ('Rule', True)
         >>> word_at("    dice D6", 8)
         ('dice', False)
         >>> word_at("    a  +  b", 8) is None   # on the "+"

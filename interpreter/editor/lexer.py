@@ -38,14 +38,16 @@ CONSTANT_WORDS = ("true", "false", "none")
 
 OTHER_WORDS = (
     "activate", "all", "alternately", "and", "any", "as", "at", "beyond", "by", "capped",
-    "chains", "choose", "damage", "default", "dice", "during", "each", "elif", "else", "end",
-    "exclusive", "faces", "fail", "failed", "fails", "for", "from", "grant", "has", "highest",
-    "if", "in", "is", "least", "let", "log", "lowest", "mark", "max", "min", "modifier",
-    "modifiers", "modify", "most", "natural", "need", "never", "not", "of", "on", "one",
-    "options", "or", "ordered", "pass", "passed", "passes", "picking", "point", "quiet",
-    "range", "removes", "reroll", "result", "return", "round", "rounds", "score", "set",
-    "setup", "simulated", "skip", "stacking", "starting", "step", "stop", "stops", "then",
-    "to", "turn", "until", "value", "when", "where", "while", "with",
+    "chains", "choose", "count", "damage", "default", "despite", "dice", "divide", "down",
+    "during", "each", "elif", "else", "end", "exclusive", "faces", "fail", "failed",
+    "fails", "for", "friendly", "from", "gains", "grant", "has", "highest", "if", "in",
+    "is", "least", "let", "log", "lowest", "mark", "marked", "max", "min", "minimum",
+    "modifier", "modifiers", "modify", "most", "multiply", "natural", "need", "never",
+    "not", "of", "on", "one", "options", "or", "ordered", "pass", "passed", "passes",
+    "picking", "point", "quiet", "range", "removes", "reroll", "result", "return", "round",
+    "rounding", "rounds", "score", "set", "setup", "simulated", "skip", "stacking",
+    "starting", "step", "stop", "stops", "then", "to", "turn", "unaffected", "until", "up",
+    "value", "when", "where", "while", "with",
 )
 """Every other word of the grammar."""
 

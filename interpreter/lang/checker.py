@@ -365,12 +365,35 @@ _CHECKED: dict[int, _Checked] = {}
 """id of a declaration -> what checking it found. The parser hands back the same
 declaration objects for unchanged text, so after an edit only the declarations that changed,
 or that read one that changed, are checked again."""
+_CHECKED_AT: dict[tuple[str, str, Span], _Checked] = {}
+"""(type, name, span) of a declaration -> what checking it found: for a declaration the
+loader makes anew on every load from unchanged parts (a roll that reuses another, ``test X
+is Y``, filled in after patches; a clause-level override), which is a new object equal to
+the one checked before (see :func:`_same`)."""
 _CHECKED_SIZE = 20_000
+
+
+def _same(now: object, seen: object) -> bool:
+    """Whether ``now`` is what ``seen`` was: the same object, or an equal one (declarations
+    are frozen, compared field by field, their places included)."""
+    if now is seen:
+        return True
+    if now is None or seen is None or type(now) is not type(seen):
+        return False
+    try:
+        return bool(now == seen)
+    except Exception:  # pragma: no cover - a value that cannot be compared: not the same
+        return False
+
+
+def _place(decl: ast.Decl) -> tuple[str, str, Span]:
+    return type(decl).__name__, decl.name, decl.span
 
 
 def forget_checked() -> None:
     """Forget what checking each declaration found (to time a cold check)."""
     _CHECKED.clear()
+    _CHECKED_AT.clear()
 
 
 class _Checker:
@@ -406,11 +429,18 @@ class _Checker:
             {n: _value_type(d) for n, d in decls.items()
              if not isinstance(d, ast.CharacteristicDecl)} | NAME_TYPES
         )
+        self.rule_marks: dict[str, set[str]] = {}
+        """The marks rules give each roll's result (``mark ... on``), by the roll's name."""
+        for r in rules.values():
+            for e in r.effects:
+                if isinstance(e, ast.MarkEffect):
+                    self.rule_marks.setdefault(e.roll, set()).add(e.mark)
         self.uses: dict[str, set[str]] = {}
         """What each declaration uses (see :class:`Usage`)."""
         self.token = (tuple((n, d.kind) for n, d in decls.items()), tuple(rules),
                       frozenset(self.marks), tuple(sorted(self.globals.names.items())),
-                      tuple(sources))
+                      tuple(sources),
+                      tuple(sorted((n, tuple(sorted(m))) for n, m in self.rule_marks.items())))
         self.user = ""
         """The key the names being checked are used by."""
         self.reassigned: set[str] = set()
@@ -464,9 +494,17 @@ class _Checker:
     def check_once(self, decl: ast.Decl, method: Callable[[Any], None], cache: bool = True
                    ) -> None:
         """Check one declaration, or replay what checking it found last time, when it and
-        everything it read are the same objects as then."""
+        everything it read are the same as then (the same objects, or equal ones)."""
         found = _CHECKED.get(id(decl)) if cache else None
-        if found is not None and found.decl is decl and self.still(found):
+        if found is None or found.decl is not decl:
+            # made anew from what was checked before? (an equal declaration, same place)
+            found = _CHECKED_AT.get(_place(decl)) if cache else None
+            if found is not None and _same(decl, found.decl):
+                _CHECKED[id(decl)] = found
+                found.decl = decl
+            else:
+                found = None
+        if found is not None and self.still(found):
             self.bag.extend(found.diagnostics)
             for key, name in found.uses:
                 self.uses.setdefault(key, set()).add(name)
@@ -482,14 +520,17 @@ class _Checker:
         if cache and not record.wholes:   # what reads a whole space is checked every time
             if len(_CHECKED) >= _CHECKED_SIZE:
                 _CHECKED.clear()
+            if len(_CHECKED_AT) >= _CHECKED_SIZE:
+                _CHECKED_AT.clear()
             _CHECKED[id(decl)] = record
+            _CHECKED_AT[_place(decl)] = record
 
     def still(self, found: _Checked) -> bool:
         """Whether what ``found`` depended on is unchanged."""
         if found.token != self.token:
             return False
         spaces = {"decls": self.raw_decls, "rules": self.raw_rules}
-        return all(spaces[space].get(name) is seen  # type: ignore[call-overload]
+        return all(_same(spaces[space].get(name), seen)  # type: ignore[call-overload]
                    for (space, name), seen in found.reads.items())
 
     def note_cited(self, seen: object) -> None:
@@ -641,9 +682,8 @@ class _Checker:
         self.expect(d.modifier, params, "number", "'modifier'")
         for _, condition in d.marks:
             self.expr(condition, scope.child({"dice": ty.list_of("int")}))
-        given = {n.mark for n in d.naturals if n.mark} | {mark for mark, _ in d.marks} | {
-            e.mark for r in self.rules.values() for e in r.effects
-            if isinstance(e, ast.MarkEffect) and e.roll == d.name}
+        given = ({n.mark for n in d.naturals if n.mark} | {mark for mark, _ in d.marks}
+                 | self.rule_marks.get(d.name, set()))
         for mark, span in d.failing_marks:
             if not d.is_test:
                 self.error(f"'marked {mark} fails' in {what}: only a test passes or fails",

@@ -116,11 +116,15 @@ def test_definition_jumps_from_a_patch_into_the_base_ruleset(patch: Path) -> Non
 
 
 def test_definition_of_an_override_lists_the_patch_then_the_base(tmp_path: Path) -> None:
+    # The house rule overrides one clause of to_wound (``override test to_wound @ L420``,
+    # no parameters): on its name, and on a use of it, the patch comes first, then the base.
     house = ROOT / "rulesets" / "examples" / "wfb8-house-rules" / "house.rules"
-    spans = Workspace().definition(str(house), *position(house, "to_wound(attacker"))
-    assert [(os.path.abspath(s.path), s.line) for s in spans] == [
-        (str(house), position(house, "to_wound(attacker")[0]),
-        (str(CORE), position(CORE, "to_wound(attacker")[0])]
+    line, column = position(house, "override test to_wound")
+    expected = [(str(house), line), (str(CORE), position(CORE, "to_wound(attacker")[0])]
+    on_name = Workspace().definition(str(house), line, column + len("override test "))
+    assert [(os.path.abspath(s.path), s.line) for s in on_name] == expected
+    on_use = Workspace().definition(str(house), *position(house, "to_wound(attacker"))
+    assert [(os.path.abspath(s.path), s.line) for s in on_use] == expected
 
 
 def test_references_find_uses_across_files_and_unit_data() -> None:

@@ -18,7 +18,7 @@ from referencing import Registry, Resource
 from interpreter.cli.check import main as rules_check
 
 KIND_SCHEMAS = {"ruleset": "manifest", "units": "units", "equipment": "equipment",
-                "table": "table"}
+                "table": "table", "report": "report"}
 """A YAML file's ``kind:`` and its schema; a file with no ``kind:`` is a battle."""
 MODELINE = re.compile(r"# yaml-language-server: \$schema=(\S+)\n")
 BUNDLED = sorted((ROOT / "rulesets").glob("**/*.yaml"))
