@@ -47,16 +47,23 @@ class Words:
     @classmethod
     def of(cls, ruleset: Any, battle: Any) -> Words:
         """The words for a battle under a ruleset."""
-        doc = battle.doc.value
-        field = (doc.get("battlefield") or {})
-        entities = {side: side.capitalize() for side in battle.sides}
-        for group in ("terrain", "objectives"):
-            for item in field.get(group) or []:
-                entities[item["id"]] = item.get("name") or _plain(item["id"])
-        for u in battle.units:
-            entities[u.id] = u.name
-        return cls(ruleset.report, entities, [u.id for u in battle.units
-                                              if u.starting_models == 1])
+        field = battle.doc.value.get("battlefield") or {}
+        return cls.named(ruleset.report, battle.sides,
+                         [*(field.get("terrain") or ()), *(field.get("objectives") or ())],
+                         [(u.id, u.name, u.starting_models) for u in battle.units])
+
+    @classmethod
+    def named(cls, report: Mapping[str, Mapping[str, str]] | None, sides: Iterable[str],
+              places: Iterable[Mapping[str, Any]],
+              units: Iterable[tuple[str, str, int]]) -> Words:
+        """The words for sides, places (terrain and objectives: ``id`` and ``name``) and
+        units (id, name, models at the start; a unit of one model takes a singular verb)."""
+        entities = {str(side): str(side).capitalize() for side in sides}
+        for item in places:
+            entities[str(item["id"])] = str(item.get("name") or _plain(str(item["id"])))
+        units = list(units)
+        entities.update({str(uid): str(name) for uid, name, _ in units})
+        return cls(report, entities, [str(uid) for uid, _, models in units if models == 1])
 
     def name(self, value: Any) -> str:
         """A value as the report shows it: a unit, objective or side by its name, a

@@ -261,16 +261,10 @@ def words_of(battle: dict[str, Any]) -> Words:
     units, sides, terrain and objectives, as ``rules-run``'s report gives them
     (:meth:`Words.of`); units of one model at the start take a singular verb. The ruleset's
     own ``report:`` phrases are not in the log: those lines are told in the engine's words."""
-    entities = {str(side): str(side).capitalize() for side in battle.get("sides") or ()}
-    for group in ("terrain", "objectives"):
-        for item in battle.get(group) or ():
-            if isinstance(item, dict) and "id" in item:
-                entities[str(item["id"])] = str(item.get("name")
-                                                or str(item["id"]).replace("_", " "))
-    for u in battle.get("units") or ():
-        entities[str(u["id"])] = str(u["name"])
-    return Words(None, entities, [str(u["id"]) for u in battle.get("units") or ()
-                                  if u.get("models") == 1])
+    places = [item for group in ("terrain", "objectives") for item in battle.get(group) or ()
+              if isinstance(item, dict) and "id" in item]
+    return Words.named(None, battle.get("sides") or (), places,
+                       [(u["id"], u["name"], u.get("models")) for u in battle.get("units") or ()])
 
 
 def _told(events: list[dict[str, Any]], words: Words) -> tuple[str, ...]:
