@@ -15,11 +15,11 @@ import random
 import sys
 import time
 
-from interpreter.chance import derive_seed
-from interpreter import open_battle
-from interpreter.editions.loader import load_ruleset
-from interpreter.editions.registry import bundled_editions
-from interpreter.engine.driver import run_battle
+from rules_run.chance import derive_seed
+from rules_run import open_battle
+from rules_run.editions.loader import load_ruleset
+from rules_run.editions.registry import bundled_editions
+from rules_run.engine.driver import run_battle
 
 DUEL = "rulesets/wfb8/battles/duel.yaml"
 BUDGET = 1.5

@@ -1,4 +1,4 @@
-"""Timings for interpreter.chance; prints, never asserts.
+"""Timings for rules_run.chance; prints, never asserts.
 
 Run from the repository root: ``python benchmarks/bench_chance.py``.
 
@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from interpreter.chance import D6, Chance, RandomChance, enumerate_exact  # noqa: E402
+from rules_run.chance import D6, Chance, RandomChance, enumerate_exact  # noqa: E402
 
 ONE_D6 = (D6,)
 ATTACKS = 40

@@ -10,9 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from interpreter.diff import behaviour_diff, diff_rulesets, structure_diff
-from interpreter.diagnostics import InterpreterError
-from interpreter.editions.loader import clear_cache, load_edition
+from rules_run.diff import behaviour_diff, diff_rulesets, structure_diff
+from rules_run.diagnostics import InterpreterError
+from rules_run.editions.loader import clear_cache, load_edition
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = [

@@ -4,7 +4,7 @@ Prints; asserts nothing.
 Cold: a fresh process's first load (parse, patches, check, tables, unit data, compile).
 Warm: the same load again, answered from the in-process cache.
 Start: the CPU time of a whole fresh ``rules-run --edition wfb8 --runs 1`` process, with
-the disk cache (:mod:`interpreter.cache`) off and with it warm, interleaved, the median of
+the disk cache (:mod:`rules_run.cache`) off and with it warm, interleaved, the median of
 PAIRS pairs (CPU time, so that other work on the machine counts little).
 
     python benchmarks/bench_load.py
@@ -20,10 +20,10 @@ import sys
 import tempfile
 import time
 
-from interpreter.editions.loader import clear_cache, load_ruleset
-from interpreter.editions.registry import bundled_editions
-from interpreter.lang.compiler import compile_ruleset
-from interpreter.lang.parser import grammar_parser
+from rules_run.editions.loader import clear_cache, load_ruleset
+from rules_run.editions.registry import bundled_editions
+from rules_run.lang.compiler import compile_ruleset
+from rules_run.lang.parser import grammar_parser
 
 
 def main() -> None:
@@ -47,7 +47,7 @@ def main() -> None:
 
 
 PAIRS = 5
-START = [sys.executable, "-m", "interpreter.cli.run", "--edition", "wfb8", "--runs", "1"]
+START = [sys.executable, "-m", "rules_run.cli.run", "--edition", "wfb8", "--runs", "1"]
 
 
 def start_cpu(cache: str) -> float:

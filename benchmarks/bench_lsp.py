@@ -15,9 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from interpreter.editions.loader import clear_cache
-from interpreter.editor.workspace import Workspace
-from interpreter.paths import RULESETS_DIR
+from rules_run.editions.loader import clear_cache
+from rules_run.editor.workspace import Workspace
+from rules_run.paths import RULESETS_DIR
 
 BUDGET_MS = 200
 

@@ -17,9 +17,9 @@ import random
 import statistics
 import time
 
-from interpreter import open_battle
-from interpreter.cli.odds import odds as rules_odds
-from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
+from rules_run import open_battle
+from rules_run.cli.odds import odds as rules_odds
+from rules_run.engine.odds import attack_odds, plan_attacks, sample_attacks
 
 ATTACKS = 40
 SAMPLES = 100_000

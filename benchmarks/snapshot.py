@@ -55,7 +55,7 @@ def commands(runs: int) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
     for battle in bundled_battles():
         slug = battle.removeprefix("rulesets/").removesuffix(".yaml").replace("/", "__")
-        run = ["interpreter.cli.run", battle]
+        run = ["rules_run.cli.run", battle]
         out += [
             (f"{slug}.narrated.txt", run),
             (f"{slug}.explain.txt", run + ["--explain"]),
@@ -65,12 +65,12 @@ def commands(runs: int) -> list[tuple[str, list[str]]]:
     for battle, (a, b) in DUELS.items():
         slug = battle.removeprefix("rulesets/").removesuffix(".yaml").replace("/", "__")
         for x, y in ((a, b), (b, a)):
-            odds = ["interpreter.cli.odds", battle, "--attacker", x, "--target", y, "--json"]
+            odds = ["rules_run.cli.odds", battle, "--attacker", x, "--target", y, "--json"]
             out += [(f"{slug}.odds.{x}.json", odds),
                     (f"{slug}.odds.{x}.1000.json", odds + ["--attacks", "1000"])]
     for a, b, battle in PAIRS:
         name = f"diff.{Path(a).name}.{Path(b).name}.json"
-        out.append((name, ["interpreter.cli.diff", a, b, battle, "--runs", str(runs // 2),
+        out.append((name, ["rules_run.cli.diff", a, b, battle, "--runs", str(runs // 2),
                            "--workers", "1", "--json"]))
     return out
 

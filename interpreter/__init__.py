@@ -6,7 +6,7 @@ the rules language (``grammar/rules.lark``) plus YAML tables and unit data (``sc
 
 The library (for scripts and notebooks; docs/tutorial-notebook.md walks through it)::
 
-    import interpreter as rr
+    import rules_run as rr
     fight = rr.open_battle("EDITION")                 # the edition's bundled battle
     report = rr.run_battle(fight, seed=7)             # one battle: print(report)
     many = rr.run_many(fight, runs=1000, seed=1)      # statistics, many.to_records()
@@ -17,7 +17,7 @@ Conventions:
     - An edition is named by its id, an alias or a ruleset folder; a battle by its file
       (None: the edition's bundled battle). Units are named by their ids in the battle.
     - The same inputs and seed give the same results, whatever the number of workers.
-    - Probabilities are exact fractions (:class:`interpreter.chance.Dist`); records give
+    - Probabilities are exact fractions (:class:`rules_run.chance.Dist`); records give
       floats and the fractions as text.
     - ``to_records()`` returns a list of plain dicts (``pandas.DataFrame(x.to_records())``;
       no pandas needed here); in a notebook, results show as a table (``_repr_html_``) and
@@ -57,21 +57,21 @@ _ERRORS = {"InterpreterError", "LanguageError", "DataError", "PatchError", "Batt
 
 
 def __getattr__(name: str) -> Any:
-    """The public names, imported on first use (``import interpreter`` stays light and
+    """The public names, imported on first use (``import rules_run`` stays light and
     never imports a subpackage before it is asked for)."""
     if name in _ERRORS:
-        from interpreter import diagnostics
+        from rules_run import diagnostics
 
         return getattr(diagnostics, name)
     if name == "load_edition":
-        from interpreter.editions.loader import load_edition
+        from rules_run.editions.loader import load_edition
 
         return load_edition
     if name in __all__:
-        from interpreter import api
+        from rules_run import api
 
         return getattr(api, name)
-    raise AttributeError(f"module 'interpreter' has no attribute {name!r}")
+    raise AttributeError(f"module 'rules_run' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

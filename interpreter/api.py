@@ -13,11 +13,11 @@ from typing import Any, NamedTuple
 
 import attrs
 
-from interpreter.editions.loader import load_edition
-from interpreter.editions.ruleset import Ruleset
-from interpreter.engine.charts import Panel, damage_panel, stats_panels, svg_text, write_chart
-from interpreter.engine.driver import BattleResult
-from interpreter.engine.odds import Odds
+from rules_run.editions.loader import load_edition
+from rules_run.editions.ruleset import Ruleset
+from rules_run.engine.charts import Panel, damage_panel, stats_panels, svg_text, write_chart
+from rules_run.engine.driver import BattleResult
+from rules_run.engine.odds import Odds
 
 __all__ = ["open_battle", "Battle", "run_battle", "run_many", "attack_odds", "diff",
            "BattleReport", "ManyBattles", "AttackOdds", "Distribution"]
@@ -65,12 +65,12 @@ def open_battle(edition: str | Path | None = None, battle: str | Path | None = N
         UsageError: no edition given or named; the edition bundles no battle.
         InterpreterError: a broken ruleset or battle file (every problem, located).
     """
-    from interpreter.data.yaml_loader import YamlDocument
-    from interpreter.diagnostics import UsageError
-    from interpreter.editions.loader import load_ruleset
-    from interpreter.engine.setup import battle_edition, load_battle, read_battle
-    from interpreter.lang.compiler import compile_ruleset
-    from interpreter.paths import shown
+    from rules_run.data.yaml_loader import YamlDocument
+    from rules_run.diagnostics import UsageError
+    from rules_run.editions.loader import load_ruleset
+    from rules_run.engine.setup import battle_edition, load_battle, read_battle
+    from rules_run.lang.compiler import compile_ruleset
+    from rules_run.paths import shown
 
     problems: list = []   # the schema's, reported with what the ruleset finds
     name = None if battle is None else str(battle)
@@ -102,9 +102,9 @@ def _battle_edition_folder(doc: Any, name: str) -> Path:
     Raises:
         DataError: located at ``edition:``.
     """
-    from interpreter.diagnostics import DataError, DiagnosticBag, UsageError
-    from interpreter.editions.registry import find_edition
-    from interpreter.paths import PathRefused
+    from rules_run.diagnostics import DataError, DiagnosticBag, UsageError
+    from rules_run.editions.registry import find_edition
+    from rules_run.paths import PathRefused
 
     try:
         return find_edition(name, named_in=Path(doc.path).parent)
@@ -136,7 +136,7 @@ class BattleReport:
 
     def lines(self, explain: bool = False, decisions: bool = False) -> list[str]:
         """The result, the table of units and the battle report, as ``rules-run`` prints."""
-        from interpreter.engine.narrate import Words, narrate, summary_table
+        from rules_run.engine.narrate import Words, narrate, summary_table
 
         words = Words.of(self.opened.ruleset, self.opened.battle)
         return (summary_table(self.result, words) + [""]
@@ -226,7 +226,7 @@ class ManyBattles(_Charted):
         ``models_<unit>``, a side's ``vp_<side>``, ``rounds``, ``winner``)."""
         records = self.to_records()
         if records and column not in records[0]:
-            from interpreter.diagnostics import UsageError, did_you_mean
+            from rules_run.diagnostics import UsageError, did_you_mean
 
             raise UsageError(f"no column {column!r}; "
                              + (did_you_mean(column, list(records[0]))
@@ -253,7 +253,7 @@ class AttackOdds(_Charted):
 
     def damage(self, i: int = 0) -> Any:
         """The distribution of the damage the ``i``-th attacker does
-        (:class:`interpreter.chance.Dist`, exact fractions)."""
+        (:class:`rules_run.chance.Dist`, exact fractions)."""
         return self.odds[i].damage
 
     def to_records(self) -> list[dict[str, Any]]:
@@ -280,7 +280,7 @@ class AttackOdds(_Charted):
 def run_battle(battle: Battle | str | Path | None = None, *, edition: str | Path | None = None,
                seed: int | None = None) -> BattleReport:
     """Fight one battle, keeping every event (default seed: the battle file's)."""
-    from interpreter.engine.driver import run_battle as fight
+    from rules_run.engine.driver import run_battle as fight
 
     opened = _opened(battle, edition)
     used = opened.battle.seed if seed is None else seed
@@ -298,9 +298,9 @@ def run_many(battle: Battle | str | Path | None = None, runs: int = 1000, *,
     ``battle`` is a battle file (with ``edition``) or None for the edition's bundled one;
     a :class:`Battle` already opened is fought under its own ruleset folder and file.
     """
-    from interpreter.engine.stats import RunSpec
-    from interpreter.engine.stats import run_many as many
-    from interpreter.engine.stats import summarise
+    from rules_run.engine.stats import RunSpec
+    from rules_run.engine.stats import run_many as many
+    from rules_run.engine.stats import summarise
 
     if isinstance(battle, Battle):
         opened = battle
@@ -322,7 +322,7 @@ def attack_odds(battle: Battle | str | Path | None, attackers: str | Sequence[st
                 target: str, *, edition: str | Path | None = None, shooting: bool = False,
                 charging: bool = False, attacks: int | None = None) -> AttackOdds:
     """The exact odds of each attacker's attacks on ``target`` (unit ids of the battle)."""
-    from interpreter.engine.odds import compute_odds
+    from rules_run.engine.odds import compute_odds
 
     opened = _opened(battle, edition)
     names = [attackers] if isinstance(attackers, str) else list(attackers)
@@ -332,9 +332,9 @@ def attack_odds(battle: Battle | str | Path | None, attackers: str | Sequence[st
 
 
 def diff(a: str | Path, b: str | Path, battle: str | Path | None = None, **how: Any) -> Any:
-    """What changes between two rulesets (:func:`interpreter.diff.diff_rulesets`; the
+    """What changes between two rulesets (:func:`rules_run.diff.diff_rulesets`; the
     same keywords: ``runs``, ``seed``, ``workers``, ...): a report whose ``to_json()`` is
     ``rules-diff --json``."""
-    from interpreter.diff import diff_rulesets
+    from rules_run.diff import diff_rulesets
 
     return diff_rulesets(str(a), str(b), None if battle is None else str(battle), **how)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 
-from interpreter import paths
+from rules_run import paths
 
 __all__ = ["read_text", "set_buffer", "drop_buffer", "generation"]
 
@@ -25,7 +25,7 @@ def _key(path: os.PathLike | str) -> str:
 
 def read_text(path: os.PathLike | str) -> str:
     """The text of ``path``: its open buffer, else the file as
-    :func:`interpreter.paths.read_text` reads an input file (UTF-8, a BOM dropped, within the
+    :func:`rules_run.paths.read_text` reads an input file (UTF-8, a BOM dropped, within the
     ``file_size`` limit, regular files only).
 
     Raises:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from interpreter import buffers
+from rules_run import buffers
 
 __all__ = ["cache_dir", "code_fingerprint", "content_hash", "digest", "read", "write"]
 
@@ -44,8 +44,8 @@ def cache_dir() -> Path | None:
 def code_fingerprint() -> str:
     """A digest of what the interpreter is: its version, Python's, and the text of its own
     modules, grammar and schemas (a change to any of them makes every entry stale)."""
-    from interpreter import __version__
-    from interpreter.paths import GRAMMAR_DIR, SCHEMAS_DIR
+    from rules_run import __version__
+    from rules_run.paths import GRAMMAR_DIR, SCHEMAS_DIR
 
     digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
     here = Path(__file__).resolve().parent
@@ -60,7 +60,7 @@ def code_fingerprint() -> str:
 def content_hash(folder: Path) -> str:
     """A digest of every file below ``folder`` (names and bytes; hidden and ``__`` folders
     left out), in a fixed order; a file open in an editor's buffer counts with the buffer's
-    text (:mod:`interpreter.buffers`), so an unsaved edit is never answered from the cache."""
+    text (:mod:`rules_run.buffers`), so an unsaved edit is never answered from the cache."""
     digest = hashlib.sha256()
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))

@@ -71,7 +71,7 @@ def parse_limits(text: str) -> dict[str, int]:
         name, sep, raw = item.partition("=")
         name = name.strip()
         if name not in LIMITS:
-            from interpreter.diagnostics import did_you_mean
+            from rules_run.diagnostics import did_you_mean
 
             hint = did_you_mean(name, LIMITS) or "the limits are " + ", ".join(LIMITS)
             raise ValueError(f"unknown limit {name!r}; {hint}")

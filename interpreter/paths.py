@@ -1,7 +1,7 @@
 """Where the grammar, the schemas and the bundled rulesets are; the one place that resolves
 a path a ruleset or a battle file names, and the one way input files are read.
 
-An installed package carries its data in ``interpreter/_data/``; a source checkout (or an
+An installed package carries its data in ``rules_run/_data/``; a source checkout (or an
 editable install) has it at the top of the repository.
 
 A ruleset or battle file is shared between people, so what it names must never reach the
@@ -87,7 +87,7 @@ def read_text(path: os.PathLike | str) -> str:
             larger than the ``file_size`` limit.
         OSError: it cannot be read; UnicodeDecodeError: it is not UTF-8.
     """
-    from interpreter.limits import limit, too_many
+    from rules_run.limits import limit, too_many
 
     p = Path(path)
     if p.exists() and not p.is_file():

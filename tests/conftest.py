@@ -1,4 +1,4 @@
-"""Every test run gets its own disk cache (:mod:`interpreter.cache`), empty at the start, so
+"""Every test run gets its own disk cache (:mod:`rules_run.cache`), empty at the start, so
 no test reads an entry an earlier run or the user's commands left."""
 
 import os

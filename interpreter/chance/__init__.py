@@ -12,10 +12,10 @@ Conventions:
       names (:meth:`Dist.p_at_least`, ...).
     - Rules must not depend on the order of dice within one roll.
     - User-facing mistakes (scripted dice ran out, an impossible dice expression) raise
-      :class:`~interpreter.diagnostics.ChanceError`.
+      :class:`~rules_run.diagnostics.ChanceError`.
 """
 
-from interpreter.chance.dice import (
+from rules_run.chance.dice import (
     D3,
     D6,
     Constant,
@@ -33,8 +33,8 @@ from interpreter.chance.dice import (
     ordered_outcomes,
     outcomes,
 )
-from interpreter.chance.dist import Dist, binomial
-from interpreter.chance.source import (
+from rules_run.chance.dist import Dist, binomial
+from rules_run.chance.source import (
     Chance,
     RandomChance,
     ScriptedChance,

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Final, cast
 
 import attrs
 
-from interpreter.chance.dist import Dist, binomial
-from interpreter.diagnostics import ChanceError
+from rules_run.chance.dist import Dist, binomial
+from rules_run.diagnostics import ChanceError
 
 if TYPE_CHECKING:
-    from interpreter.chance.source import Chance
+    from rules_run.chance.source import Chance
 
 __all__ = [
     "FaceValue",
@@ -82,7 +82,7 @@ class Die:
         >>> Die((1, 2), "")
         Traceback (most recent call last):
         ...
-        interpreter.diagnostics.ChanceError: error: a die needs a name, got ''
+        rules_run.diagnostics.ChanceError: error: a die needs a name, got ''
     """
 
     faces: tuple[FaceValue, ...] = attrs.field(converter=_to_faces)
@@ -199,7 +199,7 @@ class DiceExpr:
         """Roll the expression's dice with ``chance`` (one roll named ``tag``) and read it.
 
         Examples:
-            >>> from interpreter.chance.source import ScriptedChance
+            >>> from rules_run.chance.source import ScriptedChance
             >>> D3.roll(ScriptedChance([5]), "damage")
             3
         """
@@ -242,7 +242,7 @@ class Pool(DiceExpr):
         >>> Pool(1, Die((1, 2, "blank"), "blank die"))  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        interpreter.diagnostics.ChanceError: error: a pool adds up its dice, ... 'blank die'))
+        rules_run.diagnostics.ChanceError: error: a pool adds up its dice, ... 'blank die'))
     """
 
     count: int
@@ -487,7 +487,7 @@ class CountFaces(DiceExpr):
         >>> CountFaces(Pool(2, D6), (7,))
         Traceback (most recent call last):
         ...
-        interpreter.diagnostics.ChanceError: error: a D6 has no face 7 to count
+        rules_run.diagnostics.ChanceError: error: a D6 has no face 7 to count
     """
 
     pool: Pool

@@ -71,7 +71,7 @@ class Dist(Generic[Out]):
     """An immutable exact probability distribution over hashable outcomes.
 
     Build one with :meth:`certain`, :meth:`uniform` or :meth:`from_weights` (or from a dice
-    expression's ``exact()``, or from :func:`~interpreter.chance.source.enumerate_exact`).
+    expression's ``exact()``, or from :func:`~rules_run.chance.source.enumerate_exact`).
     Outcomes with probability 0 are never stored.
 
     Don't confuse :meth:`plus` (the sum of two *independent* rolls) with :meth:`map` applied

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from interpreter.cli.common import (
+from rules_run.cli.common import (
     add_common_arguments,
     add_edition_argument,
     add_version_argument,
@@ -14,9 +14,9 @@ from interpreter.cli.common import (
     print_json,
     run_command,
 )
-from interpreter.diagnostics import Diagnostic, InterpreterError, UsageError, escaped
-from interpreter.editions.loader import load_ruleset
-from interpreter.editions.registry import MANIFEST
+from rules_run.diagnostics import Diagnostic, InterpreterError, UsageError, escaped
+from rules_run.editions.loader import load_ruleset
+from rules_run.editions.registry import MANIFEST
 
 __all__ = ["main", "build_parser", "check_paths"]
 
@@ -82,7 +82,7 @@ def _targets(path: Path) -> list[tuple[str, Path]]:
 
 def check_paths(paths: list[str], edition: str | None, as_json: bool, coverage: bool) -> int:
     """Check every path; print a line per item checked; return the exit code."""
-    from interpreter.cli.common import load_context
+    from rules_run.cli.common import load_context
 
     results: list[dict] = []
     problems: list[Diagnostic] = []
@@ -152,8 +152,8 @@ def _rel(path: Path) -> Path:
 
 
 def _print_coverage(ruleset, as_json: bool, result: dict) -> None:
-    from interpreter.lang import ast
-    from interpreter.lang.walk import rule_names_used
+    from rules_run.lang import ast
+    from rules_run.lang.walk import rule_names_used
 
     used = rule_names_used(list(ruleset.decls.values()) + list(ruleset.rules.values()))
     catalogue = []

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter.diagnostics import (
+from rules_run.diagnostics import (
     CommandLineError,
     DataError,
     DiagnosticBag,
@@ -32,7 +32,7 @@ from interpreter.diagnostics import (
     UsageError,
     escaped,
 )
-from interpreter.paths import PathRefused, shown
+from rules_run.paths import PathRefused, shown
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
@@ -54,7 +54,7 @@ EXIT_INTERNAL = 70
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """``--limit NAME=N`` (repeatable) and ``--debug``, which every command takes."""
-    from interpreter.limits import help_text
+    from rules_run.limits import help_text
 
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=N",
                         help="raise a limit (see below); repeatable")
@@ -84,7 +84,7 @@ def run_command(body: Callable[[], int], args: argparse.Namespace | None = None)
     ``args`` gives the command's ``--limit`` values (in force while the body runs) and
     ``--debug``.
     """
-    from interpreter.limits import ENV
+    from rules_run.limits import ENV
 
     debug = bool(getattr(args, "debug", False))
     before = os.environ.get(ENV)
@@ -127,7 +127,7 @@ def run_command(body: Callable[[], int], args: argparse.Namespace | None = None)
 
 
 def _set_limits(values: Sequence[str]) -> None:
-    from interpreter.limits import ENV, parse_limits, set_limits
+    from rules_run.limits import ENV, parse_limits, set_limits
 
     try:
         parse_limits(os.environ.get(ENV, ""))
@@ -171,7 +171,7 @@ def print_json(data: Any, sort_keys: bool = True) -> None:
 
 def add_version_argument(parser: argparse.ArgumentParser) -> None:
     """``--version``: the package's version."""
-    from interpreter import __version__
+    from rules_run import __version__
 
     parser.add_argument("--version", action="version",
                         version=f"{parser.prog} (rules-run) {__version__}")
@@ -279,7 +279,7 @@ def sources_folder(given: str | None) -> Path | None:
 
 def editions_text() -> str:
     """The end of a command's help: the bundled editions (read from rulesets/)."""
-    from interpreter.editions.registry import bundled_editions
+    from rules_run.editions.registry import bundled_editions
 
     return "\nbundled editions: " + (", ".join(bundled_editions()) or "none") + "\n"
 
@@ -313,7 +313,7 @@ _STDIN: list[str] = []
 def standard_input() -> str:
     """Standard input's text, read once (a battle file given as ``-``; worker processes
     forked later see the same text)."""
-    from interpreter.limits import limit, too_many
+    from rules_run.limits import limit, too_many
 
     if not _STDIN:
         text = sys.stdin.read(limit("file_size") + 1)
@@ -326,13 +326,13 @@ def standard_input() -> str:
 
 def load_context(edition: str | None, battle_path: str | None,
                  options: dict[str, Any] | None = None):
-    """:func:`interpreter.open_battle` for a command: a battle file ``-`` is read from
+    """:func:`rules_run.open_battle` for a command: a battle file ``-`` is read from
     standard input.
 
     Raises:
         InterpreterError: an unknown edition, a broken ruleset or battle file.
     """
-    from interpreter.api import open_battle
+    from rules_run.api import open_battle
 
     if battle_path == "-":
         return open_battle(edition, "<stdin>", options, text=standard_input())

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from interpreter.cli.common import (
+from rules_run.cli.common import (
     add_common_arguments,
     add_executor_argument,
     add_option_argument,
@@ -18,9 +18,9 @@ from interpreter.cli.common import (
     Progress,
     run_command,
 )
-from interpreter.diagnostics import CommandLineError, UsageError, escaped
-from interpreter.diff.structure import SIDES
-from interpreter.engine.stats import default_workers
+from rules_run.diagnostics import CommandLineError, UsageError, escaped
+from rules_run.diff.structure import SIDES
+from rules_run.engine.stats import default_workers
 
 __all__ = ["main", "build_parser", "diff"]
 
@@ -99,13 +99,13 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
          sequence_cells: int | None = None, behaviour: bool = True, attribute: bool = True,
          options: dict[str, Any] | None = None, executor: str | None = None) -> int:
     """Compute and print the diff; return the exit code."""
-    from interpreter.diff import (
+    from rules_run.diff import (
         DEFAULT_CELLS,
         DEFAULT_SEQUENCE_CELLS,
         diff_rulesets,
         render,
     )
-    from interpreter.diff.svg import write_svg
+    from rules_run.diff.svg import write_svg
 
     if plot is not None and not plot.lower().endswith(".svg"):
         raise CommandLineError(f"--plot writes SVG; name the file *.svg, got {plot!r}",)

@@ -7,8 +7,8 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from interpreter.chance import Dist
-from interpreter.cli.common import (
+from rules_run.chance import Dist
+from rules_run.cli.common import (
     add_battle_argument,
     add_edition_argument,
     add_common_arguments,
@@ -22,10 +22,10 @@ from interpreter.cli.common import (
     progress_bar,
     run_command,
 )
-from interpreter.diagnostics import CommandLineError, UsageError, escaped
-from interpreter.engine.charts import damage_panel, write_chart
-from interpreter.engine.odds import Odds, compute_odds
-from interpreter.limits import limit, too_many
+from rules_run.diagnostics import CommandLineError, UsageError, escaped
+from rules_run.engine.charts import damage_panel, write_chart
+from rules_run.engine.odds import Odds, compute_odds
+from rules_run.limits import limit, too_many
 
 __all__ = ["main", "build_parser", "odds"]
 

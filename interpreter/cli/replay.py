@@ -7,17 +7,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from interpreter.cli.common import (
+from rules_run.cli.common import (
     add_common_arguments,
     add_version_argument,
     at_least,
     run_command,
 )
-from interpreter.diagnostics import CommandLineError, UsageError
-from interpreter.paths import shown
+from rules_run.diagnostics import CommandLineError, UsageError
+from rules_run.paths import shown
 
 if TYPE_CHECKING:
-    from interpreter.replay.steps import Replay
+    from rules_run.replay.steps import Replay
 
 __all__ = ["main", "build_parser", "write_replay", "check_output"]
 
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
 
     def body() -> int:
-        from interpreter.replay.steps import load
+        from rules_run.replay.steps import load
 
         kind = check_output(args.output, "-o")
         write_replay(load(args.log), args.output, kind, args.turn)
@@ -97,8 +97,8 @@ def write_replay(replay: Replay, path: str, kind: str, turn: int | None) -> None
     Raises:
         UsageError: no such round, or the file cannot be written.
     """
-    from interpreter.replay.draw import table_svg
-    from interpreter.replay.page import page_html
+    from rules_run.replay.draw import table_svg
+    from rules_run.replay.page import page_html
 
     at = replay.step_at_end_of(turn)
     if kind == "html":

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from interpreter.cli.common import (
+from rules_run.cli.common import (
     add_battle_argument,
     add_sources_argument,
     add_version_argument,
@@ -25,8 +25,8 @@ from interpreter.cli.common import (
     run_command,
     sources_folder,
 )
-from interpreter.cli.replay import check_output
-from interpreter.diagnostics import CommandLineError, escaped
+from rules_run.cli.replay import check_output
+from rules_run.diagnostics import CommandLineError, escaped
 
 __all__ = ["main", "build_parser", "run_once", "run_batch"]
 
@@ -124,8 +124,8 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     """Fight one battle; print the result and the battle report (or JSON); write the event
     log; draw the replay (``replay``: the file, its kind and the round, as ``rules-replay``
     takes them) from the same log."""
-    from interpreter.engine.driver import LOG_VERSION, run_battle
-    from interpreter.engine.narrate import Words, narrate, summary_table
+    from rules_run.engine.driver import LOG_VERSION, run_battle
+    from rules_run.engine.narrate import Words, narrate, summary_table
 
     if log:
         _check_log(log)
@@ -147,8 +147,8 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
             raise CommandLineError(f"--log {log!r}: cannot write it: "
                                    f"{err.strerror or type(err).__name__}") from None
     if replay is not None:
-        from interpreter.cli.replay import write_replay
-        from interpreter.replay.steps import parse_log, replay_of
+        from rules_run.cli.replay import write_replay
+        from rules_run.replay.steps import parse_log, replay_of
 
         path, kind, turn = replay
         source = log or "the battle's events"
@@ -184,8 +184,8 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
               seed: int | None, runs: int, workers: int | None, as_json: bool, *,
               plot: str | None = None, executor: str | None = None) -> int:
     """Fight ``runs`` battles and print their statistics (on Dask, each task carries the
-    ruleset's and the battle's files: :mod:`interpreter.editions.bundle`)."""
-    from interpreter.engine.stats import (
+    ruleset's and the battle's files: :mod:`rules_run.editions.bundle`)."""
+    from rules_run.engine.stats import (
         RunSpec,
         context,
         default_workers,
@@ -201,7 +201,7 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     used_seed = battle.seed if seed is None else seed
     bundle = None
     if executor is not None and executor.startswith("dask"):
-        from interpreter.editions.bundle import pack
+        from rules_run.editions.bundle import pack
 
         bundle = pack([ruleset], battle_path or ruleset.default_battle)
     spec = RunSpec(edition, battle_path, options, used_seed, bundle)
@@ -210,7 +210,7 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
     stats = summarise(results)
     stats.update({"edition": ruleset.id, "seed": used_seed})
     if plot is not None:
-        from interpreter.engine.charts import stats_panels, write_chart
+        from rules_run.engine.charts import stats_panels, write_chart
 
         write_chart(stats_panels(stats, {u.id: u.name for u in battle.units}), plot)
     if as_json:

@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from interpreter import cache
-from interpreter.data.yaml_loader import DataPath, YamlDocument, load_yaml, path_text
-from interpreter.diagnostics import DataError, Diagnostic, DiagnosticBag, Span, did_you_mean
-from interpreter.paths import SCHEMAS_DIR
+from rules_run import cache
+from rules_run.data.yaml_loader import DataPath, YamlDocument, load_yaml, path_text
+from rules_run.diagnostics import DataError, Diagnostic, DiagnosticBag, Span, did_you_mean
+from rules_run.paths import SCHEMAS_DIR
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator

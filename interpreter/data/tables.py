@@ -15,9 +15,9 @@ from typing import Any, TypeAlias
 
 import attrs
 
-from interpreter.data.schema import load_and_check
-from interpreter.data.yaml_loader import DataPath, YamlDocument, path_text
-from interpreter.diagnostics import DataError, DiagnosticBag, Span
+from rules_run.data.schema import load_and_check
+from rules_run.data.yaml_loader import DataPath, YamlDocument, path_text
+from rules_run.diagnostics import DataError, DiagnosticBag, Span
 
 __all__ = ["Cell", "KeyValue", "Table", "TableKeyError", "load_table"]
 
@@ -66,7 +66,7 @@ class Table:
         >>> table.lookup(4, 7)
         Traceback (most recent call last):
         ...
-        interpreter.data.tables.TableKeyError: guard 7 is not in table 'chart' (values 3, 4)
+        rules_run.data.tables.TableKeyError: guard 7 is not in table 'chart' (values 3, 4)
     """
 
     name: str

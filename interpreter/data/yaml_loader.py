@@ -31,10 +31,10 @@ from typing import Any, NoReturn, TypeAlias
 import attrs
 import yaml
 
-from interpreter.buffers import read_text
-from interpreter.diagnostics import DataError, DiagnosticBag, Span
-from interpreter.limits import limit, too_many
-from interpreter.paths import PathRefused
+from rules_run.buffers import read_text
+from rules_run.diagnostics import DataError, DiagnosticBag, Span
+from rules_run.limits import limit, too_many
+from rules_run.paths import PathRefused
 
 __all__ = ["Key", "DataPath", "YamlDocument", "load_yaml", "path_text"]
 
@@ -249,7 +249,7 @@ def load_yaml(path: str | Path, text: str | None = None) -> YamlDocument:
         >>> load_yaml("t.yaml", "a: 1\\na: 2\\n")
         Traceback (most recent call last):
         ...
-        interpreter.diagnostics.DataError: t.yaml:2:1: error: duplicate key 'a' (first given at line 1)
+        rules_run.diagnostics.DataError: t.yaml:2:1: error: duplicate key 'a' (first given at line 1)
             a: 2
             ^
     """

@@ -16,7 +16,7 @@ Conventions:
     - The same inputs and seed give the same report, whatever the number of workers.
 """
 
-from interpreter.diff.battles import (
+from rules_run.diff.battles import (
     PAIRED_TEST,
     Attribution,
     AttributionStep,
@@ -25,7 +25,7 @@ from interpreter.diff.battles import (
     battle_diff,
     paired,
 )
-from interpreter.diff.behaviour import (
+from rules_run.diff.behaviour import (
     DEFAULT_CELLS,
     DEFAULT_SEQUENCE_CELLS,
     BehaviourDiff,
@@ -33,11 +33,11 @@ from interpreter.diff.behaviour import (
     DeclBehaviour,
     behaviour_diff,
 )
-from interpreter.diff.grid import Dim
-from interpreter.diff.normal import differing_fields, normalise, same
-from interpreter.diff.report import DiffReport, diff_rulesets
-from interpreter.diff.steps import ResolvedOp, apply_ops, resolved_ops
-from interpreter.diff.structure import (
+from rules_run.diff.grid import Dim
+from rules_run.diff.normal import differing_fields, normalise, same
+from rules_run.diff.report import DiffReport, diff_rulesets
+from rules_run.diff.steps import ResolvedOp, apply_ops, resolved_ops
+from rules_run.diff.structure import (
     CellChange,
     DeclChange,
     PatchStep,
@@ -45,7 +45,7 @@ from interpreter.diff.structure import (
     StructureDiff,
     structure_diff,
 )
-from interpreter.diff.text import render
+from rules_run.diff.text import render
 
 __all__ = [
     "normalise",

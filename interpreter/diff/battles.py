@@ -7,7 +7,7 @@ those pairs: the mean of the per-run differences B - A with a 95% normal interva
 z-test); a difference is significant when the interval leaves out 0.
 
 Attribution applies a patch's operations one at a time, in patch order
-(:mod:`interpreter.diff.steps`), runs the battle after each, and gives each operation the
+(:mod:`rules_run.diff.steps`), runs the battle after each, and gives each operation the
 change from the state before it. The steps add up to the total exactly (the sum
 telescopes), but an operation's share depends on those before it: the same operations in
 another order can share the total differently. Each operation is also run alone on A; the
@@ -22,8 +22,8 @@ from typing import Any
 
 import attrs
 
-from interpreter.chance import derive_seed
-from interpreter.engine.stats import Z95, open_executor, summarise
+from rules_run.chance import derive_seed
+from rules_run.engine.stats import Z95, open_executor, summarise
 
 __all__ = [
     "RunSpec", "Paired", "paired", "run_states", "metrics_of", "BattleDiff", "battle_diff",
@@ -45,7 +45,7 @@ OTHER: StateKey = ("other",)
 class RunSpec:
     """What a worker needs to rebuild every ruleset and the battle: plain values only.
 
-    With a ``bundle`` (:mod:`interpreter.editions.bundle`: the files of A, B and the
+    With a ``bundle`` (:mod:`rules_run.editions.bundle`: the files of A, B and the
     battle, with both fingerprints) it is self-contained: the worker fights from those
     files, checked, not from the folders and path named."""
 
@@ -60,7 +60,7 @@ class RunSpec:
     def local(self) -> tuple[str, str, str]:
         """A's and B's folders and the battle file on this machine (the bundle's, unpacked,
         when there is one)."""
-        from interpreter.editions.bundle import unpack
+        from rules_run.editions.bundle import unpack
 
         if self.bundle is None:
             return self.a, self.b, self.battle
@@ -82,14 +82,14 @@ def state_label(a_id: str, b_id: str, key: StateKey) -> str:
 
 def state_ruleset(spec: RunSpec, key: StateKey):
     """The ruleset a state runs under (intermediates are built from A and B's patch)."""
-    from interpreter.editions.loader import load_edition
+    from rules_run.editions.loader import load_edition
 
     a, b, _ = spec.local()
     return _state_ruleset(load_edition(a), load_edition(b), key)
 
 
 def _state_ruleset(a, b, key: StateKey):
-    from interpreter.diff.steps import apply_ops, resolved_ops
+    from rules_run.diff.steps import apply_ops, resolved_ops
 
     if key == BASE:
         return a
@@ -102,9 +102,9 @@ def _state_ruleset(a, b, key: StateKey):
 def state_context(spec: RunSpec, key: StateKey):
     """The ruleset, runtime and battle of a state (built once per process, and again
     when a ruleset's files change)."""
-    from interpreter.editions.loader import load_edition
-    from interpreter.engine.setup import load_battle, read_battle
-    from interpreter.lang.compiler import compile_ruleset
+    from rules_run.editions.loader import load_edition
+    from rules_run.engine.setup import load_battle, read_battle
+    from rules_run.lang.compiler import compile_ruleset
 
     a_folder, b_folder, battle_path = spec.local()
     a, b = load_edition(a_folder), load_edition(b_folder)
@@ -119,7 +119,7 @@ def state_context(spec: RunSpec, key: StateKey):
 
 
 def _run_chunk(spec: RunSpec, key: StateKey, indices: list[int]) -> list[tuple[int, dict]]:
-    from interpreter.engine.driver import run_battle
+    from rules_run.engine.driver import run_battle
 
     _, runtime, battle = state_context(spec, key)
     return [(i, run_battle(runtime, battle, seed=derive_seed(spec.seed, "run", i),
@@ -131,7 +131,7 @@ def run_states(spec: RunSpec, keys: Sequence[StateKey], runs: int, workers: int 
                executor: str | None = None) -> dict[StateKey, list[dict]]:
     """Run the battle ``runs`` times under each state, same seeds; results in run order
     (the same with any number of workers, and any ``executor``:
-    :func:`interpreter.engine.stats.open_executor`)."""
+    :func:`rules_run.engine.stats.open_executor`)."""
     chunk = max(1, min(100, runs // (workers * 8) or 1))
     tasks = [(key, list(range(s, min(runs, s + chunk)))) for key in keys
              for s in range(0, runs, chunk)]
@@ -234,7 +234,7 @@ class BattleDiff:
     seed: int
     sides: tuple[str, ...]
     a: dict[str, Any]
-    """:func:`interpreter.engine.stats.summarise` of A's runs."""
+    """:func:`rules_run.engine.stats.summarise` of A's runs."""
     b: dict[str, Any]
     differences: tuple[tuple[str, float, float, Paired], ...]
     """(metric key, mean under A, mean under B, paired difference)."""

@@ -2,8 +2,8 @@
 
 For each declaration A and B both have, with the same parameters, whose behaviour could
 differ (something it calls, reads or is modified by changed), the declaration is run exactly
-(:func:`interpreter.chance.enumerate_exact`) under A and under B for every cell of a grid of
-synthetic inputs (:mod:`interpreter.diff.grid`), and the cells where the distributions
+(:func:`rules_run.chance.enumerate_exact`) under A and under B for every cell of a grid of
+synthetic inputs (:mod:`rules_run.diff.grid`), and the cells where the distributions
 differ are reported, largest difference first. A declaration whose every dependency is the
 same in A and B behaves the same and is not run.
 """
@@ -17,9 +17,9 @@ from typing import Any
 
 import attrs
 
-from interpreter.chance import DiceExpr, Dist, enumerate_exact
-from interpreter.diagnostics import InterpreterError, Span
-from interpreter.diff.grid import (
+from rules_run.chance import DiceExpr, Dist, enumerate_exact
+from rules_run.diagnostics import InterpreterError, Span
+from rules_run.diff.grid import (
     BEARER_TYPES,
     Closure,
     Dim,
@@ -29,11 +29,11 @@ from interpreter.diff.grid import (
     select_cells,
     value_text,
 )
-from interpreter.diff.structure import SIDES, changed_keys
-from interpreter.editions.ruleset import Ruleset
-from interpreter.engine.entities import RuleInstance, Unit, Weapon
-from interpreter.lang import ast
-from interpreter.lang.compiler import compile_ruleset, dice_of
+from rules_run.diff.structure import SIDES, changed_keys
+from rules_run.editions.ruleset import Ruleset
+from rules_run.engine.entities import RuleInstance, Unit, Weapon
+from rules_run.lang import ast
+from rules_run.lang.compiler import compile_ruleset, dice_of
 
 __all__ = ["CellDiff", "DeclBehaviour", "BehaviourDiff", "behaviour_diff",
            "DEFAULT_CELLS", "DEFAULT_SEQUENCE_CELLS", "COMPARED_KINDS"]
@@ -75,7 +75,7 @@ class _Evaluator:
     def _plain(self, value: Any, kind: str | None) -> Any:
         if kind == "dice" and isinstance(value, str):
             if value not in self.dice:
-                from interpreter.lang.parser import parse_dice
+                from rules_run.lang.parser import parse_dice
 
                 self.dice[value] = dice_of(parse_dice(value, Span("<rules-diff>", 1)),
                                            self.runtime.dice_decls)
@@ -458,7 +458,7 @@ _EVALUATORS: dict[tuple, tuple[_Evaluator, _Evaluator]] = {}
 def _evaluate_chunk(refs: tuple, name: str, dims: Sequence[Dim],
                     cells: Sequence[tuple[int, ...]]) -> list[tuple[Dist | str, Dist | str]]:
     """In a worker process: A's and B's results for some cells of one declaration."""
-    from interpreter.editions.loader import load_edition
+    from rules_run.editions.loader import load_edition
 
     if refs not in _EVALUATORS:
         options = dict(refs[2])

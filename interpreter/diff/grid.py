@@ -25,13 +25,13 @@ from typing import Any
 
 import attrs
 
-from interpreter.chance import derive_seed
-from interpreter.diagnostics import InterpreterError
-from interpreter.diff.structure import decl_of
-from interpreter.editions.ruleset import Ruleset
-from interpreter.lang import ast
-from interpreter.lang.compiler import Runtime, dice_of
-from interpreter.lang.walk import walk
+from rules_run.chance import derive_seed
+from rules_run.diagnostics import InterpreterError
+from rules_run.diff.structure import decl_of
+from rules_run.editions.ruleset import Ruleset
+from rules_run.lang import ast
+from rules_run.lang.compiler import Runtime, dice_of
+from rules_run.lang.walk import walk
 
 __all__ = ["Dim", "Read", "GridBuilder", "Closure", "Reads", "select_cells",
            "characteristic_values", "value_text", "BEARER_TYPES"]

@@ -27,8 +27,8 @@ def normalise(node: Any, drop: Collection[str] = SPANS) -> Any:
     ``drop`` left out), tuples and lists become tuples, mappings sorted tuples of pairs.
 
     Examples:
-        >>> from interpreter.diagnostics import Span
-        >>> from interpreter.lang import ast
+        >>> from rules_run.diagnostics import Span
+        >>> from rules_run.lang import ast
         >>> one = ast.Name(Span("a.rules", 3, 7), "x")
         >>> two = ast.Name(Span("b.rules", 9, 1), "x")
         >>> normalise(one) == normalise(two)
@@ -70,8 +70,8 @@ def differing_fields(a: Any, b: Any, drop: Collection[str] = SPANS_AND_CITES) ->
     ``steps: 'wound' changed (hooks)``, ``steps: 'charge' added``.
 
     Examples:
-        >>> from interpreter.diagnostics import Span
-        >>> from interpreter.lang import ast
+        >>> from rules_run.diagnostics import Span
+        >>> from rules_run.lang import ast
         >>> s = Span("a.rules", 1)
         >>> one = ast.OptionDecl(s, "o", None, default=1)
         >>> differing_fields(one, ast.OptionDecl(s, "o", None, default=2))

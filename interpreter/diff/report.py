@@ -7,8 +7,8 @@ from typing import Any
 
 import attrs
 
-from interpreter.diagnostics import Diagnostic, InterpreterError, Severity, UsageError
-from interpreter.diff.battles import (
+from rules_run.diagnostics import Diagnostic, InterpreterError, Severity, UsageError
+from rules_run.diff.battles import (
     BASE,
     OTHER,
     Attribution,
@@ -19,16 +19,16 @@ from interpreter.diff.battles import (
     run_states,
     state_context,
 )
-from interpreter.diff.behaviour import (
+from rules_run.diff.behaviour import (
     DEFAULT_CELLS,
     DEFAULT_SEQUENCE_CELLS,
     BehaviourDiff,
     behaviour_diff,
 )
-from interpreter.diff.steps import resolved_ops, same_data
-from interpreter.diff.structure import SIDES, StructureDiff, structure_diff
-from interpreter.editions.ruleset import Ruleset
-from interpreter.paths import shown
+from rules_run.diff.steps import resolved_ops, same_data
+from rules_run.diff.structure import SIDES, StructureDiff, structure_diff
+from rules_run.editions.ruleset import Ruleset
+from rules_run.paths import shown
 
 __all__ = ["DiffReport", "diff_rulesets", "ruleset_info"]
 
@@ -80,15 +80,15 @@ def diff_rulesets(
         options: option values for both rulesets.
         cells, sequence_cells: grid caps for the behaviour comparison.
         progress: called with (what, done, total).
-        executor: where the battles run (:func:`interpreter.engine.stats.open_executor`);
+        executor: where the battles run (:func:`rules_run.engine.stats.open_executor`);
             on Dask, each task carries the files of both rulesets and of the battle.
 
     Raises:
         InterpreterError: a ruleset or the battle file does not load, or the battle cannot
             be fought under one of the rulesets.
     """
-    from interpreter.editions.loader import load_edition
-    from interpreter.engine.setup import read_battle
+    from rules_run.editions.loader import load_edition
+    from rules_run.engine.setup import read_battle
 
     if runs < 1 or workers < 1:
         raise UsageError("--runs and --workers must be at least 1")
@@ -105,7 +105,7 @@ def diff_rulesets(
         used_seed = int(doc.value.get("seed", 0)) if seed is None else seed
         bundle = None
         if executor is not None and executor.startswith("dask"):
-            from interpreter.editions.bundle import pack
+            from rules_run.editions.bundle import pack
 
             bundle = pack([a, b], battle)
         spec = RunSpec(str(a.folder), str(b.folder), battle, options, used_seed, bundle)

@@ -3,7 +3,7 @@
 Attribution runs the battle under A, then under A with the first operation applied, the
 first two, ... up to B. Each intermediate ruleset is a new :class:`Ruleset` whose
 declarations are A's with the operations applied in order by the loader's own
-:func:`~interpreter.editions.loader.apply_patch_op`, never a change to A. An intermediate
+:func:`~rules_run.editions.loader.apply_patch_op`, never a change to A. An intermediate
 that does not check (an operation that only makes sense with a later one) is reported, and
 the caller merges that operation with the next.
 """
@@ -14,14 +14,14 @@ from collections.abc import Sequence
 
 import attrs
 
-from interpreter.data.tables import load_table
-from interpreter.diagnostics import DiagnosticBag, PatchError
-from interpreter.diff.structure import PatchStep, patch_rulesets, patch_steps
-from interpreter.editions.loader import apply_patch_op
-from interpreter.editions.ruleset import Ruleset
-from interpreter.lang import ast
-from interpreter.lang.checker import check_declarations
-from interpreter.paths import shown
+from rules_run.data.tables import load_table
+from rules_run.diagnostics import DiagnosticBag, PatchError
+from rules_run.diff.structure import PatchStep, patch_rulesets, patch_steps
+from rules_run.editions.loader import apply_patch_op
+from rules_run.editions.ruleset import Ruleset
+from rules_run.lang import ast
+from rules_run.lang.checker import check_declarations
+from rules_run.paths import shown
 
 __all__ = ["ResolvedOp", "resolved_ops", "apply_ops", "same_data"]
 

@@ -1,6 +1,6 @@
 """What two rulesets declare differently: declarations, table cells, data, patch operations.
 
-Declarations are compared by their normal forms (:mod:`interpreter.diff.normal`): spans
+Declarations are compared by their normal forms (:mod:`rules_run.diff.normal`): spans
 never count, and a change of citation alone is reported as such. Tables are compared cell
 by cell, whatever file they were loaded from. When B is a patch of A (directly or through
 a chain of patches), the patch's own operations are listed too, resolved and in order.
@@ -16,9 +16,9 @@ from typing import Any
 
 import attrs
 
-from interpreter.editions.ruleset import Ruleset
-from interpreter.lang import ast
-from interpreter.diff.normal import SPANS_AND_CITES, differing_fields, normalise
+from rules_run.editions.ruleset import Ruleset
+from rules_run.lang import ast
+from rules_run.diff.normal import SPANS_AND_CITES, differing_fields, normalise
 
 __all__ = [
     "Side", "CellChange", "DeclChange", "PatchStep", "StructureDiff",

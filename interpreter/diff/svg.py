@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from interpreter.diff.battles import Paired, metric_label
-from interpreter.diff.report import DiffReport
+from rules_run.diff.battles import Paired, metric_label
+from rules_run.diff.report import DiffReport
 
 __all__ = ["svg_text", "write_svg"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from interpreter.diff.battles import Attribution, BattleDiff, Paired, metric_label
-from interpreter.diff.behaviour import BehaviourDiff, DeclBehaviour
-from interpreter.diff.report import DiffReport
-from interpreter.diff.structure import SIDES, DeclChange, StructureDiff
+from rules_run.diff.battles import Attribution, BattleDiff, Paired, metric_label
+from rules_run.diff.behaviour import BehaviourDiff, DeclBehaviour
+from rules_run.diff.report import DiffReport
+from rules_run.diff.structure import SIDES, DeclChange, StructureDiff
 
 __all__ = ["render"]
 

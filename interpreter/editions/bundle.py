@@ -19,9 +19,9 @@ from pathlib import Path
 
 import attrs
 
-from interpreter import cache
-from interpreter.diagnostics import UsageError
-from interpreter.editions.ruleset import Ruleset
+from rules_run import cache
+from rules_run.diagnostics import UsageError
+from rules_run.editions.ruleset import Ruleset
 
 __all__ = ["Bundle", "pack", "unpack"]
 
@@ -38,7 +38,7 @@ class Bundle:
     battle: str | None
     """The battle file's path inside the bundle, if one was packed."""
     interpreter: str
-    """The packing interpreter's :func:`~interpreter.cache.code_fingerprint`: a worker
+    """The packing interpreter's :func:`~rules_run.cache.code_fingerprint`: a worker
     running other code could fight other battles, so it refuses the bundle."""
 
     def digest(self) -> str:
@@ -90,7 +90,7 @@ def unpack(bundle: Bundle) -> tuple[list[Path], Path | None]:
         UsageError: this machine's interpreter is not the packer's, or a ruleset loaded
             from the bundle's files has another fingerprint than the one packed.
     """
-    from interpreter.editions.loader import load_ruleset
+    from rules_run.editions.loader import load_ruleset
 
     if bundle.interpreter != cache.code_fingerprint():
         raise UsageError("this worker's rules-run is not the one that sent the run spec "

@@ -1,7 +1,7 @@
 """Load a ruleset folder: manifest, rule files, ``extends``, patches, tables and unit data.
 
 Loading is cached per folder (and invalidated when any file in it changes, on disk or in an
-editor's buffer: :mod:`interpreter.buffers`), so a command that runs ten thousand battles
+editor's buffer: :mod:`rules_run.buffers`), so a command that runs ten thousand battles
 parses and checks each ruleset once.
 """
 
@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from interpreter.buffers import generation, read_text
-from interpreter import cache
-from interpreter.data.schema import validate
-from interpreter.data.tables import load_table
-from interpreter.data.yaml_loader import YamlDocument, load_yaml, path_text
-from interpreter.diagnostics import (
+from rules_run.buffers import generation, read_text
+from rules_run import cache
+from rules_run.data.schema import validate
+from rules_run.data.tables import load_table
+from rules_run.data.yaml_loader import YamlDocument, load_yaml, path_text
+from rules_run.diagnostics import (
     DataError,
     DiagnosticBag,
     InterpreterError,
@@ -27,20 +27,20 @@ from interpreter.diagnostics import (
     Span,
     did_you_mean,
 )
-from interpreter.editions.registry import MANIFEST, find_edition
-from interpreter.editions.ruleset import Origin, Ruleset
-from interpreter.lang import ast
-from interpreter.lang.checker import (
+from rules_run.editions.registry import MANIFEST, find_edition
+from rules_run.editions.ruleset import Origin, Ruleset
+from rules_run.lang import ast
+from rules_run.lang.checker import (
     check_declarations,
     forget_checked,
     report_unused,
     rule_reference_problem,
 )
-from interpreter.lang.parser import forget_parsed, parse_file
-from interpreter.lang.reuse import resolve_reuses
-from interpreter.lang.walk import walk
-from interpreter.limits import current as current_limits
-from interpreter.paths import PathRefused, named_path, shown
+from rules_run.lang.parser import forget_parsed, parse_file
+from rules_run.lang.reuse import resolve_reuses
+from rules_run.lang.walk import walk
+from rules_run.limits import current as current_limits
+from rules_run.paths import PathRefused, named_path, shown
 
 __all__ = ["load_ruleset", "load_edition", "clear_cache", "apply_patch_op"]
 
@@ -187,7 +187,7 @@ def apply_patch_op(op: ast.PatchOp, decls: dict[str, ast.Decl], rules: dict[str,
     It does not check that the operation fits what it applies to (``add`` something new,
     ``override`` or ``remove`` something there, of the same kind): the loader checks that
     before it applies each operation of a patch; rules-diff applies operations to the
-    patch's base a few at a time (:mod:`interpreter.diff.steps`).
+    patch's base a few at a time (:mod:`rules_run.diff.steps`).
     """
     if op.decl is None:
         (rules if op.kind == "rule" else decls).pop(op.name, None)
@@ -209,7 +209,7 @@ class _Builder:
         self.folder = folder
         self.stack = stack
         self.content = content
-        """The digest of the folder's files (:func:`interpreter.cache.content_hash`)."""
+        """The digest of the folder's files (:func:`rules_run.cache.content_hash`)."""
         self.bag = DiagnosticBag()
         self.removed: dict[str, ast.PatchOp] = {}
         """This patch's ``remove`` operations, by key (``rule:<name>`` for rules)."""
@@ -242,7 +242,7 @@ class _Builder:
     def build(self) -> Ruleset:
         # only here: lark, which it needs, is slow to import, and a ruleset in the disk
         # cache is never parsed
-        from interpreter.lang.parser import parse_file
+        from rules_run.lang.parser import parse_file
 
         manifest_path = self.folder / MANIFEST
         manifest = self.yaml(manifest_path, "manifest")

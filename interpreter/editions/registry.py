@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.diagnostics import Diagnostic, UsageError, did_you_mean
-from interpreter.paths import RULESETS_DIR, named_path
+from rules_run.diagnostics import Diagnostic, UsageError, did_you_mean
+from rules_run.paths import RULESETS_DIR, named_path
 
 __all__ = ["MANIFEST", "bundled_editions", "find_edition"]
 
@@ -31,8 +31,8 @@ def bundled_editions() -> dict[str, Path]:
 def _aliases(folder: Path) -> list[str]:
     # Aliases are read without the full loader: a broken manifest is reported when the
     # ruleset itself is loaded, not while looking for another one.
-    from interpreter.data.yaml_loader import load_yaml
-    from interpreter.diagnostics import DataError
+    from rules_run.data.yaml_loader import load_yaml
+    from rules_run.diagnostics import DataError
 
     try:
         data = load_yaml(folder / MANIFEST).value
@@ -53,7 +53,7 @@ def find_edition(name: str | Path, *, folders: bool = True,
         named_in: the folder of the file that names the edition (a battle file's
             ``edition:``): a path is then relative to it, and must stay inside it, the
             ruleset folder it is kept in, or the bundled rulesets
-            (:func:`~interpreter.paths.named_path`). Without it (the
+            (:func:`~rules_run.paths.named_path`). Without it (the
             command line's ``--edition``), a path is relative to the working directory.
 
     Raises:

@@ -8,9 +8,9 @@ from typing import Any
 
 import attrs
 
-from interpreter.diagnostics import Diagnostic
-from interpreter.lang import ast
-from interpreter.lang.checker import Usage
+from rules_run.diagnostics import Diagnostic
+from rules_run.lang import ast
+from rules_run.lang.checker import Usage
 
 __all__ = ["Ruleset", "Origin"]
 
@@ -51,7 +51,7 @@ class Ruleset:
     sources: tuple[str, ...]
     """The seed files this ruleset cites; the first is the default."""
     tables: Mapping[str, Any]
-    """Loaded tables (:class:`interpreter.data.tables.Table`) by name."""
+    """Loaded tables (:class:`rules_run.data.tables.Table`) by name."""
     units: Mapping[str, Mapping[str, Any]]
     """Unit profiles by ``file/profile`` (``empire/halberdier``)."""
     equipment: Mapping[str, Mapping[str, Any]]

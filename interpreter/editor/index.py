@@ -14,12 +14,12 @@ from typing import Any, cast
 
 import attrs
 
-from interpreter.buffers import read_text
-from interpreter.diagnostics import Span
-from interpreter.editions.ruleset import Ruleset
-from interpreter.lang import ast
-from interpreter.lang.rule_refs import resolve_rule
-from interpreter.lang.walk import walk
+from rules_run.buffers import read_text
+from rules_run.diagnostics import Span
+from rules_run.editions.ruleset import Ruleset
+from rules_run.lang import ast
+from rules_run.lang.rule_refs import resolve_rule
+from rules_run.lang.walk import walk
 
 __all__ = ["Index", "rule_key", "word_at"]
 

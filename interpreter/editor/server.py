@@ -2,7 +2,7 @@
 
 It speaks the Language Server Protocol through pygls (the ``lsp`` extra: ``pip install
 "rules-run[lsp]"``, imported only when the server starts). The answers come from
-:class:`~interpreter.editor.workspace.Workspace`; this module converts positions (the
+:class:`~rules_run.editor.workspace.Workspace`; this module converts positions (the
 protocol's are 0-based), paths and URIs, and kinds.
 
 Initialization options: ``{"sources": "<folder>"}``, the folder of the user's copy of the
@@ -16,9 +16,9 @@ import os
 import sys
 from typing import Any
 
-from interpreter.buffers import read_text
-from interpreter.diagnostics import Diagnostic, Severity, Span
-from interpreter.editor.workspace import SOURCES_VARIABLE, Workspace
+from rules_run.buffers import read_text
+from rules_run.diagnostics import Diagnostic, Severity, Span
+from rules_run.editor.workspace import SOURCES_VARIABLE, Workspace
 
 __all__ = ["main", "build_server"]
 
@@ -36,7 +36,7 @@ def build_server(workspace: Workspace | None = None) -> Any:
     from pygls.lsp.server import LanguageServer
     from pygls.uris import from_fs_path, to_fs_path
 
-    from interpreter import __version__
+    from rules_run import __version__
 
     work = workspace if workspace is not None else Workspace()
     # Places are built from plain data: the protocol's name for a stretch of text is also a

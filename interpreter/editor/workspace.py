@@ -4,7 +4,7 @@ definitions, references, completion, outline).
 
 Positions are 1-based lines and columns, as diagnostics give them; paths are as the
 checker shows them (relative to the working directory) or absolute, and every answer is
-keyed by absolute path. The server (:mod:`interpreter.editor.server`) converts to and from
+keyed by absolute path. The server (:mod:`rules_run.editor.server`) converts to and from
 the protocol's 0-based positions and URIs.
 
 What is re-done after an edit: the ruleset the file belongs to is loaded again, which
@@ -22,18 +22,18 @@ from pathlib import Path
 
 import attrs
 
-from interpreter import buffers
-from interpreter.buffers import read_text
-from interpreter.data.yaml_loader import load_yaml
-from interpreter.diagnostics import Diagnostic, DiagnosticBag, InterpreterError, Span
-from interpreter.editions.loader import apply_patch_op, load_ruleset
-from interpreter.editions.registry import MANIFEST, find_edition
-from interpreter.editions.ruleset import Origin, Ruleset
-from interpreter.lang import ast
-from interpreter.lang.builtins import BUILTIN_FUNCTIONS, BUILTIN_NAMES, UNIT_PROPERTIES
-from interpreter.lang.parser import grammar_parser, parse_rules
-from interpreter.editor.index import Index, rule_key, word_at
-from interpreter.paths import shown
+from rules_run import buffers
+from rules_run.buffers import read_text
+from rules_run.data.yaml_loader import load_yaml
+from rules_run.diagnostics import Diagnostic, DiagnosticBag, InterpreterError, Span
+from rules_run.editions.loader import apply_patch_op, load_ruleset
+from rules_run.editions.registry import MANIFEST, find_edition
+from rules_run.editions.ruleset import Origin, Ruleset
+from rules_run.lang import ast
+from rules_run.lang.builtins import BUILTIN_FUNCTIONS, BUILTIN_NAMES, UNIT_PROPERTIES
+from rules_run.lang.parser import grammar_parser, parse_rules
+from rules_run.editor.index import Index, rule_key, word_at
+from rules_run.paths import shown
 
 __all__ = ["Workspace", "Completion", "Symbol", "SOURCES_VARIABLE"]
 
@@ -251,7 +251,7 @@ class Workspace:
         return found
 
     def _check_battle(self, path: str, edition: str | None) -> list[Diagnostic]:
-        from interpreter.cli.common import load_context
+        from rules_run.cli.common import load_context
 
         if edition is None:
             _, named = self._yaml_kind(path)
@@ -469,8 +469,8 @@ def _doc_comment(span: Span) -> str:
 
 def _exact_outcome(ruleset: Ruleset, decl: ast.RollDecl) -> str | None:
     """A test's exact pass chance, or a roll's exact distribution, as markdown."""
-    from interpreter.chance import enumerate_exact
-    from interpreter.lang.compiler import compile_ruleset
+    from rules_run.chance import enumerate_exact
+    from rules_run.lang.compiler import compile_ruleset
 
     try:
         runtime = compile_ruleset(ruleset)

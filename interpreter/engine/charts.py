@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 import attrs
 
-from interpreter.diagnostics import UsageError
+from rules_run.diagnostics import UsageError
 
 __all__ = ["Panel", "svg_text", "write_chart", "damage_panel", "stats_panels", "COLOURS"]
 
@@ -141,7 +141,7 @@ def write_chart(panels: Sequence[Panel], path: str | Path) -> None:
 
 
 def damage_panel(found: Sequence[Any]) -> Panel:
-    """The chart of the damage (:class:`interpreter.engine.odds.Odds`, one per attacker):
+    """The chart of the damage (:class:`rules_run.engine.odds.Odds`, one per attacker):
     each attacker's 'exactly k' bars and 'at least k' curve."""
     top = max(o.damage.max() for o in found)
     ks = range(0, top + 1)
@@ -155,7 +155,7 @@ def damage_panel(found: Sequence[Any]) -> Panel:
 
 
 def stats_panels(stats: Mapping[str, Any], names: Mapping[str, str]) -> list[Panel]:
-    """The chart of many battles (:func:`interpreter.engine.stats.summarise`'s statistics;
+    """The chart of many battles (:func:`rules_run.engine.stats.summarise`'s statistics;
     ``names``: unit id -> name): win rates, mean survivors per unit, mean victory points."""
     outcomes = stats["outcomes"]
     units = stats["units"]

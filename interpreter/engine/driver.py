@@ -13,11 +13,11 @@ from typing import Any
 
 import attrs
 
-from interpreter.chance import RandomChance, ScriptedChance
-from interpreter.diagnostics import BattleError, DiagnosticBag
-from interpreter.engine.setup import Battle
-from interpreter.engine.state import BattleState
-from interpreter.lang.compiler import Closure, Env
+from rules_run.chance import RandomChance, ScriptedChance
+from rules_run.diagnostics import BattleError, DiagnosticBag
+from rules_run.engine.setup import Battle
+from rules_run.engine.state import BattleState
+from rules_run.lang.compiler import Closure, Env
 
 __all__ = ["BattleResult", "UnitSummary", "run_battle", "LOG_VERSION"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import attrs
 
-from interpreter.lang import ast
-from interpreter.space import MM_PER_INCH, Pose
+from rules_run.lang import ast
+from rules_run.space import MM_PER_INCH, Pose
 
 __all__ = [
     "RuleInstance", "Bearer", "Weapon", "Unit", "DEFAULT_BASE_MM", "placed", "wounds_per_model",
@@ -86,7 +86,7 @@ class Unit(Bearer):
 
     Besides what the data gives, a unit carries its battle state: where it stands, what it
     fights, whom it moves with, whether it is still in the battle. The engine sets and
-    changes that state (:class:`interpreter.engine.state.BattleState`); a unit outside a
+    changes that state (:class:`rules_run.engine.state.BattleState`); a unit outside a
     battle keeps the starting values.
     """
 

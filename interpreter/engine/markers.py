@@ -1,10 +1,10 @@
 """Markers and templates laid on the table during a battle, and headings between things.
 
-A mixin of :class:`interpreter.engine.state.BattleState`: each ``_b_<name>`` method is the
-builtin ``<name>`` of the rules language (signatures in :mod:`interpreter.lang.builtins`).
+A mixin of :class:`rules_run.engine.state.BattleState`: each ``_b_<name>`` method is the
+builtin ``<name>`` of the rules language (signatures in :mod:`rules_run.lang.builtins`).
 
 A *marker* is a shape the rules put on the table while a battle runs (a
-:class:`~interpreter.space.shapes.Sweep`): a point, a round template, a line or a teardrop.
+:class:`~rules_run.space.shapes.Sweep`): a point, a round template, a line or a teardrop.
 It has an id (``"marker 1"``, ``"marker 2"``, ... in the order the battle places them), is
 moved along a heading, stretched into a line or a teardrop, and removed. The builtins here
 say which models lie under it, by one of three readings:
@@ -23,13 +23,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import Unit, placed
-from interpreter.lang.builtins import READINGS
-from interpreter.space import Footprint, Pose, Sweep, axes
+from rules_run.diagnostics import BattleError, DiagnosticBag, Span
+from rules_run.engine.entities import Unit, placed
+from rules_run.lang.builtins import READINGS
+from rules_run.space import Footprint, Pose, Sweep, axes
 
 if TYPE_CHECKING:
-    from interpreter.engine.objectives import Place
+    from rules_run.engine.objectives import Place
 
 __all__ = ["MarkersMixin"]
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from interpreter.engine.driver import BattleResult
+from rules_run.engine.driver import BattleResult
 
 __all__ = ["Words", "narrate", "summary_table", "cited_lines"]
 

@@ -1,7 +1,7 @@
 """Objectives and the control of ground: generic builtins for scoring by position.
 
-A mixin of :class:`interpreter.engine.state.BattleState`: each ``_b_<name>`` method is the
-builtin ``<name>`` of the rules language (signatures in :mod:`interpreter.lang.builtins`).
+A mixin of :class:`rules_run.engine.state.BattleState`: each ``_b_<name>`` method is the
+builtin ``<name>`` of the rules language (signatures in :mod:`rules_run.lang.builtins`).
 
 A *place* is a piece of ground a battle file names: an objective marker
 (``battlefield: objectives: [{id, at}]``, a point) or a terrain feature
@@ -20,15 +20,15 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import placed
-from interpreter.space import Footprint, Pose, advance, axes, edge_distance, far_apart, heading_to
-from interpreter.space import point_distance
+from rules_run.diagnostics import BattleError, DiagnosticBag, Span
+from rules_run.engine.entities import placed
+from rules_run.space import Footprint, Pose, advance, axes, edge_distance, far_apart, heading_to
+from rules_run.space import point_distance
 
 if TYPE_CHECKING:
-    from interpreter.engine.entities import Unit
-    from interpreter.engine.setup import Battle
-    from interpreter.lang.compiler import Runtime
+    from rules_run.engine.entities import Unit
+    from rules_run.engine.setup import Battle
+    from rules_run.lang.compiler import Runtime
 
 __all__ = ["ObjectivesMixin", "Place"]
 

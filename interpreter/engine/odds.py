@@ -15,11 +15,11 @@ from typing import Any
 
 import attrs
 
-from interpreter.chance import Dist, RandomChance, derive_seed, enumerate_exact
-from interpreter.diagnostics import Diagnostic, UsageError, did_you_mean
-from interpreter.engine.entities import Unit, Weapon, wounds_per_model
-from interpreter.lang.compiler import Runtime
-from interpreter.limits import limit, too_many
+from rules_run.chance import Dist, RandomChance, derive_seed, enumerate_exact
+from rules_run.diagnostics import Diagnostic, UsageError, did_you_mean
+from rules_run.engine.entities import Unit, Weapon, wounds_per_model
+from rules_run.lang.compiler import Runtime
+from rules_run.limits import limit, too_many
 
 __all__ = ["AttackPlan", "AttackOdds", "plan_attacks", "attack_odds", "sample_attacks", "Odds",
            "compute_odds"]

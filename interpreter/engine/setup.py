@@ -13,21 +13,21 @@ from typing import Any
 
 import attrs
 
-from interpreter.data.schema import validate
-from interpreter.data.yaml_loader import YamlDocument, load_yaml
-from interpreter.diagnostics import (
+from rules_run.data.schema import validate
+from rules_run.data.yaml_loader import YamlDocument, load_yaml
+from rules_run.diagnostics import (
     DataError,
     Diagnostic,
     DiagnosticBag,
     UsageError,
     did_you_mean,
 )
-from interpreter.editions.ruleset import Ruleset
-from interpreter.engine.entities import Unit, Weapon, use_items
-from interpreter.lang import ast
-from interpreter.lang.compiler import Runtime
-from interpreter.lang.rule_refs import RuleRefError
-from interpreter.limits import limit, too_many
+from rules_run.editions.ruleset import Ruleset
+from rules_run.engine.entities import Unit, Weapon, use_items
+from rules_run.lang import ast
+from rules_run.lang.compiler import Runtime
+from rules_run.lang.rule_refs import RuleRefError
+from rules_run.limits import limit, too_many
 
 __all__ = ["Battle", "load_battle", "read_battle", "battle_edition"]
 

@@ -1,7 +1,7 @@
 """Range, line of sight and cover: generic builtins for shooting and visibility.
 
-A mixin of :class:`interpreter.engine.state.BattleState`: each ``_b_<name>`` method is the
-builtin ``<name>`` of the rules language (signatures in :mod:`interpreter.lang.builtins`).
+A mixin of :class:`rules_run.engine.state.BattleState`: each ``_b_<name>`` method is the
+builtin ``<name>`` of the rules language (signatures in :mod:`rules_run.lang.builtins`).
 
 The battlefield's terrain pieces are rectangles from the battle file, each carrying its
 ``effects`` as rules (bound through the ruleset, so ``piece has "..."`` and
@@ -16,16 +16,16 @@ import math
 import operator
 from typing import TYPE_CHECKING, Any
 
-from interpreter.diagnostics import BattleError, DiagnosticBag
-from interpreter.engine.entities import Bearer, placed
-from interpreter.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
-from interpreter.space.lines import (Convex, apart, band, behind, clear_line, closest_points,
+from rules_run.diagnostics import BattleError, DiagnosticBag
+from rules_run.engine.entities import Bearer, placed
+from rules_run.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
+from rules_run.space.lines import (Convex, apart, band, behind, clear_line, closest_points,
                                      hull, overlap, segment_clear)
 
 if TYPE_CHECKING:
-    from interpreter.engine.entities import Unit
-    from interpreter.engine.setup import Battle
-    from interpreter.lang.compiler import Runtime
+    from rules_run.engine.entities import Unit
+    from rules_run.engine.setup import Battle
+    from rules_run.lang.compiler import Runtime
 
 __all__ = ["SightMixin", "TerrainPiece", "clip_segment", "grid_points"]
 
@@ -192,7 +192,7 @@ class SightMixin:
         """The battle file's terrain as pieces (built once, effects bound as rules)."""
         if self._terrain_pieces is not None:
             return self._terrain_pieces
-        from interpreter.lang.rule_refs import RuleRefError
+        from rules_run.lang.rule_refs import RuleRefError
 
         bag = DiagnosticBag()
         doc = self.battle.doc

@@ -12,19 +12,19 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import (DEFAULT_BASE_MM, Unit, Weapon, placed, use_items,
+from rules_run.diagnostics import BattleError, DiagnosticBag, Span
+from rules_run.engine.entities import (DEFAULT_BASE_MM, Unit, Weapon, placed, use_items,
                                          wounds_per_model)
-from interpreter.engine.markers import MarkersMixin
-from interpreter.engine.objectives import ObjectivesMixin
-from interpreter.engine.sight import SightMixin
-from interpreter.lang import ast
-from interpreter.lang.builtins import UNIT_PROPERTIES
-from interpreter.lang.compiler import rule_scope
-from interpreter.limits import limit, too_many
-from interpreter.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, axes, corners
-from interpreter.space import edge_distance, far_apart, heading_to
-from interpreter.space.lines import EPSILON, Convex, hull, overlap, until_clear
+from rules_run.engine.markers import MarkersMixin
+from rules_run.engine.objectives import ObjectivesMixin
+from rules_run.engine.sight import SightMixin
+from rules_run.lang import ast
+from rules_run.lang.builtins import UNIT_PROPERTIES
+from rules_run.lang.compiler import rule_scope
+from rules_run.limits import limit, too_many
+from rules_run.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, axes, corners
+from rules_run.space import edge_distance, far_apart, heading_to
+from rules_run.space.lines import EPSILON, Convex, hull, overlap, until_clear
 
 __all__ = ["BattleState", "DEFAULT_TABLE"]
 
@@ -256,7 +256,7 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
     # ------------------------------------------------------------ builtins
     def builtin(self, env: Any, name: str, args: list[Any], span: Span,
                 named: dict[str, Any] | None = None) -> Any:
-        """Run the builtin ``name`` (see :mod:`interpreter.lang.builtins`)."""
+        """Run the builtin ``name`` (see :mod:`rules_run.lang.builtins`)."""
         method = BUILTINS.get(name)
         if method is None:
             raise _error(f"{name}() is not available in battles", span)
@@ -298,7 +298,7 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
         """The edge-to-edge distance between two units' footprints where they stand.
 
         Kept for the pair, both ways round (the distance is the same from either: see
-        :func:`interpreter.space.edge_distance`), until either moves or changes size (a new
+        :func:`rules_run.space.edge_distance`), until either moves or changes size (a new
         pose or footprint).
         """
         pa, pb, fa, fb = a.pose, b.pose, self.footprint(a), self.footprint(b)
@@ -376,7 +376,7 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
         other unit; returns how far.
 
         Each step goes to where the unit is clear for good of every unit it is now nearer
-        than ``reach`` to (:func:`interpreter.space.lines.until_clear`): past that point it
+        than ``reach`` to (:func:`rules_run.space.lines.until_clear`): past that point it
         never comes near that unit again, so there are at most as many steps as units.
         Leaving the table ends the move.
         """
@@ -770,7 +770,7 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
         return (unit.starting_models - unit.models) * unit.wounds_each + unit.damage
 
     def _b_roll_off(self, env, span, a, b, bonus_a=0, bonus_b=0):
-        from interpreter.chance import D6
+        from rules_run.chance import D6
 
         while True:
             ra = env.chance.roll((D6,), "roll_off")[0] + bonus_a

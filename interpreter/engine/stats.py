@@ -13,8 +13,8 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from interpreter.chance import derive_seed
-from interpreter.diagnostics import UsageError
+from rules_run.chance import derive_seed
+from rules_run.diagnostics import UsageError
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -29,7 +29,7 @@ Z95 = 1.959963984540054
 class RunSpec:
     """What a worker needs to rebuild the battle: plain values only (picklable).
 
-    With a ``bundle`` (:mod:`interpreter.editions.bundle`: the ruleset's and the battle's
+    With a ``bundle`` (:mod:`rules_run.editions.bundle`: the ruleset's and the battle's
     files, with the ruleset's fingerprint) it is self-contained: the worker fights the
     battle from those files, checked, not from the edition and path named."""
 
@@ -43,10 +43,10 @@ _WORKER_CONTEXT: dict[tuple, Any] = {}
 
 
 def context(spec: RunSpec):
-    """The ruleset, runtime and battle of a spec (:func:`~interpreter.cli.common.load_context`),
+    """The ruleset, runtime and battle of a spec (:func:`~rules_run.cli.common.load_context`),
     loaded once per process: the command that made the spec and a worker share them."""
-    from interpreter.cli.common import load_context
-    from interpreter.editions.bundle import unpack
+    from rules_run.cli.common import load_context
+    from rules_run.editions.bundle import unpack
 
     key = (spec.edition, spec.battle, tuple(sorted(spec.options.items())), spec.bundle)
     if key not in _WORKER_CONTEXT:
@@ -59,7 +59,7 @@ def context(spec: RunSpec):
 
 
 def _run_chunk(spec: RunSpec, indices: list[int]) -> list[tuple[int, dict]]:
-    from interpreter.engine.driver import run_battle
+    from rules_run.engine.driver import run_battle
 
     _, runtime, battle = context(spec)
     out = []

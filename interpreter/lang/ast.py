@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from interpreter.diagnostics import Span
+from rules_run.diagnostics import Span
 
 # ---------------------------------------------------------------- common
 
@@ -488,7 +488,7 @@ class RollDecl(Decl):
     """``marked NAME fails``: a result with that mark fails (as ``natural N fails`` does)."""
     reuses: Call | None = None
     """``test NAME is BASE(args)``: the roll whose clauses this one takes, its parameters
-    bound to ``args`` (:mod:`interpreter.lang.reuse` fills the clauses in after patches)."""
+    bound to ``args`` (:mod:`rules_run.lang.reuse` fills the clauses in after patches)."""
 
     @property
     def kind(self) -> str:

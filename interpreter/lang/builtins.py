@@ -31,7 +31,7 @@ class Builtin:
     keywords: bool = False
     """Takes ``name = value`` arguments too (``fight`` passes them to the sequence)."""
     params: tuple[str, ...] = ()
-    """The type each argument must have (:mod:`interpreter.lang.types`): ``any`` takes
+    """The type each argument must have (:mod:`rules_run.lang.types`): ``any`` takes
     anything, ``unit|weapon`` either."""
     variadic: bool = False
     """Written ``type...``: the last parameter's type applies to every further argument

@@ -4,7 +4,7 @@ The checker sees the ruleset after ``extends`` and patches are resolved (one map
 names to declarations) and reports every problem it finds into a :class:`DiagnosticBag`.
 It never stops at the first.
 
-While it checks, it infers the type of every expression (:mod:`interpreter.lang.types`) and
+While it checks, it infers the type of every expression (:mod:`rules_run.lang.types`) and
 notes which declarations each declaration uses (:class:`Usage`), from which
 :func:`report_unused` warns of declarations nothing that runs can reach.
 """
@@ -18,25 +18,25 @@ from typing import Any
 
 import attrs
 
-from interpreter.diagnostics import DiagnosticBag, Severity, Span, did_you_mean
-from interpreter.lang import ast
-from interpreter.lang import types as ty
-from interpreter.lang.ast import find_source
-from interpreter.lang.builtins import (
+from rules_run.diagnostics import DiagnosticBag, Severity, Span, did_you_mean
+from rules_run.lang import ast
+from rules_run.lang import types as ty
+from rules_run.lang.ast import find_source
+from rules_run.lang.builtins import (
     BUILTIN_FUNCTIONS,
     Builtin,
     EVENTS,
     NAME_TYPES,
     PROPERTY_TYPES,
 )
-from interpreter.lang.rule_refs import (
+from rules_run.lang.rule_refs import (
     RuleArg,
     RuleRefError,
     parse_rule_ref,
     resolve_rule,
     template_params,
 )
-from interpreter.limits import limit, too_many
+from rules_run.limits import limit, too_many
 
 __all__ = ["check_declarations", "report_unused", "Usage", "rule_arguments_problem",
            "rule_reference_problem", "forget_checked",
@@ -265,7 +265,7 @@ def rule_arguments_problem(
         argument of the wrong kind (``bad-argument``).
 
     Examples:
-        >>> from interpreter.diagnostics import Span
+        >>> from rules_run.diagnostics import Span
         >>> rule = ast.RuleDecl(Span("r.rules", 1), "Ward Save", None,
         ...                     params=(ast.Param(Span("r.rules", 1), "value", "need"),))
         >>> rule_arguments_problem(rule, "Ward Save (5+)", parse_rule_ref("Ward Save (5+)").args)
@@ -1299,7 +1299,7 @@ class _Checker:
                        e.span, "wrong-type", hint=_takes(callee, signature))
 
     def expr(self, e: ast.Expr | None, scope: _Scope) -> str:
-        """Check ``e``; its type (:mod:`interpreter.lang.types`)."""
+        """Check ``e``; its type (:mod:`rules_run.lang.types`)."""
         if e is None:
             return ty.ANY
         return _EXPRESSIONS[type(e)](self, e, scope)

@@ -2,7 +2,7 @@
 
 Each expression, and each block of statements (an action's body, a trigger's body, a part
 of the battle), becomes one generated Python function ``f(env, vars)`` with the same
-contract as before: ``env`` is the :class:`~interpreter.lang.compiler.Env` of one evaluation,
+contract as before: ``env`` is the :class:`~rules_run.lang.compiler.Env` of one evaluation,
 ``vars`` the dict of local names. Inside a function an expression is inline Python
 (attribute reads, comparisons, ``if``/``for`` statements), so running a rule costs about one
 Python call per rule call instead of one per node of its syntax tree.
@@ -27,10 +27,10 @@ from collections.abc import Mapping
 from types import CodeType
 from typing import Any
 
-from interpreter.chance import DiceExpr
-from interpreter.diagnostics import Span
-from interpreter.lang import ast
-from interpreter.lang.builtins import UNIT_PROPERTIES
+from rules_run.chance import DiceExpr
+from rules_run.diagnostics import Span
+from rules_run.lang import ast
+from rules_run.lang.builtins import UNIT_PROPERTIES
 
 __all__ = ["CodeGen"]
 
@@ -109,8 +109,8 @@ class CodeGen:
     """Writes the Python functions of one compiled ruleset (a :class:`Runtime`)."""
 
     def __init__(self, runtime: Any) -> None:
-        from interpreter.engine.state import BUILTINS
-        from interpreter.lang import compiler as c
+        from rules_run.engine.state import BUILTINS
+        from rules_run.lang import compiler as c
 
         self.rt = runtime
         self.c = c
@@ -166,7 +166,7 @@ class CodeGen:
         self._constants = itertools.count()
         self.codes: dict[str, CodeType] = {}
         """Compiled code by label and source: the functions written so far, and those the
-        disk cache had (:func:`interpreter.lang.compiler.compile_ruleset` fills it)."""
+        disk cache had (:func:`rules_run.lang.compiler.compile_ruleset` fills it)."""
         self.compiled = 0
         """How many of :attr:`codes` this code generator compiled itself."""
 

@@ -4,7 +4,7 @@ Every expression and statement becomes a closure ``f(env, vars)``: ``env`` is th
 :class:`Env` of one evaluation (its chance source, options, event log and battle state),
 ``vars`` the local names. A roll asks ``env.chance`` for its dice, so the very same compiled
 code runs sampled (seeded or scripted dice) or exactly enumerated
-(:func:`interpreter.chance.enumerate_exact`).
+(:func:`rules_run.chance.enumerate_exact`).
 
 Rule effects (modifiers, re-rolls, automatic results, sequence hooks, characteristic
 changes) are indexed by what they affect when the ruleset is compiled; at run time a roll
@@ -20,8 +20,8 @@ from typing import Any
 
 import attrs
 
-from interpreter import cache
-from interpreter.chance import (
+from rules_run import cache
+from rules_run.chance import (
     D6,
     CountFaces,
     DiceExpr,
@@ -32,13 +32,13 @@ from interpreter.chance import (
     Pool,
     Times,
 )
-from interpreter.chance.dice import Face, FaceValue
-from interpreter.diagnostics import BattleError, DiagnosticBag, Span
-from interpreter.engine.entities import Bearer, RuleInstance, Unit, Weapon
-from interpreter.lang import ast
-from interpreter.lang.codegen import CodeGen
-from interpreter.lang.walk import walk
-from interpreter.limits import limit, too_many
+from rules_run.chance.dice import Face, FaceValue
+from rules_run.diagnostics import BattleError, DiagnosticBag, Span
+from rules_run.engine.entities import Bearer, RuleInstance, Unit, Weapon
+from rules_run.lang import ast
+from rules_run.lang.codegen import CodeGen
+from rules_run.lang.walk import walk
+from rules_run.limits import limit, too_many
 
 __all__ = ["Env", "RollResult", "SequenceOutcome", "Runtime", "compile_ruleset", "dice_of"]
 
@@ -51,7 +51,7 @@ class Env:
 
     runtime: Runtime
     chance: Any
-    """A :class:`interpreter.chance.Chance`: random, scripted or enumerating."""
+    """A :class:`rules_run.chance.Chance`: random, scripted or enumerating."""
     options: Mapping[str, Any]
     """Ruleset options in force (defaults overridden by the battle file or the CLI)."""
     events: list[dict] | None = None
@@ -549,7 +549,7 @@ class Runtime:
         Raises:
             LanguageError: a value that does not read as its type (located at ``where``).
         """
-        from interpreter.lang.parser import parse_dice
+        from rules_run.lang.parser import parse_dice
 
         out = dict(profile)
         for name, value in profile.items():
@@ -570,8 +570,8 @@ class Runtime:
 
     def bind_rule(self, text: str) -> RuleInstance:
         """A rule reference from data (``Ward Save (5+)``) as a :class:`RuleInstance`."""
-        from interpreter.lang.parser import parse_dice
-        from interpreter.lang.rule_refs import resolve_rule
+        from rules_run.lang.parser import parse_dice
+        from rules_run.lang.rule_refs import resolve_rule
 
         rule, args = resolve_rule(text, self.ruleset.rules)
         values: dict[str, Any] = {}
@@ -682,7 +682,7 @@ class Runtime:
 
     # ------------------------------------------------------------ expressions
     def compile_expr(self, e: ast.Expr, types: Mapping[str, str]) -> Closure:
-        """Compile an expression to a Python function (:mod:`interpreter.lang.codegen`);
+        """Compile an expression to a Python function (:mod:`rules_run.lang.codegen`);
         ``types`` gives the declared types of local names."""
         return self.codegen.expression(e, types)
 
@@ -1209,7 +1209,7 @@ class CompiledSequence:
         the steps before it (the sequence changes nothing), so the chain branches on those
         few results instead of on every die of every step.
         """
-        from interpreter.chance import Dist, binomial, enumerate_exact
+        from rules_run.chance import Dist, binomial, enumerate_exact
 
         memo: dict[tuple[int, frozenset[int]], Any] = {}
         keep = None
@@ -1484,7 +1484,7 @@ _RUNTIMES: dict[int, tuple[Any, Runtime]] = {}
 
 def compile_ruleset(ruleset: Any) -> Runtime:
     """The compiled :class:`Runtime` of a ruleset (compiled once per ruleset object; the
-    Python code of its rules kept in the disk cache, :mod:`interpreter.cache`, by the
+    Python code of its rules kept in the disk cache, :mod:`rules_run.cache`, by the
     ruleset's fingerprint)."""
     cached = _RUNTIMES.get(id(ruleset))
     if cached is not None and cached[0] is ruleset:

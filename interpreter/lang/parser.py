@@ -24,13 +24,13 @@ from lark.exceptions import (
 )
 from lark.indenter import DedentError, Indenter
 
-from interpreter import cache
-from interpreter.buffers import read_text
-from interpreter.diagnostics import Diagnostic, DiagnosticBag, LanguageError, Span, did_you_mean
-from interpreter.lang import ast
-from interpreter.limits import current as current_limits
-from interpreter.limits import limit, too_many
-from interpreter.paths import GRAMMAR_DIR, PathRefused
+from rules_run import cache
+from rules_run.buffers import read_text
+from rules_run.diagnostics import Diagnostic, DiagnosticBag, LanguageError, Span, did_you_mean
+from rules_run.lang import ast
+from rules_run.limits import current as current_limits
+from rules_run.limits import limit, too_many
+from rules_run.paths import GRAMMAR_DIR, PathRefused
 
 __all__ = ["parse_rules", "parse_file", "parse_dice", "grammar_parser", "forget_parsed"]
 
@@ -139,7 +139,7 @@ def _check_dice(token: Token) -> Token:
 @functools.cache
 def grammar_parser() -> Lark:
     """The LALR parser for ``grammar/rules.lark`` (built once per process, and its tables
-    kept in the disk cache, :mod:`interpreter.cache`)."""
+    kept in the disk cache, :mod:`rules_run.cache`)."""
     folder = cache.cache_dir()
     where: str | bool = False
     if folder is not None:
@@ -626,7 +626,7 @@ _LINE_RE = re.compile(r"L(\d+)(?:-L?(\d+))?")
 
 @v_args(meta=True)
 class _AstBuilder(Transformer):
-    """Turns lark's parse tree into :mod:`interpreter.lang.ast` nodes."""
+    """Turns lark's parse tree into :mod:`rules_run.lang.ast` nodes."""
 
     def __init__(self, path: str, line_offset: int = 0, fixed_span: Span | None = None) -> None:
         super().__init__()

@@ -15,8 +15,8 @@ from typing import Any
 
 import attrs
 
-from interpreter.diagnostics import DiagnosticBag, did_you_mean
-from interpreter.lang import ast
+from rules_run.diagnostics import DiagnosticBag, did_you_mean
+from rules_run.lang import ast
 
 __all__ = ["resolve_reuses"]
 

@@ -99,7 +99,7 @@ def parse_rule_ref(text: str) -> RuleRef:
         >>> parse_rule_ref("Ward Save ()")
         Traceback (most recent call last):
         ...
-        interpreter.lang.rule_refs.RuleRefError: 'Ward Save ()': an argument is empty
+        rules_run.lang.rule_refs.RuleRefError: 'Ward Save ()': an argument is empty
     """
     s = text.strip()
     if "(" not in s:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 
 import attrs
 
-from interpreter.lang import ast
+from rules_run.lang import ast
 
 __all__ = ["walk", "rule_names_used"]
 

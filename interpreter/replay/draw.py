@@ -13,7 +13,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from interpreter.replay.steps import Mark, Placed, Replay, Step, UnitInfo
+from rules_run.replay.steps import Mark, Placed, Replay, Step, UnitInfo
 
 __all__ = ["MARK_COLOURS", "SIDE_COLOURS", "STYLE", "footprint", "marks_svg", "num",
            "side_colour", "table_svg", "tooltip", "unit_svg"]

@@ -1,6 +1,6 @@
 """One self-contained HTML page that steps through a battle.
 
-The page holds the table drawn once (:func:`interpreter.replay.draw.table_svg`), every step as
+The page holds the table drawn once (:func:`rules_run.replay.draw.table_svg`), every step as
 data (each unit's place, footprint and tooltip, the step's arrows and lines as SVG, its log
 lines), its style and its script inline: it loads nothing (its Content-Security-Policy lets
 it load nothing) and works from a file. The same replay gives the same bytes.
@@ -13,8 +13,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from interpreter.replay import draw
-from interpreter.replay.steps import Replay, Step
+from rules_run.replay import draw
+from rules_run.replay.steps import Replay, Step
 
 __all__ = ["page_html"]
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import attrs
 
-from interpreter.diagnostics import DataError, DiagnosticBag, Span, UsageError
-from interpreter.engine.driver import LOG_VERSION
-from interpreter.engine.narrate import Words, narrate
-from interpreter.paths import shown
+from rules_run.diagnostics import DataError, DiagnosticBag, Span, UsageError
+from rules_run.engine.driver import LOG_VERSION
+from rules_run.engine.narrate import Words, narrate
+from rules_run.paths import shown
 
 __all__ = ["Mark", "Placed", "Replay", "Step", "UnitInfo", "load", "parse_log", "read_log",
            "replay_of", "words_of"]

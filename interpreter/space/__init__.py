@@ -1,6 +1,6 @@
 """The battlefield: positions, facings, footprints, distances and arcs (pure geometry)."""
 
-from interpreter.space.geometry import (
+from rules_run.space.geometry import (
     MM_PER_INCH,
     Footprint,
     Pose,
@@ -13,7 +13,7 @@ from interpreter.space.geometry import (
     heading_to,
     point_distance,
 )
-from interpreter.space.shapes import Sweep
+from rules_run.space.shapes import Sweep
 
 __all__ = ["MM_PER_INCH", "Footprint", "Pose", "advance", "arc_of", "axes", "corners",
            "edge_distance", "far_apart", "heading_to", "point_distance", "Sweep"]

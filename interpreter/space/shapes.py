@@ -20,7 +20,7 @@ import math
 
 import attrs
 
-from interpreter.space.geometry import Footprint, Pose, corners, point_distance
+from rules_run.space.geometry import Footprint, Pose, corners, point_distance
 
 __all__ = ["Sweep", "TOUCH"]
 

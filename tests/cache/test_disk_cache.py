@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cache
-from interpreter.editions import loader
-from interpreter.lang.compiler import compile_ruleset
-from interpreter.paths import RULESETS_DIR
+from rules_run import cache
+from rules_run.editions import loader
+from rules_run.lang.compiler import compile_ruleset
+from rules_run.paths import RULESETS_DIR
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ def test_a_patch_whose_base_changed_is_loaded_afresh(fresh_cache, tmp_path):
 
 
 def test_the_grammar_cache_key_is_the_same_in_every_process(fresh_cache):
-    code = "from interpreter.lang.parser import grammar_parser; grammar_parser()"
+    code = "from rules_run.lang.parser import grammar_parser; grammar_parser()"
     env = {**os.environ, cache.ENV: str(fresh_cache)}
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
     entry = fresh_cache / "grammar" / "rules.lark.pickle"

@@ -1,4 +1,4 @@
-"""Tests for interpreter.chance.dice: dice values, dice expressions, roll outcomes."""
+"""Tests for rules_run.chance.dice: dice values, dice expressions, roll outcomes."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import interpreter.chance as chance_pkg
-from interpreter.chance import (
+import rules_run.chance as chance_pkg
+from rules_run.chance import (
     D3,
     D6,
     Constant,
@@ -31,7 +31,7 @@ from interpreter.chance import (
     ordered_outcomes,
     outcomes,
 )
-from interpreter.diagnostics import ChanceError
+from rules_run.diagnostics import ChanceError
 from helpers.special_dice import ARTILLERY_DIE, SCATTER_DIE
 
 # -- hand-computed distributions ---------------------------------------------------------------

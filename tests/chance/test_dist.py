@@ -1,4 +1,4 @@
-"""Tests for interpreter.chance.dist: exact distributions."""
+"""Tests for rules_run.chance.dist: exact distributions."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.chance import Dist, binomial
+from rules_run.chance import Dist, binomial
 
 D6 = Dist.uniform(range(1, 7))
 

@@ -1,4 +1,4 @@
-"""Tests for interpreter.chance.source: seeded, scripted and exactly enumerated chance."""
+"""Tests for rules_run.chance.source: seeded, scripted and exactly enumerated chance."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.chance import (
+from rules_run.chance import (
     D3,
     D6,
     Chance,
@@ -27,8 +27,8 @@ from interpreter.chance import (
     monte_carlo,
     sample,
 )
-from interpreter.chance.source import ReplayChance
-from interpreter.diagnostics import ChanceError
+from rules_run.chance.source import ReplayChance
+from rules_run.diagnostics import ChanceError
 from helpers.special_dice import ARTILLERY_DIE, SCATTER_DIE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -374,7 +374,7 @@ def test_derive_seed_separates_paths() -> None:
 
 _CHILD = """
 import json
-from interpreter.chance import D6, Die, RandomChance, derive_seed
+from rules_run.chance import D6, Die, RandomChance, derive_seed
 ARTILLERY_DIE = Die((2, 4, 6, 8, 10, "misfire"), "artillery die")
 seeds = [derive_seed(7, "run", i) for i in range(5)] + [derive_seed(1, "orcs", "break test")]
 chance = RandomChance(derive_seed(7, "battle"))

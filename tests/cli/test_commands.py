@@ -57,7 +57,7 @@ def test_mistakes_give_a_message_and_exit_1_never_a_traceback(args, message, tmp
 
 
 def test_rules_check_shows_warnings_and_still_exits_0(capsys: pytest.CaptureFixture) -> None:
-    from interpreter.cli.check import main
+    from rules_run.cli.check import main
 
     case = ROOT / "tests" / "lang" / "broken" / "unused-but-for-an-unused-action" / "tiny"
     assert main([str(case)]) == 0
@@ -103,7 +103,7 @@ def test_rules_calling_each_other_without_end_give_a_message_not_a_traceback(
 def test_runs_of_a_battle_whose_edition_is_a_patch_folder(capsys: pytest.CaptureFixture) -> None:
     # the battle names its edition by folder; --runs used to look that folder's id up as a
     # bundled edition and fail
-    from interpreter.cli.run import main
+    from rules_run.cli.run import main
 
     battle = ROOT / "rulesets" / "examples" / "wfb8-house-rules" / "battles" / "shield_wall.yaml"
     assert main([str(battle), "--runs", "3", "--workers", "1", "--json"]) == 0

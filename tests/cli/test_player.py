@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import odds, run
+from rules_run.cli import odds, run
 
 ROOT = Path(__file__).resolve().parents[2]
 AOS4_DUEL = str(ROOT / "rulesets" / "aos4" / "battles" / "duel.yaml")
@@ -94,8 +94,8 @@ def test_runs_plot_shows_win_rates_survivors_and_victory_points(tmp_path, capsys
 
 
 def test_every_command_has_version(capsys):
-    from interpreter import __version__
-    from interpreter.cli import check, diff
+    from rules_run import __version__
+    from rules_run.cli import check, diff
 
     for main in (run.main, check.main, odds.main, diff.main):
         with pytest.raises(SystemExit) as done:
@@ -106,7 +106,7 @@ def test_every_command_has_version(capsys):
 
 def test_log_dash_prints_the_event_log_and_a_dash_battle_reads_standard_input():
     text = Path(WFB8_DUEL).read_text(encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "interpreter.cli.run", "-e", "wfb8", "-",
+    out = subprocess.run([sys.executable, "-m", "rules_run.cli.run", "-e", "wfb8", "-",
                           "--log", "-"], input=text, capture_output=True, text=True,
                          cwd=ROOT, check=True).stdout
     lines = [json.loads(line) for line in out.splitlines()]
@@ -147,15 +147,15 @@ def _under_a_terminal(args: list[str]) -> str:
 
 def test_progress_shows_rate_and_eta_on_a_terminal_only():
     pytest.importorskip("tqdm")
-    shown = _under_a_terminal(["interpreter.cli.run", "-e", "wfb8", WFB8_DUEL, "--runs", "30",
+    shown = _under_a_terminal(["rules_run.cli.run", "-e", "wfb8", WFB8_DUEL, "--runs", "30",
                                "--workers", "1"])
     assert "battles" in shown and "/30" in shown
     assert re.search(r"battles/s|s/ battles|s/battles", shown)      # the rate
     assert "<" in shown                                 # tqdm's elapsed<remaining (ETA)
-    quiet = _under_a_terminal(["interpreter.cli.run", "-e", "wfb8", WFB8_DUEL, "--runs", "30",
+    quiet = _under_a_terminal(["rules_run.cli.run", "-e", "wfb8", WFB8_DUEL, "--runs", "30",
                                "--workers", "1", "--json"])
     assert quiet == ""
-    piped = subprocess.run([sys.executable, "-m", "interpreter.cli.run", "-e", "wfb8",
+    piped = subprocess.run([sys.executable, "-m", "rules_run.cli.run", "-e", "wfb8",
                             WFB8_DUEL, "--runs", "30", "--workers", "1"], cwd=ROOT,
                            capture_output=True, text=True)
     assert piped.stderr == ""
@@ -171,7 +171,7 @@ def test_the_chart_docs_cli_shows_is_what_the_command_draws(tmp_path, capsys):
 
 
 def test_rules_diff_takes_options_before_the_battle_file(capsys):
-    from interpreter.cli import diff
+    from rules_run.cli import diff
 
     assert diff.main(["wfb8", str(ROOT / "rulesets" / "examples" / "wfb8-no-steadfast"),
                       "--runs", "10", "--no-behaviour", "--no-attribution", "--workers", "1",
@@ -181,7 +181,7 @@ def test_rules_diff_takes_options_before_the_battle_file(capsys):
 
 
 def test_rules_diff_reports_no_exception_text(capsys):
-    from interpreter.cli import diff
+    from rules_run.cli import diff
 
     assert diff.main(["aos4", "aos4-gh2025", "--workers", "1"]) == 0
     out = capsys.readouterr().out
@@ -200,7 +200,7 @@ def test_summary_prints_the_result_and_the_units_only(capsys):
 
 def test_odds_samples_show_progress_on_a_terminal():
     pytest.importorskip("tqdm")
-    shown = _under_a_terminal(["interpreter.cli.odds", "-e", "wfb8", WFB8_DUEL, "--attacker",
+    shown = _under_a_terminal(["rules_run.cli.odds", "-e", "wfb8", WFB8_DUEL, "--attacker",
                                "orcs", "--target", "halberdiers", "--attacks", "1",
                                "--samples", "3000"])
     assert "samples of orcs" in shown and "/3000" in shown

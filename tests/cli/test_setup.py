@@ -32,7 +32,7 @@ def test_the_readme_installs_editable_and_the_user_install_has_no_test_tools():
 
 def _rules_run() -> list[str]:
     script = shutil.which("rules-run", path=str(Path(sys.executable).parent))
-    return [script] if script else [sys.executable, "-m", "interpreter.cli.run"]
+    return [script] if script else [sys.executable, "-m", "rules_run.cli.run"]
 
 
 def test_an_edit_to_the_bundled_battle_shows_in_the_next_run(tmp_path):

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from interpreter.data.schema import check, load_and_check, validate
-from interpreter.data.yaml_loader import load_yaml
-from interpreter.diagnostics import DataError
-from interpreter.paths import SCHEMAS_DIR
+from rules_run.data.schema import check, load_and_check, validate
+from rules_run.data.yaml_loader import load_yaml
+from rules_run.diagnostics import DataError
+from rules_run.paths import SCHEMAS_DIR
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "data-formats.md"
 SCHEMA_FILES = sorted(SCHEMAS_DIR.glob("*.schema.json"))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.data.tables import Table, TableKeyError, load_table
-from interpreter.diagnostics import DataError, Span
+from rules_run.data.tables import Table, TableKeyError, load_table
+from rules_run.diagnostics import DataError, Span
 
 HEADER = """\
 kind: table

@@ -10,8 +10,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter.data.yaml_loader import load_yaml, path_text
-from interpreter.diagnostics import DataError, Span
+from rules_run.data.yaml_loader import load_yaml, path_text
+from rules_run.diagnostics import DataError, Span
 
 
 def errors_of(text: str) -> list[tuple[int, int, str, str]]:
@@ -340,7 +340,7 @@ def test_alias_bomb_is_stopped() -> None:
 
 
 def test_the_alias_cap_counts_values_reached_through_aliases_only(monkeypatch) -> None:
-    from interpreter.data import yaml_loader
+    from rules_run.data import yaml_loader
 
     monkeypatch.setattr(yaml_loader, "_MAX_ALIASED", 50)
     plain = "n: [" + ", ".join(["1"] * 1000) + "]\n"   # a big file: no alias in it

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.diff import diff_rulesets, paired
-from interpreter.diff.steps import apply_ops, resolved_ops
-from interpreter.editions.loader import load_edition, load_ruleset
-from interpreter.lang.compiler import compile_ruleset
+from rules_run.diff import diff_rulesets, paired
+from rules_run.diff.steps import apply_ops, resolved_ops
+from rules_run.editions.loader import load_edition, load_ruleset
+from rules_run.lang.compiler import compile_ruleset
 
 from .conftest import DUEL, HOUSE_CHARGE, NO_STEADFAST
 
@@ -65,7 +65,7 @@ def test_the_same_seeds_give_the_same_report_with_any_number_of_workers(charge_r
 
 def test_a_runs_under_a_are_the_runs_of_rules_run(charge_report) -> None:
     # run i uses derive_seed(seed, "run", i), as rules-run --runs does
-    from interpreter.engine.stats import RunSpec, run_many, summarise
+    from rules_run.engine.stats import RunSpec, run_many, summarise
 
     expected = summarise(run_many(RunSpec("wfb8", str(DUEL), {}, 1), RUNS))
     assert charge_report.battle.a == expected

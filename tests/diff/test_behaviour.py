@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from interpreter.diff import behaviour_diff, structure_diff
-from interpreter.diff.grid import Dim, select_cells
-from interpreter.editions.loader import load_edition, load_ruleset
+from rules_run.diff import behaviour_diff, structure_diff
+from rules_run.diff.grid import Dim, select_cells
+from rules_run.editions.loader import load_edition, load_ruleset
 
 from .conftest import NO_STEADFAST, ONE_CELL
 

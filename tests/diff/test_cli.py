@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from interpreter.cli import diff
+from rules_run.cli import diff
 
 from .conftest import DUEL, HOUSE_CHARGE
 

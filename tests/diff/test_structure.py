@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from interpreter.diagnostics import InterpreterError
-from interpreter.diff import normalise, structure_diff
-from interpreter.diff.structure import relation, source_text
-from interpreter.editions.loader import load_edition, load_ruleset
+from rules_run.diagnostics import InterpreterError
+from rules_run.diff import normalise, structure_diff
+from rules_run.diff.structure import relation, source_text
+from rules_run.editions.loader import load_edition, load_ruleset
 
 from .conftest import HOUSE_CHARGE, NO_STEADFAST, ONE_CELL
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import check, diff
-from interpreter.editions.loader import clear_cache
+from rules_run.cli import check, diff
+from rules_run.editions.loader import clear_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "tutorial-what-does-this-patch-change.md"

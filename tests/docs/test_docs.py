@@ -13,7 +13,7 @@ How the code blocks of the two documents are read (both documents state it too):
 - A ```` ```console ```` block holds ``$ command`` lines, each followed by what the command
   prints (standard output, then standard error). Each command is run in-process and its
   output compared. ``rules-check`` and ``rules-odds`` stand for
-  ``python -m interpreter.cli.check`` and ``python -m interpreter.cli.odds``.
+  ``python -m rules_run.cli.check`` and ``python -m rules_run.cli.odds``.
 - In the tutorial, an HTML comment right before a block says what the block is:
   ``<!-- file: PATH -->`` is the whole of PATH at that point of the tutorial,
   ``<!-- append: PATH -->`` is added at the end of PATH, and ``<!-- try: PATH -->`` is added
@@ -41,11 +41,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import check, odds
-from interpreter.diagnostics import InterpreterError
-from interpreter.editions.loader import clear_cache, load_ruleset
-from interpreter.lang.builtins import BUILTIN_FUNCTIONS, BUILTIN_NAMES, EVENTS, UNIT_PROPERTIES
-from interpreter.lang.parser import parse_rules
+from rules_run.cli import check, odds
+from rules_run.diagnostics import InterpreterError
+from rules_run.editions.loader import clear_cache, load_ruleset
+from rules_run.lang.builtins import BUILTIN_FUNCTIONS, BUILTIN_NAMES, EVENTS, UNIT_PROPERTIES
+from rules_run.lang.parser import parse_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGE = ROOT / "docs" / "language.md"

@@ -15,8 +15,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "tutorial-first-battle.md"
-COMMANDS = {"rules-run": "interpreter.cli.run", "rules-check": "interpreter.cli.check",
-            "rules-odds": "interpreter.cli.odds"}
+COMMANDS = {"rules-run": "rules_run.cli.run", "rules-check": "rules_run.cli.check",
+            "rules-odds": "rules_run.cli.odds"}
 
 
 def blocks() -> list[tuple[str, str]]:

@@ -21,14 +21,14 @@ from typing import Any
 
 import pytest
 
-from interpreter.chance import D3, Dist, RandomChance, ScriptedChance, enumerate_exact
-from interpreter import open_battle
-from interpreter.diagnostics import Span, UsageError
-from interpreter.editions.loader import load_edition, load_ruleset
-from interpreter.engine.entities import Unit, Weapon
-from interpreter.engine.odds import attack_odds, plan_attacks, sample_attacks
-from interpreter.lang.compiler import compile_ruleset, dice_of
-from interpreter.lang.parser import parse_dice
+from rules_run.chance import D3, Dist, RandomChance, ScriptedChance, enumerate_exact
+from rules_run import open_battle
+from rules_run.diagnostics import Span, UsageError
+from rules_run.editions.loader import load_edition, load_ruleset
+from rules_run.engine.entities import Unit, Weapon
+from rules_run.engine.odds import attack_odds, plan_attacks, sample_attacks
+from rules_run.lang.compiler import compile_ruleset, dice_of
+from rules_run.lang.parser import parse_dice
 
 DUEL = "rulesets/aos4/battles/duel.yaml"
 
@@ -766,13 +766,13 @@ def test_every_declaration_cites_the_seed(duel) -> None:
 
 
 def test_rules_check_is_clean_for_aos4(capsys) -> None:
-    from interpreter.cli.check import main
+    from rules_run.cli.check import main
 
     assert main(["rulesets/aos4"]) == 0
 
 
 def test_rules_check_is_clean_for_the_whole_family(capsys) -> None:
-    from interpreter.cli.check import main
+    from rules_run.cli.check import main
 
     assert main(["rulesets/aos4", "rulesets/aos4-gh2025", "rulesets/aos4-gh2026"]) == 0
 

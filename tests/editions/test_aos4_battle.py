@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from helpers.aos4_probe import Probe, battle_file
 
-from interpreter import open_battle
-from interpreter.engine.driver import run_battle
-from interpreter.engine.entities import Weapon
+from rules_run import open_battle
+from rules_run.engine.driver import run_battle
+from rules_run.engine.entities import Weapon
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ("aos4", "aos4-gh2025", "aos4-gh2026")
@@ -80,7 +80,7 @@ def test_each_version_plays_the_bundled_battle_to_the_end(edition: str) -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_rules_run_prints_the_winner_or_a_draw(edition: str) -> None:
-    out = subprocess.run([sys.executable, "-m", "interpreter.cli.run", "-e", edition],
+    out = subprocess.run([sys.executable, "-m", "rules_run.cli.run", "-e", edition],
                          cwd=ROOT, check=True, capture_output=True, text=True).stdout
     assert "Battle under " + edition in out
     assert "Winner: " in out or "Result: a draw" in out
@@ -677,7 +677,7 @@ def test_cover_gives_minus_1_to_hit_to_a_unit_wholly_on_the_feature() -> None:
 
 
 def test_the_2026_27_wording_has_no_cover_option() -> None:
-    from interpreter.diagnostics import UsageError
+    from rules_run.diagnostics import UsageError
     with pytest.raises(UsageError, match="cover_after_charge"):
         open_battle("aos4-gh2026", BATTLE, {"cover_after_charge": "round"})
 
@@ -999,7 +999,7 @@ units:
 
 
 def test_the_seasons_patch_the_battle_where_the_versions_differ() -> None:
-    from interpreter.editions.loader import load_edition
+    from rules_run.editions.loader import load_edition
 
     gh2026 = load_edition("aos4-gh2026")
     ops = {(patch, op.op, op.name) for patch, own in gh2026.patches for op in own}
@@ -1020,7 +1020,7 @@ def test_the_seasons_patch_the_battle_where_the_versions_differ() -> None:
 
 
 def test_a_place_the_battle_file_does_not_name_is_a_located_error(tmp_path: Path) -> None:
-    from interpreter.diagnostics import BattleError
+    from rules_run.diagnostics import BattleError
 
     probe = Probe("aos4", BATTLE)
     with pytest.raises(BattleError, match="no objective or terrain feature 'stones'"):
@@ -1036,7 +1036,7 @@ def test_the_event_log_is_byte_identical_in_two_processes(tmp_path: Path) -> Non
     logs = []
     for hashseed in ("1", "2"):
         out = tmp_path / f"log{hashseed}.jsonl"
-        subprocess.run([sys.executable, "-m", "interpreter.cli.run", "-e", "aos4-gh2026",
+        subprocess.run([sys.executable, "-m", "rules_run.cli.run", "-e", "aos4-gh2026",
                         "--seed", "9", "--log", str(out)], cwd=ROOT, check=True,
                        capture_output=True, env={"PYTHONHASHSEED": hashseed, "PATH": ""})
         logs.append(out.read_bytes())

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from helpers.aos4_probe import Probe, battle_file
 
-from interpreter.chance import ScriptedChance
-from interpreter import open_battle
-from interpreter.engine.driver import run_battle
+from rules_run.chance import ScriptedChance
+from rules_run import open_battle
+from rules_run.engine.driver import run_battle
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ("aos4", "aos4-gh2025", "aos4-gh2026")

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.diagnostics import InterpreterError, PatchError, UsageError
-from interpreter.editions.loader import load_ruleset
-from interpreter.editions.registry import RULESETS_DIR, find_edition
-from interpreter.editions.ruleset import Origin
+from rules_run.diagnostics import InterpreterError, PatchError, UsageError
+from rules_run.editions.loader import load_ruleset
+from rules_run.editions.registry import RULESETS_DIR, find_edition
+from rules_run.editions.ruleset import Origin
 
 FIXTURE = Path(__file__).resolve().parents[1] / "lang" / "fixtures" / "tiny"
 SEED_000 = "000_c4300f58fce5f1da.txt"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.diagnostics import DataError
-from interpreter.editions.loader import load_edition, load_ruleset
+from rules_run.diagnostics import DataError
+from rules_run.editions.loader import load_edition, load_ruleset
 
 PATCH_RULES = '''ruleset my-patch "A patch with words of its own" extends wfb8
     source "000_c4300f58fce5f1da.txt"

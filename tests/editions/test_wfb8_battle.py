@@ -12,11 +12,11 @@ import pytest
 import yaml
 from helpers.wfb8_world import one, pos
 
-from interpreter.chance import RandomChance
-from interpreter import open_battle
-from interpreter.editions.loader import load_ruleset
-from interpreter.engine.driver import run_battle
-from interpreter.engine.state import BattleState
+from rules_run.chance import RandomChance
+from rules_run import open_battle
+from rules_run.editions.loader import load_ruleset
+from rules_run.engine.driver import run_battle
+from rules_run.engine.state import BattleState
 
 ROOT = Path(__file__).resolve().parents[2]
 BATTLES = ROOT / "rulesets" / "wfb8" / "battles"
@@ -79,7 +79,7 @@ def test_the_pitched_battle_plays_six_turns_of_every_phase(pitched) -> None:
 
 
 def test_the_pitched_battle_explains_itself_with_seed_lines() -> None:
-    done = subprocess.run([sys.executable, "-m", "interpreter.cli.run", "-e", "wfb8", "--explain"],
+    done = subprocess.run([sys.executable, "-m", "rules_run.cli.run", "-e", "wfb8", "--explain"],
                           cwd=ROOT, capture_output=True, text=True, check=True)
     cited = [line for line in done.stdout.splitlines() if "[000_c4300f58fce5f1da.txt L" in line]
     assert len(cited) > 100
@@ -226,14 +226,14 @@ def test_the_breaking_point_ends_the_battle_and_decides_it(tmp_path: Path) -> No
 
 
 def test_the_reference_duel_still_favours_the_orcs() -> None:
-    from interpreter.engine.stats import RunSpec, run_many, summarise
+    from rules_run.engine.stats import RunSpec, run_many, summarise
 
     stats = summarise(run_many(RunSpec("wfb8", str(BATTLES / "duel.yaml"), {}, 1), 200))
     assert stats["outcomes"]["orcs"]["rate"] > stats["outcomes"]["empire"]["rate"]
 
 
 def test_an_option_outside_its_declared_range_is_refused(tmp_path: Path) -> None:
-    from interpreter.diagnostics import DataError, UsageError
+    from rules_run.diagnostics import DataError, UsageError
 
     duel = (BATTLES / "duel.yaml").read_text(encoding="utf-8")
     path = tmp_path / "duel.yaml"

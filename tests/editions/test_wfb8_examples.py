@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from helpers.wfb8_world import World, unit
 
-from interpreter.chance import RandomChance, ScriptedChance, enumerate_exact
-from interpreter import open_battle
+from rules_run.chance import RandomChance, ScriptedChance, enumerate_exact
+from rules_run import open_battle
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "rulesets" / "wfb8" / "battles" / "duel.yaml")

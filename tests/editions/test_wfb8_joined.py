@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.chance import RandomChance
-from interpreter import open_battle
-from interpreter.engine.driver import run_battle
-from interpreter.engine.state import BattleState
+from rules_run.chance import RandomChance
+from rules_run import open_battle
+from rules_run.engine.driver import run_battle
+from rules_run.engine.state import BattleState
 
 BATTLE = """edition: wfb8
 seed: 2

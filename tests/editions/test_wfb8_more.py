@@ -9,10 +9,10 @@ from typing import Any
 import yaml
 from helpers.wfb8_world import one, pos
 
-from interpreter.chance.source import ScriptedChance
-from interpreter import open_battle
-from interpreter.engine.driver import run_battle
-from interpreter.engine.state import BattleState
+from rules_run.chance.source import ScriptedChance
+from rules_run import open_battle
+from rules_run.engine.driver import run_battle
+from rules_run.engine.state import BattleState
 
 
 def padded(dice: dict) -> dict:
@@ -172,7 +172,7 @@ def test_an_accepted_challenge_between_champions(tmp_path: Path) -> None:
 
 
 def test_the_reference_duel_has_no_challenge_by_default() -> None:
-    from interpreter.engine.stats import RunSpec, run_many, summarise
+    from rules_run.engine.stats import RunSpec, run_many, summarise
 
     battles = Path(__file__).resolve().parents[2] / "rulesets" / "wfb8" / "battles"
     stats = summarise(run_many(RunSpec("wfb8", str(battles / "duel.yaml"), {}, 1), 100))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter import open_battle
-from interpreter.engine.driver import run_battle
+from rules_run import open_battle
+from rules_run.engine.driver import run_battle
 
 BATTLE = """edition: wfb8
 seed: 4

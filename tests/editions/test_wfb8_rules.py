@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from helpers.wfb8_world import World, unit
 
-from interpreter.editions.loader import load_ruleset
-from interpreter.lang import ast
+from rules_run.editions.loader import load_ruleset
+from rules_run.lang import ast
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,7 @@ def damage(dist) -> Any:
 
 def test_every_rule_is_implemented_or_not_simulated() -> None:
     ruleset = load_ruleset(ROOT / "rulesets" / "wfb8")
-    from interpreter.lang.walk import rule_names_used
+    from rules_run.lang.walk import rule_names_used
 
     used = rule_names_used(list(ruleset.decls.values()) + list(ruleset.rules.values()))
     declared_only = [name for name,

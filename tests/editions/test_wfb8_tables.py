@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from interpreter.data.tables import Table, load_table
-from interpreter.data.yaml_loader import load_yaml
+from rules_run.data.tables import Table, load_table
+from rules_run.data.yaml_loader import load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "wfb8"

@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from interpreter.chance import enumerate_exact
+from rules_run.chance import enumerate_exact
 from helpers.wfb8_world import World, unit
 
 INCH = {"w": 25.4, "d": 25.4}

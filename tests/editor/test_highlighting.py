@@ -14,14 +14,14 @@ from helpers.editor_kit import ROOT
 pygments_lexers = pytest.importorskip("pygments.lexers")
 from pygments.token import Error, Keyword, Name, String  # noqa: E402
 
-from interpreter.editor.lexer import (  # noqa: E402
+from rules_run.editor.lexer import (  # noqa: E402
     CONSTANT_WORDS,
     DECLARATION_WORDS,
     OTHER_WORDS,
     TYPE_WORDS,
     RulesLexer,
 )
-from interpreter.editor.workspace import keywords  # noqa: E402
+from rules_run.editor.workspace import keywords  # noqa: E402
 
 RULE_FILES = sorted(ROOT.glob("rulesets/**/*.rules")) + sorted(ROOT.glob("tests/**/*.rules"))
 BUNDLED = [p for p in RULE_FILES if p.is_relative_to(ROOT / "rulesets")]

@@ -40,7 +40,7 @@ def test_neovim_gets_diagnostics_hover_definition_and_completion(
     complete = position(battle, "Stu]")
     out = tmp_path / "out.json"
     cmd = [str(SERVER)] if SERVER.exists() else [sys.executable, "-m",
-                                                  "interpreter.editor.server"]
+                                                  "rules_run.editor.server"]
     setup = {"cmd": cmd, "config": str(ROOT / "editors" / "nvim" / "rules-lsp.lua"),
              "patch": str(house), "battle": str(battle), "out": str(out), "wait_ms": WAIT_MS,
              "hover": [hover[0] - 1, hover[1] - 1], "complete": [complete[0] - 1,

@@ -22,7 +22,7 @@ WAIT = 120   # seconds: a guard against a hang, not a timing
 def _command() -> list[str]:
     if SERVER.exists():
         return [str(SERVER)]
-    return [sys.executable, "-m", "interpreter.editor.server"]
+    return [sys.executable, "-m", "rules_run.editor.server"]
 
 
 def _at(path: Path, needle: str, skip: int = 0) -> Any:
@@ -158,7 +158,7 @@ def test_rules_lsp_over_stdio(patch: Path, battle: Path, tmp_path: Path, capsys)
 
 
 def test_rules_lsp_without_pygls_says_how_to_install_it(monkeypatch, capsys) -> None:
-    from interpreter.editor import server
+    from rules_run.editor import server
 
     def no_pygls(*_: object) -> None:
         raise ImportError("No module named 'pygls'")

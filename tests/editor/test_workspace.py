@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from helpers.editor_kit import BROKEN_PATCH, ROOT, check_json, position
 
-from interpreter.editions.loader import load_ruleset
-from interpreter.editor.workspace import Workspace
+from rules_run.editions.loader import load_ruleset
+from rules_run.editor.workspace import Workspace
 
 CORE = ROOT / "rulesets" / "wfb8" / "core.rules"
 

@@ -15,7 +15,7 @@ import yaml
 from helpers.editor_kit import ROOT
 from referencing import Registry, Resource
 
-from interpreter.cli.check import main as rules_check
+from rules_run.cli.check import main as rules_check
 
 KIND_SCHEMAS = {"ruleset": "manifest", "units": "units", "equipment": "equipment",
                 "table": "table", "report": "report"}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from helpers.kit import kit_battle
 
-from interpreter.engine.driver import run_battle
+from rules_run.engine.driver import run_battle
 
 RULES = '''ruleset act "Activation kit"
     source "000_c4300f58fce5f1da.txt"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.diagnostics import BattleError
-from interpreter.space import Pose
+from rules_run.diagnostics import BattleError
+from rules_run.space import Pose
 from helpers.wfb8_builtins import build
 
 

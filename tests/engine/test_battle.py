@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import open_battle
-from interpreter.diagnostics import BattleError, ChanceError
-from interpreter.engine.driver import run_battle
-from interpreter.engine.stats import RunSpec, run_many, summarise
+from rules_run import open_battle
+from rules_run.diagnostics import BattleError, ChanceError
+from rules_run.engine.driver import run_battle
+from rules_run.engine.stats import RunSpec, run_many, summarise
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = "rulesets/wfb8/battles/duel.yaml"
@@ -75,7 +75,7 @@ def test_a_fresh_copy_keeps_its_place_but_is_in_no_combat_and_attached_to_nothin
 
 def _log(tmp_path: Path, name: str) -> bytes:
     out = tmp_path / name
-    subprocess.run([sys.executable, "-m", "interpreter.cli.run", "-e", "wfb8", DUEL,
+    subprocess.run([sys.executable, "-m", "rules_run.cli.run", "-e", "wfb8", DUEL,
                     "--seed", "9", "--log", str(out)], cwd=ROOT, check=True,
                    capture_output=True, env={"PYTHONHASHSEED": name[-1], "PATH": ""})
     return out.read_bytes()
@@ -155,7 +155,7 @@ def test_the_orcs_win_the_reference_duel_more_often() -> None:
 
 
 def test_a_ruleset_without_a_battle_declaration_cannot_run_battles(tmp_path: Path) -> None:
-    from interpreter.lang.compiler import Runtime
+    from rules_run.lang.compiler import Runtime
 
     _, runtime, battle = open_battle("wfb8", DUEL)
 
@@ -169,7 +169,7 @@ def test_a_ruleset_without_a_battle_declaration_cannot_run_battles(tmp_path: Pat
 
 
 def test_quiet_statuses_stay_in_the_event_log_but_not_in_the_narration(duel) -> None:
-    from interpreter.engine.narrate import narrate
+    from rules_run.engine.narrate import narrate
 
     _, runtime, battle = duel
     events = run_battle(runtime, battle, seed=3).events
@@ -182,7 +182,7 @@ def test_quiet_statuses_stay_in_the_event_log_but_not_in_the_narration(duel) -> 
 
 
 def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
-    from interpreter.engine.narrate import Words, narrate
+    from rules_run.engine.narrate import Words, narrate
 
     def roll(die, units=("u",), **extra):
         return {"kind": "roll", "rule": "power_die", "units": list(units), "dice": [die],
@@ -222,7 +222,7 @@ def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
 
 
 def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() -> None:
-    from interpreter.engine.narrate import Words, narrate
+    from rules_run.engine.narrate import Words, narrate
 
     events = [
         {"kind": "heal", "unit": "u", "points": 2},
@@ -253,7 +253,7 @@ def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() ->
 def test_default_workers_one_per_cpu_but_not_for_a_short_batch(monkeypatch) -> None:
     import os
 
-    from interpreter.engine import stats
+    from rules_run.engine import stats
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
     assert [stats.default_workers(n) for n in (1, 49, 50, 120, 399, 400, 10_000)] == [

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from helpers.aos4_table import build, piece, row
 
-from interpreter.diagnostics import BattleError
-from interpreter.space import Footprint, Pose, corners
-from interpreter.space.lines import (
+from rules_run.diagnostics import BattleError
+from rules_run.space import Footprint, Pose, corners
+from rules_run.space.lines import (
     Convex,
     band,
     behind,

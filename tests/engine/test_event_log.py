@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import open_battle
-from interpreter.engine.driver import LOG_VERSION, run_battle
+from rules_run import open_battle
+from rules_run.engine.driver import LOG_VERSION, run_battle
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "rulesets" / "wfb8" / "battles" / "duel.yaml")

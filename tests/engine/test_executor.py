@@ -11,11 +11,11 @@ import shutil
 import attrs
 import pytest
 
-from interpreter.diagnostics import UsageError
-from interpreter.editions.bundle import pack, unpack
-from interpreter.editions.loader import load_edition
-from interpreter.engine.stats import open_executor
-from interpreter.paths import RULESETS_DIR
+from rules_run.diagnostics import UsageError
+from rules_run.editions.bundle import pack, unpack
+from rules_run.editions.loader import load_edition
+from rules_run.engine.stats import open_executor
+from rules_run.paths import RULESETS_DIR
 
 DUEL = str(RULESETS_DIR / "wfb8" / "battles" / "duel.yaml")
 
@@ -36,7 +36,7 @@ def cluster():
 
 
 def test_runs_on_a_dask_cluster_equal_one_process(cluster):
-    from interpreter.cli.run import main
+    from rules_run.cli.run import main
 
     argv = ["--edition", "wfb8", DUEL, "--runs", "12", "--seed", "5", "--json"]
     alone = _stdout(main, argv + ["--workers", "1"])
@@ -46,7 +46,7 @@ def test_runs_on_a_dask_cluster_equal_one_process(cluster):
 
 
 def test_rules_diff_on_a_dask_cluster_equals_one_process(cluster):
-    from interpreter.cli.diff import main
+    from rules_run.cli.diff import main
 
     argv = ["wfb8", str(RULESETS_DIR / "examples" / "wfb8-no-steadfast"), DUEL, "--runs", "6",
             "--no-behaviour", "--json"]

@@ -7,8 +7,8 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter.space import Footprint, Pose, advance, arc_of, edge_distance, far_apart
-from interpreter.space.geometry import corners
+from rules_run.space import Footprint, Pose, advance, arc_of, edge_distance, far_apart
+from rules_run.space.geometry import corners
 
 
 def test_facing_units_4_inches_apart() -> None:
@@ -19,7 +19,7 @@ def test_facing_units_4_inches_apart() -> None:
 
 def test_rectangles_laid_in_a_cross_overlap() -> None:
     # found by the property test below: no corner of either lies inside the other
-    from interpreter.space import geometry as g
+    from rules_run.space import geometry as g
 
     a, b = Pose(0, 0, 45), Pose(0, 0, 45)
     assert edge_distance(a, Footprint(1, 1), b, Footprint(2, 0.5)) == 0.0
@@ -52,7 +52,7 @@ def test_advance_moves_along_the_heading() -> None:
 
 def _slow_distance(a, a_size, b, b_size) -> float:
     """The general polygon computation (no axis-aligned shortcut), for comparison."""
-    from interpreter.space import geometry as g
+    from rules_run.space import geometry as g
 
     pa, pb = corners(a, a_size), corners(b, b_size)
     if (any(g._inside(p, pb) for p in pa) or any(g._inside(p, pa) for p in pb)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from interpreter.chance import RandomChance
-from interpreter import open_battle
-from interpreter.engine.state import BattleState
-from interpreter.space import Pose
+from rules_run.chance import RandomChance
+from rules_run import open_battle
+from rules_run.engine.state import BattleState
+from rules_run.space import Pose
 
 _KEPT = ("_footprints", "_gaps", "_outlines", "_terrain_under", "_in_range", "_between",
          "_bases", "_behind")

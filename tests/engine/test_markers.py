@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.diagnostics import BattleError
+from rules_run.diagnostics import BattleError
 from helpers.wfb8_builtins import build
 
 OBJECTIVE = {"objectives": [{"id": "obj", "at": {"x": 36, "y": 10.2}}]}

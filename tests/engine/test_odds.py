@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from interpreter import open_battle
-from interpreter.engine.odds import attack_odds, plan_attacks
+from rules_run import open_battle
+from rules_run.engine.odds import attack_odds, plan_attacks
 
 
 @pytest.fixture(scope="module")

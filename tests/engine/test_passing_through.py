@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from interpreter.space import edge_distance
+from rules_run.space import edge_distance
 from helpers.wfb8_builtins import build
 
 

@@ -6,11 +6,11 @@ import re
 
 import pytest
 
-from interpreter import open_battle
-from interpreter.editions.loader import load_edition
-from interpreter.editions.registry import bundled_editions
-from interpreter.engine.driver import run_battle
-from interpreter.engine.narrate import Words, narrate, summary_table
+from rules_run import open_battle
+from rules_run.editions.loader import load_edition
+from rules_run.editions.registry import bundled_editions
+from rules_run.engine.driver import run_battle
+from rules_run.engine.narrate import Words, narrate, summary_table
 
 SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
 BOOLEAN = re.compile(r"\b(True|False|None)\b")

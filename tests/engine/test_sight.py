@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 import yaml
 
-from interpreter.chance import RandomChance
-from interpreter import open_battle
-from interpreter.diagnostics import BattleError
-from interpreter.engine.sight import TerrainPiece, clip_segment, grid_points
-from interpreter.engine.state import BattleState
-from interpreter.space import Footprint, Pose
+from rules_run.chance import RandomChance
+from rules_run import open_battle
+from rules_run.diagnostics import BattleError
+from rules_run.engine.sight import TerrainPiece, clip_segment, grid_points
+from rules_run.engine.state import BattleState
+from rules_run.space import Footprint, Pose
 
 FOREST = {"id": "wood", "kind": "forest", "name": "Wood", "at": {"x": 36, "y": 24},
           "size": {"w": 10, "h": 6}, "effects": ["Line of Sight (5)", "Soft Cover"]}

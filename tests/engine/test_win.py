@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from helpers.kit import kit_battle
 
-from interpreter.diagnostics import BattleError
-from interpreter.engine.driver import run_battle
+from rules_run.diagnostics import BattleError
+from rules_run.engine.driver import run_battle
 
 RULES = '''ruleset wins "Win kit"
     source "000_c4300f58fce5f1da.txt"

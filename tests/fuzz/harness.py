@@ -71,7 +71,7 @@ class _Hang(BaseException):
 
 
 def _main(command: str):
-    from interpreter.cli import check, diff, odds, run
+    from rules_run.cli import check, diff, odds, run
 
     return {"rules-check": check.main, "rules-run": run.main, "rules-odds": odds.main,
             "rules-diff": diff.main}[command]
@@ -80,8 +80,8 @@ def _main(command: str):
 def warm_up() -> None:
     """Load and compile the bundled rulesets the cases use, as a long-running process would
     have them, so a case's time is its own."""
-    from interpreter.editions.loader import load_edition
-    from interpreter.lang.compiler import compile_ruleset
+    from rules_run.editions.loader import load_edition
+    from rules_run.lang.compiler import compile_ruleset
 
     for edition in ("wfb8", "aos4"):
         compile_ruleset(load_edition(edition))

@@ -7,9 +7,9 @@ from typing import Any
 
 import attrs
 
-from interpreter.chance import RandomChance, ScriptedChance
-from interpreter import open_battle
-from interpreter.engine.state import BattleState
+from rules_run.chance import RandomChance, ScriptedChance
+from rules_run import open_battle
+from rules_run.engine.state import BattleState
 
 __all__ = ["Probe", "battle_file"]
 

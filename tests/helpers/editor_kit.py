@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli.check import main as rules_check
+from rules_run.cli.check import main as rules_check
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from interpreter import open_battle
+from rules_run import open_battle
 
 __all__ = ["kit_battle"]
 

@@ -61,20 +61,20 @@ def command(main, capsys: pytest.CaptureFixture, cwd: Path, *args: str) -> tuple
 
 def check(capsys, cwd: Path, *args: str) -> tuple[int, str, str]:
     """``rules-check ARGS`` in ``cwd``."""
-    from interpreter.cli.check import main
+    from rules_run.cli.check import main
 
     return command(main, capsys, cwd, *args)
 
 
 def run(capsys, cwd: Path, *args: str) -> tuple[int, str, str]:
     """``rules-run ARGS`` in ``cwd``."""
-    from interpreter.cli.run import main
+    from rules_run.cli.run import main
 
     return command(main, capsys, cwd, *args)
 
 
 def odds(capsys, cwd: Path, *args: str) -> tuple[int, str, str]:
     """``rules-odds ARGS`` in ``cwd``."""
-    from interpreter.cli.odds import main
+    from rules_run.cli.odds import main
 
     return command(main, capsys, cwd, *args)

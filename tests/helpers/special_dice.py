@@ -3,7 +3,7 @@ artillery and scatter dice, 000 L5): the kernel names none, so the chance tests 
 
 from __future__ import annotations
 
-from interpreter.chance import Die
+from rules_run.chance import Die
 
 __all__ = ["ARTILLERY_DIE", "SCATTER_DIE"]
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import yaml
 
-from interpreter.chance import RandomChance, ScriptedChance, enumerate_exact
-from interpreter import open_battle
-from interpreter.engine.state import BattleState
+from rules_run.chance import RandomChance, ScriptedChance, enumerate_exact
+from rules_run import open_battle
+from rules_run.engine.state import BattleState
 
 __all__ = ["World", "one", "pos", "unit"]
 

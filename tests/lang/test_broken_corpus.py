@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from interpreter.data.yaml_loader import load_yaml
-from interpreter.diagnostics import Diagnostic, InterpreterError, Severity
-from interpreter.editions.loader import load_ruleset
-from interpreter.lang.parser import parse_rules
+from rules_run.data.yaml_loader import load_yaml
+from rules_run.diagnostics import Diagnostic, InterpreterError, Severity
+from rules_run.editions.loader import load_ruleset
+from rules_run.lang.parser import parse_rules
 
 CORPUS = Path(__file__).resolve().parent / "broken"
 CASES = sorted(p for p in CORPUS.iterdir() if p.is_dir())
@@ -49,7 +49,7 @@ def load(spec: dict[str, Any]) -> Any:
         return parse_rules(path.read_text(encoding="utf-8"), spec["path"])
     if spec["load"] == "ruleset":
         return load_ruleset(spec["path"])
-    from interpreter import open_battle
+    from rules_run import open_battle
 
     return open_battle(spec["edition"], spec["path"])
 

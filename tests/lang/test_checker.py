@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.diagnostics import DiagnosticBag
-from interpreter.lang import ast
-from interpreter.lang.checker import check_declarations, report_unused, rule_arguments_problem
-from interpreter.lang.parser import parse_rules
-from interpreter.lang.rule_refs import parse_rule_ref
+from rules_run.diagnostics import DiagnosticBag
+from rules_run.lang import ast
+from rules_run.lang.checker import check_declarations, report_unused, rule_arguments_problem
+from rules_run.lang.parser import parse_rules
+from rules_run.lang.rule_refs import parse_rule_ref
 
 SOURCES = ("000_c4300f58fce5f1da.txt",)
 TINY = Path(__file__).resolve().parent / "fixtures" / "tiny" / "core.rules"

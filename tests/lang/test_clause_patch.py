@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.chance import enumerate_exact
-from interpreter.diagnostics import InterpreterError
-from interpreter.editions.loader import load_ruleset
-from interpreter.lang.compiler import compile_ruleset
+from rules_run.chance import enumerate_exact
+from rules_run.diagnostics import InterpreterError
+from rules_run.editions.loader import load_ruleset
+from rules_run.lang.compiler import compile_ruleset
 
 from .test_rolls import kit, unit
 

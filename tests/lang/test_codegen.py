@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.chance import RandomChance, ScriptedChance
-from interpreter.diagnostics import BattleError
-from interpreter.editions.loader import load_ruleset
-from interpreter.lang.compiler import Runtime, compile_ruleset
+from rules_run.chance import RandomChance, ScriptedChance
+from rules_run.diagnostics import BattleError
+from rules_run.editions.loader import load_ruleset
+from rules_run.lang.compiler import Runtime, compile_ruleset
 
 HEADER = '''ruleset kit "Code kit"
     source "000_c4300f58fce5f1da.txt"

@@ -9,7 +9,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from interpreter.chance import (
+from rules_run.chance import (
     D6,
     CountFaces,
     DiceExpr,
@@ -18,8 +18,8 @@ from interpreter.chance import (
     ScriptedChance,
     enumerate_exact,
 )
-from interpreter.diagnostics import BattleError, DiagnosticBag
-from interpreter.lang.parser import parse_rules
+from rules_run.diagnostics import BattleError, DiagnosticBag
+from rules_run.lang.parser import parse_rules
 
 from .test_checker import check
 from .test_rolls import kit, unit

@@ -12,8 +12,8 @@ import io
 import tokenize
 from pathlib import Path
 
-from interpreter.editions.loader import load_ruleset
-from interpreter.editions.registry import bundled_editions
+from rules_run.editions.loader import load_ruleset
+from rules_run.editions.registry import bundled_editions
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import buffers
-from interpreter.diagnostics import InterpreterError
-from interpreter.editions.loader import clear_cache, load_ruleset
-from interpreter.lang import checker
+from rules_run import buffers
+from rules_run.diagnostics import InterpreterError
+from rules_run.editions.loader import clear_cache, load_ruleset
+from rules_run.lang import checker
 
 ROOT = Path(__file__).resolve().parents[2]
 WFB8 = ROOT / "rulesets" / "wfb8"

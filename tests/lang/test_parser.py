@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.diagnostics import DiagnosticBag, LanguageError, Span
-from interpreter.lang import ast
-from interpreter.lang.parser import SYNTAX_ERROR_EXAMPLES, parse_dice, parse_rules
+from rules_run.diagnostics import DiagnosticBag, LanguageError, Span
+from rules_run.lang import ast
+from rules_run.lang.parser import SYNTAX_ERROR_EXAMPLES, parse_dice, parse_rules
 
 
 def parse(text: str) -> ast.RulesFile:
@@ -540,7 +540,7 @@ def test_each_labelled_syntax_error_example_gets_its_label(label: str) -> None:
 
 
 def test_a_file_that_is_not_utf8_is_a_diagnostic(tmp_path) -> None:
-    from interpreter.lang.parser import parse_file
+    from rules_run.lang.parser import parse_file
 
     path = tmp_path / "latin1.rules"
     path.write_bytes('status fleeing @ "not in seed: café"\n'.encode("latin-1"))

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.chance import Dist, RandomChance, ScriptedChance, enumerate_exact
-from interpreter.diagnostics import BattleError
-from interpreter.editions.loader import load_ruleset
-from interpreter.engine.entities import Unit
-from interpreter.lang.compiler import compile_ruleset
+from rules_run.chance import Dist, RandomChance, ScriptedChance, enumerate_exact
+from rules_run.diagnostics import BattleError
+from rules_run.editions.loader import load_ruleset
+from rules_run.engine.entities import Unit
+from rules_run.lang.compiler import compile_ruleset
 
 HEADER = '''ruleset kit "Roll kit"
     source "000_c4300f58fce5f1da.txt"
@@ -443,7 +443,7 @@ rule "Sapped" @ L1
 rule "Quartered" @ L1
     divide M by 4 rounding down minimum 1
 ''')
-    from interpreter.engine.entities import Weapon
+    from rules_run.engine.entities import Weapon
 
     def s(rules, **profile):
         return rt.characteristic(None, unit(rt, rules=rules, **profile), "S")
@@ -464,7 +464,7 @@ rule "Frenzy" @ L1
     multiply A by 2
     add -3 to A
 ''')
-    from interpreter.engine.entities import Weapon
+    from rules_run.engine.entities import Weapon
     claws = Weapon("claws", rt.profile_values({"A": "D3"}), [rt.bind_rule("Frenzy")])
     exact = enumerate_exact(lambda ch: rt.characteristic(rt.env(ch), claws, "A"))
     # 1 -> 2 - 3 -> 1 (floor), 2 -> 4 - 3 = 1, 3 -> 6 - 3 = 3

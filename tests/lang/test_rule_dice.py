@@ -8,7 +8,7 @@ import itertools
 import math
 from fractions import Fraction as F
 
-from interpreter.chance import Dist, RandomChance, ScriptedChance, enumerate_exact
+from rules_run.chance import Dist, RandomChance, ScriptedChance, enumerate_exact
 
 from .test_checker import check
 from .test_rolls import kit, unit

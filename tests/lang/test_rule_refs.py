@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.diagnostics import Span
-from interpreter.lang import ast
-from interpreter.lang.rule_refs import RuleArg, RuleRef, RuleRefError, parse_rule_ref, resolve_rule
+from rules_run.diagnostics import Span
+from rules_run.lang import ast
+from rules_run.lang.rule_refs import RuleArg, RuleRef, RuleRefError, parse_rule_ref, resolve_rule
 
 
 @pytest.mark.parametrize(("text", "name", "args"), [

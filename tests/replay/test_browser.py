@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import run
+from rules_run.cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
 BATTLES = sorted(p.relative_to(ROOT).as_posix()

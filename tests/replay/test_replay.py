@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import replay, run
-from interpreter.replay.steps import load
+from rules_run.cli import replay, run
+from rules_run.replay.steps import load
 
 ROOT = Path(__file__).resolve().parents[2]
 BATTLE = str(ROOT / "rulesets" / "wfb8" / "battles" / "battle.yaml")
@@ -280,7 +280,7 @@ def test_the_help_says_what_it_draws(capsys) -> None:
 
 
 def test_the_version(capsys) -> None:
-    from interpreter import __version__
+    from rules_run import __version__
 
     with pytest.raises(SystemExit) as done:
         replay.main(["--version"])

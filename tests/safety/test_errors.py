@@ -48,10 +48,10 @@ def test_placeholders_side_by_side_are_refused(tmp_path, capsys) -> None:
 
 
 def test_a_parameter_named_like_a_python_keyword_compiles(tmp_path) -> None:
-    from interpreter.chance import RandomChance
-    from interpreter.diagnostics import BattleError
-    from interpreter.editions.loader import load_ruleset
-    from interpreter.lang.compiler import compile_ruleset
+    from rules_run.chance import RandomChance
+    from rules_run.diagnostics import BattleError
+    from rules_run.editions.loader import load_ruleset
+    from rules_run.lang.compiler import compile_ruleset
 
     folder = with_rules(tmp_path, """
 sequence strike(attacker: unit, target: unit, lambda: int = 0)   @ L1
@@ -145,7 +145,7 @@ def test_control_characters_are_printed_escaped(tmp_path, capsys) -> None:
 
 def test_an_internal_error_exits_70_and_asks_for_a_report(tmp_path, capsys,
                                                           monkeypatch) -> None:
-    from interpreter.cli import check as check_module
+    from rules_run.cli import check as check_module
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
@@ -163,7 +163,7 @@ def test_an_internal_error_exits_70_and_asks_for_a_report(tmp_path, capsys,
 
 
 def test_rules_diff_takes_the_same_scheme(tmp_path, capsys) -> None:
-    from interpreter.cli.diff import main
+    from rules_run.cli.diff import main
 
     code, _, err = command(main, capsys, tmp_path, "wfb8", "wfb8", "--runs", "0")
     assert code == 2 and "argument --runs: must be at least 1, got 0" in err

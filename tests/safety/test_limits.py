@@ -10,7 +10,7 @@ import pytest
 
 from helpers.safety import DUEL as UNITS
 from helpers.safety import check, copy_tiny, errors, odds, run, with_rules
-from interpreter.limits import ENV, LIMITS, limit, parse_limits
+from rules_run.limits import ENV, LIMITS, limit, parse_limits
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -188,7 +188,7 @@ def test_a_wrong_environment_variable_is_a_command_line_error(tmp_path, capsys,
 
 
 def test_every_limit_has_a_default_and_is_named_in_rules_check_help(capsys) -> None:
-    from interpreter.cli.check import build_parser
+    from rules_run.cli.check import build_parser
 
     text = build_parser().format_help()
     for name, lim in LIMITS.items():
@@ -208,10 +208,10 @@ def test_docs_cli_lists_every_limit_with_its_default() -> None:
 
 def test_a_depth_limit_raised_past_what_python_holds_is_still_a_located_error(
         tmp_path, capsys, monkeypatch) -> None:
-    from interpreter.chance import RandomChance
-    from interpreter.diagnostics import InterpreterError
-    from interpreter.editions.loader import load_ruleset
-    from interpreter.lang.compiler import compile_ruleset
+    from rules_run.chance import RandomChance
+    from rules_run.diagnostics import InterpreterError
+    from rules_run.editions.loader import load_ruleset
+    from rules_run.lang.compiler import compile_ruleset
 
     deep = "1"
     for _ in range(2000):
