@@ -22,8 +22,9 @@ import time
 
 from rules_run.editions.loader import clear_cache, load_ruleset
 from rules_run.editions.registry import bundled_editions
-from rules_run.lang.compiler import compile_ruleset
+from rules_run.engine.state import BUILTINS
 from rules_run.lang.parser import grammar_parser
+from rules_run.runtime.compiled import compile_ruleset
 
 
 def main() -> None:
@@ -37,7 +38,7 @@ def main() -> None:
         t0 = time.perf_counter()
         ruleset = load_ruleset(folder)
         t1 = time.perf_counter()
-        compile_ruleset(ruleset)
+        compile_ruleset(ruleset, builtins=BUILTINS)
         t2 = time.perf_counter()
         for _ in range(20):
             load_ruleset(folder)

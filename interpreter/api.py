@@ -69,8 +69,9 @@ def open_battle(edition: str | Path | None = None, battle: str | Path | None = N
     from rules_run.diagnostics import UsageError
     from rules_run.editions.loader import load_ruleset
     from rules_run.engine.setup import battle_edition, load_battle, read_battle
-    from rules_run.lang.compiler import compile_ruleset
+    from rules_run.engine.state import BUILTINS
     from rules_run.paths import shown
+    from rules_run.runtime.compiled import compile_ruleset
 
     problems: list = []   # the schema's, reported with what the ruleset finds
     name = None if battle is None else str(battle)
@@ -90,7 +91,7 @@ def open_battle(edition: str | Path | None = None, battle: str | Path | None = N
         if ruleset.default_battle is None:
             raise UsageError(f"the edition {ruleset.id!r} bundles no battle; give a battle file")
         doc = read_battle(shown(ruleset.default_battle))
-    runtime = compile_ruleset(ruleset)
+    runtime = compile_ruleset(ruleset, builtins=BUILTINS)
     fight = load_battle(doc, ruleset, runtime, dict(options) if options else None, problems)
     return Battle(ruleset, runtime, fight)
 

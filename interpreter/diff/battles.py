@@ -104,7 +104,8 @@ def state_context(spec: RunSpec, key: StateKey):
     when a ruleset's files change)."""
     from rules_run.editions.loader import load_edition
     from rules_run.engine.setup import load_battle, read_battle
-    from rules_run.lang.compiler import compile_ruleset
+    from rules_run.engine.state import BUILTINS
+    from rules_run.runtime.compiled import compile_ruleset
 
     a_folder, b_folder, battle_path = spec.local()
     a, b = load_edition(a_folder), load_edition(b_folder)
@@ -112,7 +113,7 @@ def state_context(spec: RunSpec, key: StateKey):
     found = _CONTEXT.get(ck)
     if found is None or found[0] is not a or found[1] is not b:
         rs = _state_ruleset(a, b, key)
-        runtime = compile_ruleset(rs)
+        runtime = compile_ruleset(rs, builtins=BUILTINS)
         battle = load_battle(read_battle(battle_path), rs, runtime, spec.options)
         found = _CONTEXT[ck] = (a, b, rs, runtime, battle)
     return found[2:]

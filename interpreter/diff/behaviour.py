@@ -31,9 +31,11 @@ from rules_run.diff.grid import (
 )
 from rules_run.diff.structure import SIDES, changed_keys
 from rules_run.editions.ruleset import Ruleset
-from rules_run.engine.entities import RuleInstance, Unit, Weapon
+from rules_run.engine.state import BUILTINS
 from rules_run.lang import ast
-from rules_run.lang.compiler import compile_ruleset, dice_of
+from rules_run.runtime.compiled import compile_ruleset
+from rules_run.runtime.dice import dice_of
+from rules_run.runtime.entities import RuleInstance, Unit, Weapon
 
 __all__ = ["CellDiff", "DeclBehaviour", "BehaviourDiff", "behaviour_diff",
            "DEFAULT_CELLS", "DEFAULT_SEQUENCE_CELLS", "COMPARED_KINDS"]
@@ -59,7 +61,7 @@ class _Evaluator:
 
     def __init__(self, rs: Ruleset, options: Mapping[str, Any]) -> None:
         self.rs = rs
-        self.runtime = compile_ruleset(rs)
+        self.runtime = compile_ruleset(rs, builtins=BUILTINS)
         self.options = dict(options)
         self.rules: dict[str, RuleInstance | None] = {}
         self.dice: dict[str, DiceExpr] = {}

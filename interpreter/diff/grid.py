@@ -30,8 +30,9 @@ from rules_run.diagnostics import InterpreterError
 from rules_run.diff.structure import decl_of
 from rules_run.editions.ruleset import Ruleset
 from rules_run.lang import ast
-from rules_run.lang.compiler import Runtime, dice_of
 from rules_run.lang.walk import walk
+from rules_run.runtime.compiled import Runtime
+from rules_run.runtime.dice import dice_of
 
 __all__ = ["Dim", "Read", "GridBuilder", "Closure", "Reads", "select_cells",
            "characteristic_values", "value_text", "BEARER_TYPES"]

@@ -29,10 +29,10 @@ from rules_run.diagnostics import Diagnostic, DiagnosticBag, InterpreterError, S
 from rules_run.editions.loader import apply_patch_op, load_ruleset
 from rules_run.editions.registry import MANIFEST, find_edition
 from rules_run.editions.ruleset import Origin, Ruleset
+from rules_run.editor.index import Index, rule_key, word_at
 from rules_run.lang import ast
 from rules_run.lang.builtins import BUILTIN_FUNCTIONS, BUILTIN_NAMES, UNIT_PROPERTIES
 from rules_run.lang.parser import grammar_parser, parse_rules
-from rules_run.editor.index import Index, rule_key, word_at
 from rules_run.paths import shown
 
 __all__ = ["Workspace", "Completion", "Symbol", "SOURCES_VARIABLE"]
@@ -470,10 +470,11 @@ def _doc_comment(span: Span) -> str:
 def _exact_outcome(ruleset: Ruleset, decl: ast.RollDecl) -> str | None:
     """A test's exact pass chance, or a roll's exact distribution, as markdown."""
     from rules_run.chance import enumerate_exact
-    from rules_run.lang.compiler import compile_ruleset
+    from rules_run.engine.state import BUILTINS
+    from rules_run.runtime.compiled import compile_ruleset
 
     try:
-        runtime = compile_ruleset(ruleset)
+        runtime = compile_ruleset(ruleset, builtins=BUILTINS)
         roll = runtime.rolls[decl.name]
         if decl.is_test:
             dist = enumerate_exact(lambda ch: bool(roll.run(runtime.env(ch), {}).passed))

@@ -17,7 +17,7 @@ from rules_run.chance import RandomChance, ScriptedChance
 from rules_run.diagnostics import BattleError, DiagnosticBag
 from rules_run.engine.setup import Battle
 from rules_run.engine.state import BattleState
-from rules_run.lang.compiler import Closure, Env
+from rules_run.runtime.env import Closure, Env
 
 __all__ = ["BattleResult", "UnitSummary", "run_battle", "LOG_VERSION"]
 

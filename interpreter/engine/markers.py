@@ -24,8 +24,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
-from rules_run.engine.entities import Unit, placed
 from rules_run.lang.builtins import READINGS
+from rules_run.runtime.entities import Unit, placed
 from rules_run.space import Footprint, Pose, Sweep, axes
 
 if TYPE_CHECKING:

@@ -21,14 +21,14 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
-from rules_run.engine.entities import placed
+from rules_run.runtime.entities import placed
 from rules_run.space import Footprint, Pose, advance, axes, edge_distance, far_apart, heading_to
 from rules_run.space import point_distance
 
 if TYPE_CHECKING:
-    from rules_run.engine.entities import Unit
     from rules_run.engine.setup import Battle
-    from rules_run.lang.compiler import Runtime
+    from rules_run.runtime.compiled import Runtime
+    from rules_run.runtime.entities import Unit
 
 __all__ = ["ObjectivesMixin", "Place"]
 

@@ -9,7 +9,7 @@ source instead of a random one.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -17,9 +17,9 @@ import attrs
 
 from rules_run.chance import Dist, RandomChance, derive_seed, enumerate_exact
 from rules_run.diagnostics import Diagnostic, UsageError, did_you_mean
-from rules_run.engine.entities import Unit, Weapon, wounds_per_model
-from rules_run.lang.compiler import Runtime
 from rules_run.limits import limit, too_many
+from rules_run.runtime.compiled import Runtime
+from rules_run.runtime.entities import Unit, Weapon, wounds_per_model
 
 __all__ = ["AttackPlan", "AttackOdds", "plan_attacks", "attack_odds", "sample_attacks", "Odds",
            "compute_odds"]
@@ -55,7 +55,7 @@ class AttackOdds:
     """Models removed by that damage (wounds per model from the ``as wounds`` characteristic)."""
 
 
-def _mode_spec(runtime: Runtime, mode: str) -> dict[str, str]:
+def _mode_spec(runtime: Runtime, mode: str) -> Mapping[str, str]:
     manifest_attacks = runtime.ruleset.attack_modes
     spec = manifest_attacks.get(mode)
     if spec is None:

@@ -23,11 +23,11 @@ from rules_run.diagnostics import (
     did_you_mean,
 )
 from rules_run.editions.ruleset import Ruleset
-from rules_run.engine.entities import Unit, Weapon, use_items
 from rules_run.lang import ast
-from rules_run.lang.compiler import Runtime
 from rules_run.lang.rule_refs import RuleRefError
 from rules_run.limits import limit, too_many
+from rules_run.runtime.compiled import Runtime
+from rules_run.runtime.entities import Unit, Weapon, use_items
 
 __all__ = ["Battle", "load_battle", "read_battle", "battle_edition"]
 

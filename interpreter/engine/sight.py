@@ -17,15 +17,15 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 from rules_run.diagnostics import BattleError, DiagnosticBag
-from rules_run.engine.entities import Bearer, placed
+from rules_run.runtime.entities import Bearer, placed
 from rules_run.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
 from rules_run.space.lines import (Convex, apart, band, behind, clear_line, closest_points,
                                      hull, overlap, segment_clear)
 
 if TYPE_CHECKING:
-    from rules_run.engine.entities import Unit
     from rules_run.engine.setup import Battle
-    from rules_run.lang.compiler import Runtime
+    from rules_run.runtime.compiled import Runtime
+    from rules_run.runtime.entities import Unit
 
 __all__ = ["SightMixin", "TerrainPiece", "clip_segment", "grid_points"]
 

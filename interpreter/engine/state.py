@@ -13,15 +13,15 @@ from collections.abc import Callable
 from typing import Any
 
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
-from rules_run.engine.entities import (DEFAULT_BASE_MM, Unit, Weapon, placed, use_items,
-                                         wounds_per_model)
 from rules_run.engine.markers import MarkersMixin
 from rules_run.engine.objectives import ObjectivesMixin
 from rules_run.engine.sight import SightMixin
 from rules_run.lang import ast
 from rules_run.lang.builtins import UNIT_PROPERTIES
-from rules_run.lang.compiler import rule_scope
 from rules_run.limits import limit, too_many
+from rules_run.runtime.effects import rule_scope
+from rules_run.runtime.entities import (DEFAULT_BASE_MM, Unit, Weapon, placed, use_items,
+                                        wounds_per_model)
 from rules_run.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, axes, corners
 from rules_run.space import edge_distance, far_apart, heading_to
 from rules_run.space.lines import EPSILON, Convex, hull, overlap, until_clear

@@ -14,8 +14,9 @@ import pytest
 
 from rules_run import cache
 from rules_run.editions import loader
-from rules_run.lang.compiler import compile_ruleset
+from rules_run.engine.state import BUILTINS
 from rules_run.paths import RULESETS_DIR
+from rules_run.runtime.compiled import compile_ruleset
 
 
 @pytest.fixture
@@ -61,7 +62,7 @@ def test_the_default_folder_follows_xdg(monkeypatch, tmp_path):
 
 def test_a_ruleset_from_the_disk_cache_equals_the_one_built(fresh_cache):
     built = loader.load_edition("wfb8")
-    assert compile_ruleset(built).codegen.compiled > 0
+    assert compile_ruleset(built, builtins=BUILTINS).codegen.compiled > 0
     assert list((fresh_cache / "rulesets").iterdir())
     loader.clear_cache()
     again = loader.load_edition("wfb8")
@@ -72,7 +73,7 @@ def test_a_ruleset_from_the_disk_cache_equals_the_one_built(fresh_cache):
     assert again.units == built.units
     assert again.warnings == built.warnings
     # the compiled code came from the cache too: nothing was compiled again
-    assert compile_ruleset(again).codegen.compiled == 0
+    assert compile_ruleset(again, builtins=BUILTINS).codegen.compiled == 0
 
 
 def test_a_changed_file_is_loaded_afresh(fresh_cache, tmp_path):

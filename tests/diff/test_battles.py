@@ -7,7 +7,8 @@ import pytest
 from rules_run.diff import diff_rulesets, paired
 from rules_run.diff.steps import apply_ops, resolved_ops
 from rules_run.editions.loader import load_edition, load_ruleset
-from rules_run.lang.compiler import compile_ruleset
+from rules_run.engine.state import BUILTINS
+from rules_run.runtime.compiled import compile_ruleset
 
 from .conftest import DUEL, HOUSE_CHARGE, NO_STEADFAST
 
@@ -34,7 +35,7 @@ def test_intermediate_rulesets_apply_the_operations_in_order_and_leave_a_alone()
     assert both.decls == patch.decls and both.rules == patch.rules
     assert both.tables["combat_result_chart"].cells == patch.tables["combat_result_chart"].cells
     assert both.tables["combat_result_chart"].cells[("charged",)] == 2
-    compile_ruleset(both)
+    compile_ruleset(both, builtins=BUILTINS)
 
 
 def test_attribution_sums_to_the_total(charge_report) -> None:

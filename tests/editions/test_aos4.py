@@ -21,14 +21,16 @@ from typing import Any
 
 import pytest
 
-from rules_run.chance import D3, Dist, RandomChance, ScriptedChance, enumerate_exact
 from rules_run import open_battle
+from rules_run.chance import D3, Dist, RandomChance, ScriptedChance, enumerate_exact
 from rules_run.diagnostics import Span, UsageError
 from rules_run.editions.loader import load_edition, load_ruleset
-from rules_run.engine.entities import Unit, Weapon
 from rules_run.engine.odds import attack_odds, plan_attacks, sample_attacks
-from rules_run.lang.compiler import compile_ruleset, dice_of
+from rules_run.engine.state import BUILTINS
 from rules_run.lang.parser import parse_dice
+from rules_run.runtime.compiled import compile_ruleset
+from rules_run.runtime.dice import dice_of
+from rules_run.runtime.entities import Unit, Weapon
 
 DUEL = "rulesets/aos4/battles/duel.yaml"
 
@@ -405,7 +407,7 @@ def shielded(tmp_path_factory):
 add rule "Test Shield"                                                @ "not in seed: test fixture"
     modify save_roll by 1 if bearer == target
 ''')
-    return compile_ruleset(load_ruleset(folder))
+    return compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
 
 
 @pytest.mark.parametrize(("rend_in_cap", "unsaved"), [
@@ -486,7 +488,7 @@ def test_we17_cloying_quagmire_needs_save_3_or_better(tmp_path) -> None:
 add rule "Cloying Quagmire"                                           @ L906-L909, L928-L929
     modify run_roll by -1 if bearer == unit and unit.Save <= 3
     modify charge_roll by -1 if bearer == unit and unit.Save <= 3
-''')))
+''')), builtins=BUILTINS)
     for save, penalty in ((2, 1), (3, 1), (4, 0)):
         target = unit(rt2, save=save, rules=("Cloying Quagmire",))
         assert roll(rt2, "charge_roll", [3, 4], unit=target) == 7 - penalty
@@ -500,7 +502,7 @@ def crit_on_5(tmp_path_factory):
 add rule "Crit on 5+"                                                @ L971-L972
     mark critical on hit_roll if natural >= 5 and weapon == bearer
 ''')
-    return compile_ruleset(load_ruleset(folder))
+    return compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
 
 
 @pytest.mark.parametrize(("rule", "damage_on_a_5"), [
@@ -666,7 +668,7 @@ add rule "Weighed Down"                                              @ L145
 add rule "Easy Prey"                                                 @ L145
     modify hit_roll by 1 if bearer == target
 ''')
-    return compile_ruleset(load_ruleset(folder))
+    return compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
 
 
 @pytest.mark.parametrize(("attacker_rules", "target_rules", "hit", "wound"), [
@@ -807,7 +809,7 @@ def test_the_season_patches_chain_and_only_patch(seasons) -> None:
 
 def test_the_duel_odds_are_the_same_in_every_season(seasons) -> None:
     for ruleset in seasons.values():
-        runtime = compile_ruleset(ruleset)
+        runtime = compile_ruleset(ruleset, builtins=BUILTINS)
         lib = unit(runtime, "lib", weapons=(weapon(runtime, 3, 3, 1, 1,
                                                    rules=("Crit (2 Hits)",)),))
         assert mean_damage(runtime, lib, unit(runtime, save=5)) == F(25, 54)
@@ -817,7 +819,7 @@ def test_we30_sacred_rites_from_2025_26(seasons, rt) -> None:
     """WE-30, L808-L809, L1429-L1434, errata L1444-L1447: Sacred Rites (chanting value 2)
     gives ritual points equal to the unmodified roll (a 5 gives 5); an unmodified 1 fails.
     The original rules have no Sacred Rites (L1683)."""
-    runtime = compile_ruleset(seasons["gh2025"])
+    runtime = compile_ruleset(seasons["gh2025"], builtins=BUILTINS)
     priest = unit(runtime, "priest", keywords=("PRIEST",))
     five = roll(runtime, "sacred_rites_roll", [5], priest=priest)
     assert five.passed and five.value == 5
@@ -829,8 +831,8 @@ def test_champion_adds_to_a_beasts_companion_weapons_from_2026_27(seasons, rt) -
     """L134, L1007: from 2026-27 the Champion ability also affects a BEAST unit's Companion
     weapons; before (L468, L479) it did not. A non-BEAST unit's Companion weapons still get
     nothing."""
-    runtime = compile_ruleset(seasons["gh2026"])
-    older = compile_ruleset(seasons["gh2025"])
+    runtime = compile_ruleset(seasons["gh2026"], builtins=BUILTINS)
+    older = compile_ruleset(seasons["gh2025"], builtins=BUILTINS)
     for r, beast_bonus in ((rt, 0), (older, 0), (runtime, 1)):
         jaws = weapon(r, 4, 4, attacks=2, rules=("Companion",), name="jaws")
         hounds = unit(r, "hounds", models=5, keywords=("BEAST",), weapons=(jaws,),
@@ -918,7 +920,7 @@ add rule "Slowed"                                                    @ L194
 add rule "Surging"                                                   @ L194
     add 1 to Move
 ''')
-    return compile_ruleset(load_ruleset(folder))
+    return compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
 
 
 def test_modifiers_take_attacks_and_damage_no_lower_than_1_and_rend_no_lower_than_0(
@@ -968,7 +970,7 @@ override action combat_attacks(attacker: unit, target: unit)         @ "not in s
         attacks += [[w, n]]
     return attacks
 ''')
-    rt2 = compile_ruleset(load_ruleset(folder))
+    rt2 = compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
     a = unit(rt2, "attacker", weapons=(weapon(rt2, name="claws"), weapon(rt2, name="horns")))
     with pytest.raises(UsageError) as err:
         plan_attacks(rt2, a, unit(rt2))

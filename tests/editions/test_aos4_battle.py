@@ -21,7 +21,7 @@ from helpers.aos4_probe import Probe, battle_file
 
 from rules_run import open_battle
 from rules_run.engine.driver import run_battle
-from rules_run.engine.entities import Weapon
+from rules_run.runtime.entities import Weapon
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ("aos4", "aos4-gh2025", "aos4-gh2026")

@@ -155,7 +155,7 @@ def test_the_orcs_win_the_reference_duel_more_often() -> None:
 
 
 def test_a_ruleset_without_a_battle_declaration_cannot_run_battles(tmp_path: Path) -> None:
-    from rules_run.lang.compiler import Runtime
+    from rules_run.runtime.compiled import Runtime
 
     _, runtime, battle = open_battle("wfb8", DUEL)
 

@@ -11,7 +11,8 @@ import pytest
 from rules_run.chance import enumerate_exact
 from rules_run.diagnostics import InterpreterError
 from rules_run.editions.loader import load_ruleset
-from rules_run.lang.compiler import compile_ruleset
+from rules_run.engine.state import BUILTINS
+from rules_run.runtime.compiled import compile_ruleset
 
 from .test_rolls import kit, unit
 
@@ -48,7 +49,7 @@ def p_pass(rt, name, **args) -> F:
     ("override test wound @ L1\n    natural 5 passes\n", 9, F(1, 3)),
 ])
 def test_the_clauses_given_change_and_the_rest_stay(tmp_path, rules, strength, expected) -> None:
-    rt = compile_ruleset(load_ruleset(patched(tmp_path, rules)))
+    rt = compile_ruleset(load_ruleset(patched(tmp_path, rules)), builtins=BUILTINS)
     assert p_pass(rt, "wound", a=unit(rt, S=strength)) == expected
     assert p_pass(rt, "wound", a=unit(rt, S=1)) == F(5, 6)  # natural 1 fails: kept
 

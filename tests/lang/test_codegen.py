@@ -10,7 +10,8 @@ import pytest
 from rules_run.chance import RandomChance, ScriptedChance
 from rules_run.diagnostics import BattleError
 from rules_run.editions.loader import load_ruleset
-from rules_run.lang.compiler import Runtime, compile_ruleset
+from rules_run.engine.state import BUILTINS
+from rules_run.runtime.compiled import Runtime, compile_ruleset
 
 HEADER = '''ruleset kit "Code kit"
     source "000_c4300f58fce5f1da.txt"
@@ -23,7 +24,7 @@ def kit(tmp_path: Path, rules: str) -> Runtime:
     folder.mkdir()
     (folder / "index.yaml").write_text("kind: ruleset\nrules: [kit.rules]\n")
     (folder / "kit.rules").write_text(HEADER + rules)
-    return compile_ruleset(load_ruleset(folder))
+    return compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
 
 
 def run(runtime: Runtime, name: str, dice=None, **args):

@@ -12,7 +12,8 @@ import pytest
 from rules_run.chance import ScriptedChance, enumerate_exact
 from rules_run.diagnostics import InterpreterError
 from rules_run.editions.loader import load_ruleset
-from rules_run.lang.compiler import compile_ruleset
+from rules_run.engine.state import BUILTINS
+from rules_run.runtime.compiled import compile_ruleset
 
 from .test_rolls import HEADER, kit, unit
 
@@ -65,7 +66,7 @@ override test leadership(unit: unit, modifier: int = 0) @ L1
     pass if result <= clamp(unit.Ld + modifier, 0, 10)
     natural 2 passes
 ''')
-    rt = compile_ruleset(load_ruleset(patch))
+    rt = compile_ruleset(load_ruleset(patch), builtins=BUILTINS)
     assert p_pass(rt, "shaken", unit=unit(rt, Ld=7), lost_by=6) == F(1, 36)  # only a double 1
 
 

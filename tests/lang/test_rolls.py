@@ -12,8 +12,9 @@ import pytest
 from rules_run.chance import Dist, RandomChance, ScriptedChance, enumerate_exact
 from rules_run.diagnostics import BattleError
 from rules_run.editions.loader import load_ruleset
-from rules_run.engine.entities import Unit
-from rules_run.lang.compiler import compile_ruleset
+from rules_run.engine.state import BUILTINS
+from rules_run.runtime.compiled import compile_ruleset
+from rules_run.runtime.entities import Unit
 
 HEADER = '''ruleset kit "Roll kit"
     source "000_c4300f58fce5f1da.txt"
@@ -26,7 +27,7 @@ def kit(tmp_path: Path, rules: str):
     folder.mkdir()
     (folder / "index.yaml").write_text("kind: ruleset\nrules: [kit.rules]\n")
     (folder / "kit.rules").write_text(HEADER + rules)
-    runtime = compile_ruleset(load_ruleset(folder))
+    runtime = compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
     return runtime
 
 
@@ -402,7 +403,7 @@ def order_kit(tmp_path: Path, rules: str):
 characteristics model: M, S minimum 1, W as wounds range 0..10 @ L1
 characteristics weapon: A: dice minimum 1, AP minimum 0 @ L1
 ''' + rules)
-    return compile_ruleset(load_ruleset(folder))
+    return compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
 
 
 def test_set_then_multiply_and_divide_then_add(tmp_path) -> None:
@@ -443,7 +444,7 @@ rule "Sapped" @ L1
 rule "Quartered" @ L1
     divide M by 4 rounding down minimum 1
 ''')
-    from rules_run.engine.entities import Weapon
+    from rules_run.runtime.entities import Weapon
 
     def s(rules, **profile):
         return rt.characteristic(None, unit(rt, rules=rules, **profile), "S")
@@ -464,7 +465,7 @@ rule "Frenzy" @ L1
     multiply A by 2
     add -3 to A
 ''')
-    from rules_run.engine.entities import Weapon
+    from rules_run.runtime.entities import Weapon
     claws = Weapon("claws", rt.profile_values({"A": "D3"}), [rt.bind_rule("Frenzy")])
     exact = enumerate_exact(lambda ch: rt.characteristic(rt.env(ch), claws, "A"))
     # 1 -> 2 - 3 -> 1 (floor), 2 -> 4 - 3 = 1, 3 -> 6 - 3 = 3

@@ -51,7 +51,8 @@ def test_a_parameter_named_like_a_python_keyword_compiles(tmp_path) -> None:
     from rules_run.chance import RandomChance
     from rules_run.diagnostics import BattleError
     from rules_run.editions.loader import load_ruleset
-    from rules_run.lang.compiler import compile_ruleset
+    from rules_run.engine.state import BUILTINS
+    from rules_run.runtime.compiled import compile_ruleset
 
     folder = with_rules(tmp_path, """
 sequence strike(attacker: unit, target: unit, lambda: int = 0)   @ L1
@@ -62,7 +63,7 @@ action blow(a: unit, b: unit)  @ L1
     let class = 2
     return fight(strike, a, b, class, lambda=class)
 """)
-    runtime = compile_ruleset(load_ruleset(folder))
+    runtime = compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
     with pytest.raises(BattleError) as raised:   # no SyntaxError: the call compiled
         runtime.invoke("blow", runtime.env(RandomChance(1)), {"a": None, "b": None})
     (d,) = raised.value.diagnostics

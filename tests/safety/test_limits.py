@@ -211,7 +211,8 @@ def test_a_depth_limit_raised_past_what_python_holds_is_still_a_located_error(
     from rules_run.chance import RandomChance
     from rules_run.diagnostics import InterpreterError
     from rules_run.editions.loader import load_ruleset
-    from rules_run.lang.compiler import compile_ruleset
+    from rules_run.engine.state import BUILTINS
+    from rules_run.runtime.compiled import compile_ruleset
 
     deep = "1"
     for _ in range(2000):
@@ -225,7 +226,7 @@ def test_a_depth_limit_raised_past_what_python_holds_is_still_a_located_error(
                         + "".join("(x * " for _ in range(95)) + "1" + ")" * 95 + "\n")
     monkeypatch.setenv(ENV, "depth=500")
     with pytest.raises(InterpreterError) as raised:   # Python's compiler refuses 200 brackets
-        runtime = compile_ruleset(load_ruleset(folder))
+        runtime = compile_ruleset(load_ruleset(folder), builtins=BUILTINS)
         runtime.invoke("deep", runtime.env(RandomChance(1)), {"x": 1})
     (d,) = raised.value.diagnostics
     assert d.span.path.endswith("tiny/core.rules")

@@ -2,7 +2,7 @@
 
 Each expression, and each block of statements (an action's body, a trigger's body, a part
 of the battle), becomes one generated Python function ``f(env, vars)`` with the same
-contract as before: ``env`` is the :class:`~rules_run.lang.compiler.Env` of one evaluation,
+contract as before: ``env`` is the :class:`~rules_run.runtime.env.Env` of one evaluation,
 ``vars`` the dict of local names. Inside a function an expression is inline Python
 (attribute reads, comparisons, ``if``/``for`` statements), so running a rule costs about one
 Python call per rule call instead of one per node of its syntax tree.
@@ -27,10 +27,21 @@ from collections.abc import Mapping
 from types import CodeType
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from rules_run.chance import DiceExpr
 from rules_run.diagnostics import Span
 from rules_run.lang import ast
 from rules_run.lang.builtins import UNIT_PROPERTIES
+from rules_run.runtime.actions import Return, log_statement, statement_closure
+from rules_run.runtime.builtins import LOCAL_BUILTINS, PURE_BUILTINS
+from rules_run.runtime.dice import dice_of
+from rules_run.runtime.env import fail
+from rules_run.runtime.operators import binop_function, lookup_function, ordered_function
+from rules_run.runtime.types import Builtins
+
+if TYPE_CHECKING:
+    from rules_run.runtime.compiled import Runtime
 
 __all__ = ["CodeGen"]
 
@@ -95,7 +106,7 @@ class _Function:
             code = self.gen.code(source, f"<rules {label}>")
         except (SyntaxError, RecursionError, MemoryError):
             # only nesting past what Python compiles gets here: the depth limit raised far
-            raise self.gen.c._fail(
+            raise fail(
                 "this nests too deeply to be compiled (Python allows about 100 levels of "
                 "brackets); split it with 'let', or lower --limit depth",
                 next((s for s in self.spans if s is not None), None), "too-deep") from None
@@ -108,28 +119,25 @@ class _Function:
 class CodeGen:
     """Writes the Python functions of one compiled ruleset (a :class:`Runtime`)."""
 
-    def __init__(self, runtime: Any) -> None:
-        from rules_run.engine.state import BUILTINS
-        from rules_run.lang import compiler as c
-
+    def __init__(self, runtime: Runtime, builtins: Builtins) -> None:
+        """``builtins``: the battle's builtins, called straight from the generated code."""
         self.rt = runtime
-        self.c = c
         cap = runtime.STEP_CAP
 
         def step_cap():
-            return c._fail(f"the battle ran more than {cap} steps; a loop in the rules never "
-                           "ends", None, "step-cap")
+            return fail(f"the battle ran more than {cap} steps; a loop in the rules never "
+                        "ends", None, "step-cap")
 
         def no_value(err: KeyError, names: Mapping[str, Span]) -> None:
             name = err.args[0] if err.args else None
             if isinstance(name, str) and name in names:
-                raise c._fail(f"{name!r} has no value here", names[name]) from None
+                raise fail(f"{name!r} has no value here", names[name]) from None
 
         def type_error(err: TypeError, spans: Mapping[int, Span | None]) -> Exception:
             # the traceback starts in the generated function that caught it
             tb = err.__traceback__
             span = spans.get(tb.tb_lineno) if tb is not None else None
-            return c._fail(f"cannot compute this: {err}", span, "bad-operands")
+            return fail(f"cannot compute this: {err}", span, "bad-operands")
 
         def too_deep(err: RecursionError, name: str, span: Span) -> Exception:
             # the traceback starts at the action that caught it: the action is to blame
@@ -139,13 +147,13 @@ class CodeGen:
             while tb is not None:
                 tb = tb.tb_next
                 if tb is not None and tb.tb_frame.f_code is own:
-                    return c._fail(f"{name!r} was called within itself too deeply: rules "
-                                   "that call each other without end", span, "too-deep")
+                    return fail(f"{name!r} was called within itself too deeply: rules "
+                                "that call each other without end", span, "too-deep")
             return err
 
         def no_state(name: str, span: Span, call: bool = True):
-            raise c._fail(f"{name}{'()' if call else ''} needs a battle; it cannot run in "
-                          "an odds calculation", span)
+            raise fail(f"{name}{'()' if call else ''} needs a battle; it cannot run in "
+                       "an odds calculation", span)
 
         self.namespace: dict[str, Any] = {
             # the globals of every generated function: these helpers, the constants the
@@ -156,17 +164,17 @@ class CodeGen:
             "_type_error": type_error,
             "_no_state": no_state,
             "_too_deep": too_deep,
-            "_Return": c._Return,
+            "_Return": Return,
             "_DiceExpr": DiceExpr,
             "_characteristic": runtime.characteristic,
         }
         self._cache: dict[tuple, tuple[ast.Expr, Any]] = {}
-        self.battle_builtins = BUILTINS
+        self.battle_builtins = builtins
         """The battle's builtins, called straight from the generated code."""
         self._constants = itertools.count()
         self.codes: dict[str, CodeType] = {}
         """Compiled code by label and source: the functions written so far, and those the
-        disk cache had (:func:`rules_run.lang.compiler.compile_ruleset` fills it)."""
+        disk cache had (:func:`rules_run.runtime.compiled.compile_ruleset` fills it)."""
         self.compiled = 0
         """How many of :attr:`codes` this code generator compiled itself."""
 
@@ -243,7 +251,7 @@ class CodeGen:
         elif isinstance(s, ast.Pass):
             fn.emit(depth, "pass")
         elif isinstance(s, ast.Log):
-            closure = fn.const(self.c._log_statement(self.rt, s, types, cite))
+            closure = fn.const(log_statement(self.rt, s, types, cite))
             fn.emit(depth, f"if env.events is not None: {closure}(env, vars)")
         elif isinstance(s, ast.If):
             for i, (cond, body) in enumerate(s.branches):
@@ -265,7 +273,7 @@ class CodeGen:
             self._block(fn, depth + 1, s.body, types, cite)
         else:
             # assignments to characteristics, stop and activate keep their closures
-            closure = fn.const(self.c._statement_closure(self.rt, s, types, cite))
+            closure = fn.const(statement_closure(self.rt, s, types, cite))
             fn.emit(depth, f"{closure}(env, vars)")
 
     def _for_each(self, fn: _Function, depth: int, s: ast.ForEach, types, cite: str) -> None:
@@ -285,7 +293,7 @@ class CodeGen:
             fn.emit(depth + 1, f"vars[{var}] = {item}")
             fn.emit(depth + 1, f"{keyed}.append(({self.ex(fn, s.order, types)}, "
                                f"len({keyed}), {item}))")
-            fn.emit(depth, f"{items} = {fn.const(_ordered_function(self.c, s.order))}({keyed})")
+            fn.emit(depth, f"{items} = {fn.const(ordered_function(s.order))}({keyed})")
         fn.emit(depth, f"for {item} in {items}:")
         fn.emit(depth + 1, f"vars[{var}] = {item}")
         self._block(fn, depth + 1, s.body, types, cite)
@@ -325,7 +333,7 @@ class CodeGen:
         return repr(name)
 
     def _x_DiceLit(self, fn, e: ast.DiceLit, types) -> str:
-        dice = fn.const(self.c.dice_of(e, self.rt.dice_decls))
+        dice = fn.const(dice_of(e, self.rt.dice_decls))
         return f"{dice}.roll(env.chance, {e.text()!r})"
 
     def _x_Attribute(self, fn, e: ast.Attribute, types) -> str:
@@ -343,7 +351,7 @@ class CodeGen:
         return f"({name!r} in getattr({target}, 'marks', ()))"
 
     def _x_Lookup(self, fn, e: ast.Lookup, types) -> str:
-        lookup = fn.const(self.c._lookup_function(e))
+        lookup = fn.const(lookup_function(e))
         keys = "".join(f"{self.ex(fn, k, types)}, " for k in e.keys)
         return f"{lookup}({self.ex(fn, e.target, types)}, ({keys}))"
 
@@ -359,10 +367,10 @@ class CodeGen:
             items += [f"{p.name!r}: {self.ex(fn, p.default, {})}" for p in decl.params
                       if p.default is not None and p.name not in bound]
             return f"_call_{name}(env, {{{', '.join(items)}}})"
-        pure = self.c._PURE_BUILTINS.get(name)
+        pure = PURE_BUILTINS.get(name)
         if pure is not None:
             return f"{fn.const(pure)}({', '.join(args)})"
-        local = self.c._LOCAL_BUILTINS.get(name)
+        local = LOCAL_BUILTINS.get(name)
         if local is not None:
             return f"{fn.const(local)}(env, {', '.join(args)})"
         span = fn.const(e.span)
@@ -376,7 +384,7 @@ class CodeGen:
         return f"{fn.const(method)}({', '.join([state, 'env', span, *args])})"
 
     def _x_BinOp(self, fn, e: ast.BinOp, types) -> str:
-        op = fn.const(self.c._binop_function(e))
+        op = fn.const(binop_function(e))
         left, right = self.ex(fn, e.left, types), self.ex(fn, e.right, types)
         if e.op not in ("+", "-", "*"):
             return f"{op}({left}, {right})"
@@ -451,17 +459,3 @@ def _rolled(fn: _Function, value: str, tag: str) -> str:
     t = fn.temp()
     return f"({t}.roll(env.chance, {tag!r}) if isinstance(({t} := {value}), _DiceExpr) else {t})"
 
-
-def _ordered_function(c: Any, order: ast.Expr) -> Any:
-    """The items of ``for each ... ordered by`` as ``(key, index, item)`` sorted by key, then
-    by their place; keys that cannot be compared (none, a text and a number) are a located
-    error."""
-
-    def ordered(keyed: list[tuple[Any, int, Any]]) -> list[Any]:
-        try:
-            return [k[2] for k in sorted(keyed, key=lambda k: (k[0], k[1]))]
-        except TypeError:
-            keys = sorted({"none" if k[0] is None else repr(k[0]) for k in keyed})
-            raise c._fail(f"'ordered by' gave values that cannot be put in order: "
-                          f"{', '.join(keys)}", order.span, "bad-operands") from None
-    return ordered

@@ -4,18 +4,24 @@ A *bearer* is anything that can carry rules (a unit, a weapon): rules attach to 
 :class:`RuleInstance` values (a rule declaration plus its arguments, as in
 ``Armour Piercing (1)``). Characteristics are read through the ruleset's runtime, which
 applies the characteristic effects of the rules a bearer carries.
+
+They sit in the runtime (below the engine): compiled rules read them, and the engine places,
+moves and changes them in a battle.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from rules_run.lang import ast
 from rules_run.space import MM_PER_INCH, Pose
+
+if TYPE_CHECKING:
+    from rules_run.runtime.compiled import Runtime
 
 __all__ = [
     "RuleInstance", "Bearer", "Weapon", "Unit", "DEFAULT_BASE_MM", "placed", "wounds_per_model",
@@ -192,7 +198,7 @@ class Unit(Bearer):
         return f"Unit({self.id!r})"
 
 
-def use_items(runtime: Any, unit: Unit, idle: frozenset[int]) -> None:
+def use_items(runtime: Runtime, unit: Unit, idle: frozenset[int]) -> None:
     """Set which of a unit's items are not in use (``idle``): only the others give their
     characteristics, values and rules (and what those rules grant)."""
     unit.idle = idle
@@ -207,7 +213,7 @@ def placed(unit: Unit) -> Pose:
     return unit.pose
 
 
-def wounds_per_model(runtime: Any, unit: Unit) -> int:
+def wounds_per_model(runtime: Runtime, unit: Unit) -> int:
     """Damage points a model of the unit takes before it is slain: its characteristic the
     ruleset declares ``as wounds`` (at least 1; 1 when the ruleset declares none)."""
     name = runtime.role("wounds")

@@ -1,0 +1,372 @@
+"""A checked ruleset compiled once into a :class:`Runtime`: its rolls, tests, sequences,
+actions, phases and battle blocks ready to run, and the rule effects indexed by what they
+affect. Build it with :func:`compile_ruleset`.
+
+Every expression and statement becomes Python code ``f(env, vars)``
+(:mod:`rules_run.runtime.codegen`). A roll asks ``env.chance`` for its dice, so the very
+same compiled code runs sampled (seeded or scripted dice) or exactly enumerated
+(:func:`rules_run.chance.enumerate_exact`). At run time a roll looks only at the rules its
+arguments carry.
+
+The runtime reaches the battle only through :mod:`rules_run.runtime.types`: the engine's
+builtins are handed to :func:`compile_ruleset`, and its battle state comes in the
+:class:`~rules_run.runtime.env.Env`.
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from rules_run import cache
+from rules_run.chance import DiceExpr
+from rules_run.diagnostics import Span
+from rules_run.editions.ruleset import Ruleset
+from rules_run.lang import ast
+from rules_run.runtime.actions import CompiledAction
+from rules_run.runtime.codegen import CodeGen
+from rules_run.runtime.dice import dice_of
+from rules_run.runtime.effects import bearers, characteristic_effects, index_rule, rule_scope
+from rules_run.runtime.entities import Bearer, RuleInstance, Weapon
+from rules_run.runtime.env import Closure, Env
+from rules_run.runtime.rolls import CompiledRoll
+from rules_run.runtime.sequences import CompiledSequence
+from rules_run.runtime.types import BattleState, Builtins
+
+__all__ = ["Runtime", "compile_ruleset"]
+
+
+class Runtime:
+    """A ruleset compiled to Python code. Build it with :func:`compile_ruleset` (cached)."""
+
+    STEP_CAP = 2_000_000
+    """Statements one battle may run before it is stopped as a runaway."""
+
+    def __init__(self, ruleset: Ruleset, builtins: Builtins,
+                 codes: Mapping[str, Any] | None = None) -> None:
+        """``builtins``: the battle's builtins (the engine's table), called straight from
+        the generated code; ``codes``: compiled code of generated functions, by label and
+        source, to reuse (:attr:`CodeGen.codes`)."""
+        self.ruleset = ruleset
+        self.decls: Mapping[str, ast.Decl] = ruleset.decls
+        self.tables = ruleset.tables
+        self.characteristics: dict[str, ast.CharacteristicDecl] = {
+            n: d for n, d in self.decls.items() if isinstance(d, ast.CharacteristicDecl)
+        }
+        self.dice_decls = {n: d for n, d in self.decls.items() if isinstance(d, ast.DieDecl)}
+        self.codegen = CodeGen(self, builtins)
+        self.codegen.codes.update(codes or {})
+        self.option_defaults = {
+            n: d.default for n, d in self.decls.items() if isinstance(d, ast.OptionDecl)
+        }
+        # effects indexed by target: roll name -> [(rule name, effect)], ...
+        self.modifiers: dict[str, list[tuple[str, ast.Modify, Closure | None, Closure]]] = {}
+        self.rerolls: dict[str, list[tuple[str, ast.RerollEffect, Closure | None]]] = {}
+        self.autos: dict[str, list[tuple[str, ast.AutoResult, Closure | None]]] = {}
+        self.marks: dict[str, list[tuple[str, ast.MarkEffect, Closure | None]]] = {}
+        self.rule_dice: dict[str, dict[str, list[tuple[Closure | None, DiceExpr]]]] = {}
+        """roll name -> rule name -> the dice its ``roll ... with`` effects set, by condition."""
+        self.rule_hooks: dict[tuple[str, str], list[tuple[str, ast.RuleHook, Closure | None,
+                                                          Closure | None]]] = {}
+        self.char_effects: dict[str, list[tuple[ast.CharacteristicEffect, Closure | None,
+                                                Closure]]] = {}
+        self.char_effect_names: set[str] = set()
+        """The characteristics some rule effect changes."""
+        self.reading: set[tuple[int, str]] = set()
+        """(bearer id, characteristic) whose effects are being weighed right now."""
+        self.triggers: dict[str, dict[str, list[tuple[ast.Trigger, Closure | None,
+                                                      Closure]]]] = {}
+        """event -> rule name -> its ``when <event>`` effects."""
+        self.grants: dict[str, list[tuple[ast.Grant, Closure | None]]] = {}
+        self.shields: dict[str, list[tuple[ast.Shield, Closure | None]]] = {}
+        """rule name -> its ``unaffected by friendly gains`` effects."""
+        self.fight_cache: dict[tuple, Any] = {}
+        """Exact damage distributions of volleys of attacks, for statistics runs."""
+        self.rolls: dict[str, CompiledRoll] = {}
+        self.sequences: dict[str, CompiledSequence] = {}
+        self.actions: dict[str, CompiledAction] = {}
+        for name, d in self.decls.items():
+            if isinstance(d, ast.RollDecl):
+                self.rolls[name] = CompiledRoll(self, d)
+            elif isinstance(d, ast.SequenceDecl):
+                self.sequences[name] = CompiledSequence(self, d)
+            elif isinstance(d, (ast.ActionDecl, ast.PhaseDecl)):
+                self.actions[name] = CompiledAction(self, d)
+        self.default_policy = next((n for n, d in self.decls.items()
+                                    if isinstance(d, ast.PolicyDecl) and d.is_default), None)
+        battle = self.decls.get("battle")
+        self.battle_decl = battle if isinstance(battle, ast.BattleDecl) else None
+        self.battle_blocks: dict[str, Closure] = {}
+        if self.battle_decl is not None:
+            for part in ("setup", "round", "turn", "score"):
+                self.battle_blocks[part] = self.codegen.block(getattr(battle, part), {},
+                                                              ruleset.cite("battle"))
+        for rule in ruleset.rules.values():
+            index_rule(self, rule)
+        self.global_rules = [RuleInstance(rule, {p.name: self.constant(p.default)
+                                                 for p in rule.params if p.default is not None},
+                                          rule.name)
+                             for rule in ruleset.rules.values() if rule.is_global]
+        """Rules that apply everywhere (``rule "..." is global``), with their defaults."""
+        for roll in self.rolls.values():
+            roll.finish()
+        for seq in self.sequences.values():
+            seq.finish()
+        self.codegen.link({name: self._direct_call(name)
+                           for name in [*self.rolls, *self.sequences, *self.actions]})
+
+    # ------------------------------------------------------------ rules
+    def shields_naming(self, name: str) -> dict[str, list[Closure | None]]:
+        """The ``unaffected by friendly gains`` effects that name this roll or
+        characteristic: rule name -> their conditions."""
+        out: dict[str, list[Closure | None]] = {}
+        for rule_name, shields in self.shields.items():
+            for shield, cond in shields:
+                if name in shield.names:
+                    out.setdefault(rule_name, []).append(cond)
+        return out
+
+    def unaffected_bearers(self, env: Env, shields: Mapping[str, list[Closure | None]],
+                           carried: Sequence[tuple[Bearer | None, RuleInstance]]
+                           ) -> list[tuple[Bearer, str]]:
+        """The bearers among ``carried`` that one of ``shields`` makes unaffected by friendly
+        gains, each with the rule that does."""
+        out: list[tuple[Bearer, str]] = []
+        for bearer, inst in carried:
+            for cond in shields.get(inst.rule.name, ()):
+                if bearer is not None and (cond is None or cond(
+                        env, rule_scope({}, inst, bearer))):
+                    out.append((bearer, inst.rule.name))
+        return out
+
+    def is_unaffected(self, env: Env, thing: Any, name: str) -> bool:
+        """``unaffected(x, "NAME")``: a rule ``x`` carries makes it unaffected by friendly gains
+        to that roll or characteristic."""
+        if not isinstance(thing, Bearer):
+            return False
+        shields = self.shields_naming(name)
+        return bool(shields) and bool(self.unaffected_bearers(
+            env, shields, [(thing, inst) for inst in thing.rules]))
+
+    def carried(self, vars: Mapping[str, Any]) -> list[tuple[Bearer | None, RuleInstance]]:
+        """The rules in play for a roll or step with these arguments: each rule carried by an
+        argument (a unit, a weapon and its owner), with its bearer; then the global rules,
+        carried by nobody."""
+        out: list[tuple[Bearer | None, RuleInstance]] = [
+            (bearer, inst) for bearer in bearers(vars) for inst in bearer.rules]
+        out.extend((None, inst) for inst in self.global_rules)
+        return out
+
+    def apply_grants(self, bearer: Bearer) -> None:
+        """Give a bearer the rules its rules grant (``grant "Swiftstride"``), transitively.
+
+        A grant's condition is read once, when the bearer is set up, with ``bearer`` bound.
+        """
+        have = {inst.text for inst in bearer.rules}
+        todo = list(bearer.rules)
+        env = self.env(None)
+        while todo:
+            inst = todo.pop()
+            for grant, cond in self.grants.get(inst.rule.name, ()):
+                if grant.rule in have:
+                    continue
+                evars = rule_scope({}, inst, bearer)
+                if cond is None or cond(env, evars):
+                    granted = self.bind_rule(grant.rule)
+                    bearer.rules.append(granted)
+                    have.add(grant.rule)
+                    todo.append(granted)
+
+    def profile_values(self, profile: Mapping[str, Any], where: Span | None = None
+                       ) -> dict[str, Any]:
+        """A profile from data with each value read as its characteristic's declared type:
+        ``need`` values ``"3+"`` become 3, ``dice`` values ``"D3"`` dice, ``"-"`` none.
+
+        Raises:
+            LanguageError: a value that does not read as its type (located at ``where``).
+        """
+        from rules_run.lang.parser import parse_dice
+
+        out = dict(profile)
+        for name, value in profile.items():
+            decl = self.characteristics.get(name)
+            if decl is None or not isinstance(value, str):
+                continue
+            text = value.strip()
+            if text in ("-", ""):
+                out[name] = None
+            elif decl.type == "need" and text.endswith("+") and text[:-1].isdigit():
+                out[name] = int(text[:-1])
+            elif decl.type == "dice":
+                out[name] = int(text) if text.isdigit() else dice_of(
+                    parse_dice(text, where or Span("<data>", 1)), self.dice_decls)
+            elif decl.type in ("int", "number") and text.lstrip("+-").isdigit():
+                out[name] = int(text)
+        return out
+
+    def bind_rule(self, text: str) -> RuleInstance:
+        """A rule reference from data (``Ward Save (5+)``) as a :class:`RuleInstance`."""
+        from rules_run.lang.parser import parse_dice
+        from rules_run.lang.rule_refs import resolve_rule
+
+        rule, args = resolve_rule(text, self.ruleset.rules)
+        values: dict[str, Any] = {}
+        by_name = {p.name.lower(): p for p in rule.params}
+        positional = list(rule.params)
+        for arg in args:
+            # a labelled argument (Strength 4) binds to the parameter of that name, if any
+            label = (arg.label or "").lower().replace(" ", "_")
+            param = by_name.get(label) if label else None
+            if param is None or param.name in values:
+                param = next(p for p in positional if p.name not in values)
+            if arg.kind == "dice":
+                values[param.name] = dice_of(parse_dice(str(arg.value), Span("<rule>", 1)),
+                                             self.dice_decls)
+            else:
+                values[param.name] = arg.value
+        for param in rule.params:
+            if param.name not in values and param.default is not None:
+                values[param.name] = self.constant(param.default)
+        return RuleInstance(rule, values, text)
+
+    # ------------------------------------------------------------ characteristics
+    def characteristic(self, env: Env | None, thing: Any, name: str,
+                       as_profile: bool = False) -> Any:
+        """A characteristic of a unit or weapon: the profile's value, each equipment item's
+        ``modifies:`` (units only), the effects of the rules in play (set, then multiply and
+        divide, then add), the declaration's floor, then its range (``as_profile``: the
+        profile's value, clamped, before equipment and rule effects).
+
+        While the effects of a characteristic are weighed, an amount or condition that reads
+        that same characteristic of that same bearer sees it without rule effects."""
+        value = thing.profile.get(name)
+        modified = False
+        if not isinstance(thing, Weapon) and not as_profile:
+            for item in getattr(thing, "equipment", ()):
+                bonus = (item.get("modifies") or {}).get(name)
+                if bonus and value is not None:
+                    value += bonus
+                    modified = True
+        unmodified = value
+        if (not as_profile and name in self.char_effect_names and isinstance(thing, Bearer)
+                and (thing.rules or self.global_rules)):
+            key = (id(thing), name)
+            if key not in self.reading:
+                self.reading.add(key)
+                try:
+                    unmodified, value, changed = characteristic_effects(
+                        self, env, thing, name, value)
+                finally:
+                    self.reading.discard(key)
+                modified = modified or changed
+        decl = self.characteristics.get(name)
+        if decl is not None and isinstance(value, int) and not isinstance(value, bool):
+            if decl.floor is not None and modified and value < decl.floor:
+                # a modifier never takes it below the floor, nor below a lower unmodified value
+                value = decl.floor if not isinstance(unmodified, int) else max(
+                    value, min(decl.floor, unmodified))
+            if decl.type == "int":
+                if decl.low is not None and value < decl.low:
+                    value = decl.low
+                if decl.high is not None and value > decl.high:
+                    value = decl.high
+        return value
+
+    # ------------------------------------------------------------ expressions
+    def compile_expr(self, e: ast.Expr, types: Mapping[str, str]) -> Closure:
+        """Compile an expression to a Python function (:mod:`rules_run.runtime.codegen`);
+        ``types`` gives the declared types of local names."""
+        return self.codegen.expression(e, types)
+
+    def constant(self, e: ast.Expr) -> Any:
+        """The value of an expression that reads no battle: a parameter's default."""
+        return self.compile_expr(e, {})(Env(self, None, {}), {})
+
+    # ------------------------------------------------------------ calls
+    def _direct_call(self, name: str) -> Callable[[Env, dict], Any]:
+        """What a call of ``name`` in the rules runs, with a fresh dict of arguments: as
+        :meth:`invoke`, without looking the name up at each call."""
+        if name in self.triggers or isinstance(self.decls[name], ast.PhaseDecl):
+            return lambda env, args: self.invoke(name, env, args)
+        roll = self.rolls.get(name)
+        if roll is not None:
+            if roll.decl.is_test:
+                return roll.run
+            return lambda env, args: roll.run(env, args).value
+        seq = self.sequences.get(name)
+        if seq is not None:
+            return seq.run
+        action = self.actions[name]
+        # only a return inside an activation's body needs catching
+        return action.body if action.returns_directly else action.call
+
+    def invoke(self, name: str, env: Env, args: dict) -> Any:
+        """Run the roll, test, sequence, action or phase ``name`` with bound arguments (a
+        parameter left out takes its default)."""
+        params = getattr(self.decls.get(name), "params", ())
+        if len(args) < len(params):
+            args = dict(args)
+            for p in params:
+                if p.name not in args and p.default is not None:
+                    args[p.name] = self.constant(p.default)
+        roll = self.rolls.get(name)
+        if roll is not None:
+            result = roll.run(env, args)
+            if env.state is not None and name in self.triggers:
+                env.state.fire(env, name, dict(args, result=result))
+            return result if roll.decl.is_test else result.value
+        seq = self.sequences.get(name)
+        if seq is not None:
+            return seq.run(env, args)
+        action = self.actions[name]
+        if env.state is not None and isinstance(action.decl, ast.PhaseDecl):
+            result = env.state.enter_phase(env, name, lambda: action.run(env, args))
+        else:
+            result = action.run(env, args)
+        if env.state is not None and name in self.triggers:
+            env.state.fire(env, name, args)
+        return result
+
+    def battle_turn(self, env: Env) -> None:
+        """Run the battle declaration's ``turn`` block."""
+        self.battle_blocks["turn"](env, {})
+
+    def role(self, role: str, entity: str = "model") -> str | None:
+        """The characteristic declared ``as <role>`` (``wounds``, ``move``), if any."""
+        return next((n for n, d in self.characteristics.items()
+                     if d.role == role and d.entity == entity), None)
+
+    def env(self, chance: Any, options: Mapping[str, Any] | None = None,
+            events: list | None = None, state: BattleState | None = None) -> Env:
+        """An :class:`Env` with the ruleset's option defaults, overridden by ``options``."""
+        merged = dict(self.option_defaults)
+        merged.update(options or {})
+        return Env(self, chance, merged, events, state)
+
+
+_RUNTIMES: dict[tuple[int, int], tuple[Ruleset, Builtins, Runtime]] = {}
+
+
+def compile_ruleset(ruleset: Ruleset, *, builtins: Builtins) -> Runtime:
+    """The compiled :class:`Runtime` of a ruleset, whose generated code calls the battle
+    builtins ``builtins`` (the engine's table, :data:`rules_run.runtime.types.Builtins`).
+
+    Compiled once per ruleset object and table; the Python code of its rules is kept in the
+    disk cache (:mod:`rules_run.cache`) by the ruleset's fingerprint.
+    """
+    cached = _RUNTIMES.get((id(ruleset), id(builtins)))
+    if cached is not None and cached[0] is ruleset and cached[1] is builtins:
+        return cached[2]
+    fingerprint = ruleset.fingerprint
+    key = cache.digest(cache.code_fingerprint(), fingerprint)
+    stored = cache.read("code", fingerprint, key) if fingerprint else None
+    try:
+        codes = marshal.loads(stored) if isinstance(stored, bytes) else {}
+    except (ValueError, EOFError, TypeError):
+        codes = {}
+    runtime = Runtime(ruleset, builtins, codes if isinstance(codes, dict) else {})
+    if fingerprint and runtime.codegen.compiled:
+        cache.write("code", fingerprint, key, marshal.dumps(runtime.codegen.codes))
+    _RUNTIMES[(id(ruleset), id(builtins))] = (ruleset, builtins, runtime)
+    return runtime

@@ -1,0 +1,118 @@
+"""What one evaluation runs with (:class:`Env`), what rolls and sequences give back, and the
+runtime's located errors.
+
+Every compiled expression and statement is a function ``f(env, vars)``: ``env`` is the
+:class:`Env` of one evaluation (its chance source, options, event log and battle state),
+``vars`` the local names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from rules_run.chance.dice import FaceValue
+from rules_run.diagnostics import BattleError, DiagnosticBag, Span
+from rules_run.runtime.entities import Unit, Weapon
+from rules_run.runtime.types import BattleState
+
+if TYPE_CHECKING:
+    from rules_run.runtime.compiled import Runtime
+
+__all__ = ["Closure", "Env", "RollResult", "SequenceOutcome", "StepResult", "fail", "show"]
+
+Closure = Callable[["Env", dict], Any]
+"""A compiled expression or block: ``f(env, vars)``."""
+
+
+@attrs.define
+class Env:
+    """What one evaluation runs with."""
+
+    runtime: Runtime
+    chance: Any
+    """A :class:`rules_run.chance.Chance`: random, scripted or enumerating (None where no
+    dice are rolled: a parameter's default)."""
+    options: Mapping[str, Any]
+    """Ruleset options in force (defaults overridden by the battle file or the CLI)."""
+    events: list[dict] | None = None
+    """Where roll and test events go; None keeps logging off the hot path."""
+    state: BattleState | None = None
+    """The battle state, when there is a battle."""
+    steps: int = 0
+    """Statements run so far (a runaway loop stops at the runtime's cap)."""
+    running: list[tuple[str, Mapping[str, Any]]] = attrs.Factory(list)
+    """The rolls, tests and sequences running, innermost last, with their arguments (what
+    a characteristic effect ``during`` one of them sees)."""
+
+    def emit(self, event: dict) -> None:
+        """Record an event (only when events are being kept), with where it happened."""
+        if self.events is not None:
+            event["seq"] = len(self.events) + 1
+            if self.state is not None:
+                event.setdefault("round", self.state.round)
+                event.setdefault("side", self.state.active_side)
+                event.setdefault("phase", self.state.phase)
+                if self.state.attacking:
+                    event["in_attack"] = True
+            self.events.append(event)
+
+
+@attrs.frozen
+class RollResult:
+    """The outcome of one roll or test."""
+
+    name: str
+    value: Any
+    """The final value: the modified total (or the declared ``value``)."""
+    natural: FaceValue
+    """The unmodified total of the dice (or the face of a single die with symbols)."""
+    passed: bool | None
+    """Whether a test passed; None for a roll."""
+    marks: frozenset[str] = frozenset()
+    """Marks from ``natural N is <mark>`` (``critical``)."""
+    faces: tuple = ()
+    need: int | None = None
+    """The score needed, after modifiers to it (tests with ``need``)."""
+
+    def __bool__(self) -> bool:
+        return bool(self.passed) if self.passed is not None else bool(self.value)
+
+
+@attrs.frozen
+class StepResult:
+    """What a sequence's chain reads of a step's result: whether it passed, and its marks."""
+
+    passed: bool | None
+    marks: frozenset[str]
+
+    @classmethod
+    def of(cls, result: RollResult) -> StepResult:
+        return cls(result.passed, result.marks)
+
+
+@attrs.frozen
+class SequenceOutcome:
+    """What one run of a sequence did: how many chains got past each step, and the damage."""
+
+    past: tuple[int, ...]
+    """For each step in order, the number of chains that went on past it."""
+    damage: int
+
+
+def fail(message: str, span: Span | None, code: str = "runtime") -> BattleError:
+    """A located error of a running battle or calculation (raised by the caller)."""
+    bag = DiagnosticBag()
+    return BattleError([bag.add(message, span, code=code)])
+
+
+def show(value: Any) -> Any:
+    """A value as the event log and error messages show it: a unit or weapon by its id or
+    name, a roll's result by its value."""
+    if isinstance(value, (Unit, Weapon)):
+        return getattr(value, "id", None) or value.name
+    if isinstance(value, RollResult):
+        return value.value
+    return value

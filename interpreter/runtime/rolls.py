@@ -1,0 +1,335 @@
+"""A roll or test compiled (:class:`CompiledRoll`): its dice, the rule effects aimed at it
+(modifiers, re-rolls, automatic results, marks, dice set by rules), need, pass conditions,
+naturals and marks, and the roll and test events it emits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from rules_run.chance import DiceExpr, Die
+from rules_run.lang import ast
+from rules_run.lang.walk import walk
+from rules_run.limits import limit, too_many
+from rules_run.runtime.dice import dice_of
+from rules_run.runtime.effects import kept_off, rule_scope, stack
+from rules_run.runtime.entities import Unit
+from rules_run.runtime.env import Closure, Env, RollResult, fail
+
+if TYPE_CHECKING:
+    from rules_run.runtime.compiled import Runtime
+
+__all__ = ["CompiledRoll"]
+
+
+class CompiledRoll:
+    """A roll or test, ready to run."""
+
+    def __init__(self, runtime: Runtime, decl: ast.RollDecl) -> None:
+        self.runtime = runtime
+        self.decl = decl
+        self.name = decl.name
+        types = {p.name: p.type for p in decl.params}
+        self.params = frozenset(types)
+        ctx = dict(types, result="int", natural="int")
+        assert decl.dice is not None, "the checker requires dice (missing-dice)"
+        number = decl.dice.number if isinstance(decl.dice, ast.CountedDice) else None
+        self.number = runtime.compile_expr(number, types) if number is not None else None
+        self.dice = dice_of(decl.dice, runtime.dice_decls) if number is None else None
+        """The dice, unless their number is worked out each time (:meth:`_counted_dice`)."""
+        self.counted: dict[int, DiceExpr] = {}
+        """The dice for each counted number rolled so far (``levels D6``)."""
+        self.need = runtime.compile_expr(decl.need, ctx) if decl.need is not None else None
+        self.pass_if = runtime.compile_expr(decl.pass_if, ctx) if decl.pass_if else None
+        self.target = _target(runtime, decl.pass_if, ctx)
+        """``pass if result <= X``: the comparison and X compiled, for the event log."""
+        self.value = runtime.compile_expr(decl.value, ctx) if decl.value is not None else None
+        self.beyond = (decl.beyond[0], runtime.compile_expr(decl.beyond[1], dict(ctx, need="int"))
+                       ) if decl.beyond else None
+        self.naturals = decl.naturals
+        self.natural_can_pass = any(n.effect == "passes" for n in decl.naturals)
+        self.mark_ifs = [(mark, runtime.compile_expr(cond, dict(ctx, dice="list")))
+                         for mark, cond in decl.marks]
+        self.own_modifier = (runtime.compile_expr(decl.modifier, types)
+                             if decl.modifier is not None else None)
+        self.lo, self.hi = decl.cap
+        self.cite = runtime.ruleset.cite(decl.name)
+
+    def finish(self) -> None:
+        """Pick up the rule effects aimed at this roll (after every rule is indexed)."""
+        self.modifiers = self.runtime.modifiers.get(self.name, [])
+        self.rerolls = self.runtime.rerolls.get(self.name, [])
+        self.rule_dice = self.runtime.rule_dice.get(self.name, {})
+        self.autos = self.runtime.autos.get(self.name, [])
+        marks = self.runtime.marks.get(self.name, [])
+        self.has_effects = bool(self.modifiers or self.rerolls or self.autos or marks)
+        self.shields = self.runtime.shields_naming(self.name)
+        """rule name -> its ``unaffected by friendly gains`` conditions that name this roll."""
+        self.by_rule: dict[str, tuple[list, list, list, list]] = {}
+        """rule name -> its modifiers (with their index), re-rolls, automatic results and
+        marks."""
+        for i, (rname, eff, cond, amount) in enumerate(self.modifiers):
+            self.by_rule.setdefault(rname, ([], [], [], []))[0].append((i, eff, cond, amount))
+        for rname, reroll, cond in self.rerolls:
+            self.by_rule.setdefault(rname, ([], [], [], []))[1].append((reroll, cond))
+        for rname, auto, cond in self.autos:
+            self.by_rule.setdefault(rname, ([], [], [], []))[2].append((auto, cond))
+        for rname, mark, cond in marks:
+            self.by_rule.setdefault(rname, ([], [], [], []))[3].append((mark, cond))
+
+    def _effects(self, env: Env, vars: dict):
+        """Modifiers (by part) with their sources, the re-roll asked for, an automatic result,
+        and the marks rules may give (each with its condition, read after the roll)."""
+        mods: dict[tuple[str, int], list] = {}
+        sources: list[tuple[str, int, str]] = []
+        reroll_failed = reroll_passed = False
+        rerolled_by: list[str] = []
+        auto = None
+        marking: list[tuple[str, Closure | None, dict]] = []
+        carried = self.runtime.carried(vars)
+        unaffected = self.runtime.unaffected_bearers(env, self.shields, carried) if self.shields \
+            else ()
+        for bearer, inst in carried:
+            effects = self.by_rule.get(inst.rule.name)
+            if effects is None:
+                continue
+            modifiers, rerolls, autos, marks = effects
+            evars = rule_scope(vars, inst, bearer)
+            marking.extend((eff.mark, cond, evars) for eff, cond in marks)
+            for i, eff, cond, amount in modifiers:
+                if cond is None or cond(env, evars):
+                    v = amount(env, evars)
+                    if v and unaffected and (v > 0) == (eff.part == "result") and kept_off(
+                            bearer, eff.despite, unaffected):
+                        continue   # a friendly gain an argument is unaffected by
+                    if v:
+                        mods.setdefault((eff.part, i), []).append(v)
+                        sources.append((eff.part, v, inst.text))
+            for eff, cond in rerolls:
+                if cond is None or cond(env, evars):
+                    rerolled_by.append(inst.text)
+                    if eff.which == "failed":
+                        reroll_failed = True
+                    else:
+                        reroll_passed = True
+            for eff, cond in autos:
+                if cond is None or cond(env, evars):
+                    auto = (eff.result == "pass", inst.text)
+        totals = {"result": 0, "need": 0}
+        for (part, i), amounts in mods.items():
+            totals[part] += stack(amounts, self.modifiers[i][1].stacking)
+        # a granted re-roll and a forced re-roll of successes cancel (000 L15)
+        if reroll_failed and reroll_passed:
+            reroll_failed = reroll_passed = False
+        return totals, sources, (reroll_failed, reroll_passed, rerolled_by), auto, marking
+
+    def run(self, env: Env, vars: dict) -> RollResult:
+        """Roll (or test) with arguments ``vars``.
+
+        Raises:
+            BattleError: ``too-deep``, when the roll's effects roll it again without end.
+        """
+        env.running.append((self.name, vars))
+        try:
+            return self._run(env, vars)
+        except RecursionError:
+            if sum(1 for name, _ in env.running if name == self.name) < 2:
+                raise
+            raise fail(f"{self.name!r} was rolled within itself too deeply: rules that roll "
+                       "it again without end", self.decl.span, "too-deep") from None
+        finally:
+            env.running.pop()
+
+    def _run(self, env: Env, vars: dict) -> RollResult:
+        if self.has_effects:
+            totals, sources, rerolls, auto, marking = self._effects(env, vars)
+        else:
+            totals, sources, rerolls, auto, marking = _NO_MODS, (), _NO_REROLLS, None, []
+        reroll_failed, reroll_passed, rerolled_by = rerolls
+        if auto is not None:
+            result = RollResult(self.name, None, 0, auto[0])
+            env.emit({"kind": "test", "rule": self.name, "cite": self.cite,
+                      "result": "pass" if auto[0] else "fail", "automatic": auto[1]})
+            return result
+        modifier = totals["result"]
+        if self.own_modifier is not None:
+            modifier += self.own_modifier(env, vars) or 0
+        if self.lo is not None and modifier < self.lo:
+            modifier = self.lo
+        if self.hi is not None and modifier > self.hi:
+            modifier = self.hi
+        dice = self._dice_by_rules(env, vars) if self.rule_dice else None
+        if dice is None:
+            dice = self.dice if self.dice is not None else self._counted_dice(env, vars)
+        result = self._roll_once(env, vars, dice, modifier, totals["need"], marking)
+        rerolled = False
+        if self.decl.is_test and self.decl.reroll != "never" and result.faces and (
+                (reroll_failed and not result.passed) or (reroll_passed and result.passed)):
+            # a die is re-rolled at most once, whatever the number of sources (000 L13)
+            result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
+                                     self._rerolled_faces(env, result, dice.dice()))
+            rerolled = True
+        if env.events is not None:
+            env.emit({
+                "kind": "test" if self.decl.is_test else "roll",
+                "rule": self.name,
+                "units": [v.id for v in vars.values() if isinstance(v, Unit)],
+                "cite": self.cite,
+                "dice": list(result.faces),
+                "natural": result.natural,
+                "modifiers": [{"amount": v, "source": s, "applies_to": p}
+                              for p, v, s in sources],
+                "need": result.need,
+                "value": result.value,
+                "result": None if result.passed is None else ("pass" if result.passed
+                                                               else "fail"),
+                "rerolled": rerolled,
+                "marks": sorted(result.marks),
+                **self._described(env, vars, rerolled_by if rerolled else ()),
+            })
+        return result
+
+    def _described(self, env: Env, vars: dict, rerolled_by: Sequence[str]) -> dict[str, Any]:
+        """What the battle report shows beside the dice: the arguments that are not units
+        (``args``), the score a ``pass if result <= X`` test compares with (``target``, as
+        ``[comparison, X]``) and the rules that gave a re-roll (``rerolled_by``)."""
+        out: dict[str, Any] = {}
+        args = {k: v for k, v in vars.items()
+                if k in self.params and isinstance(v, (bool, int, float, str))}
+        if args:
+            out["args"] = args
+        if self.target is not None:
+            out["target"] = [self.target[0], self.target[1](env, vars)]
+        if rerolled_by:
+            out["rerolled_by"] = list(dict.fromkeys(rerolled_by))
+        return out
+
+    def _dice_by_rules(self, env: Env, vars: dict) -> DiceExpr | None:
+        """The dice a rule in play sets for this roll (``roll NAME with DICE``), worked out
+        before rolling; the first such rule carried wins."""
+        for bearer, inst in self.runtime.carried(vars):
+            for cond, dice in self.rule_dice.get(inst.rule.name, ()):
+                if cond is None or cond(env, rule_scope(vars, inst, bearer)):
+                    return dice
+        return None
+
+    def _counted_dice(self, env: Env, vars: dict) -> DiceExpr:
+        """The dice of a roll of a counted number of dice (``levels D6``), worked out now."""
+        counted = self.decl.dice
+        assert self.number is not None and isinstance(counted, ast.CountedDice)
+        assert counted.number is not None
+        n = self.number(env, vars)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise fail(f"{self.decl.kind} {self.name!r} is to roll {n!r} dice; the number of "
+                       "dice must be a whole number, 0 or more", counted.number.span,
+                       "bad-dice")
+        if n > limit("dice"):
+            raise fail(f"{self.decl.kind} {self.name!r}: "
+                       + too_many("dice", "dice in one roll", n), counted.number.span,
+                       "too-many-dice")
+        dice = self.counted.get(n)
+        if dice is None:
+            lit = attrs.evolve(counted, pool=attrs.evolve(counted.pool, count=n), number=None)
+            dice = self.counted[n] = dice_of(lit)
+        return dice
+
+    def _rerolled_faces(self, env: Env, result: RollResult, physical: tuple[Die, ...]) -> tuple:
+        """The faces after a re-roll: every die (``reroll all dice``, the default for
+        many-dice rolls, 000 L13), or one die (``reroll one die``): the lowest when a high
+        result passes (``need``), the highest when a low one does (``pass if``)."""
+        if self.decl.reroll != "one die" or len(result.faces) == 1:
+            return env.chance.roll(physical, self.name)
+        faces = list(result.faces)
+        pick = faces.index(min(faces) if self.need is not None else max(faces))
+        faces[pick] = env.chance.roll((physical[pick],), self.name)[0]
+        return tuple(faces)
+
+    def _roll_once(self, env: Env, vars: dict, rolled: DiceExpr, modifier: int, need_mod: int,
+                   marking: list[tuple[str, Closure | None, dict]],
+                   faces: tuple | None = None) -> RollResult:
+        need = None
+        if self.need is not None:
+            # the score needed does not depend on the dice, so it is known before rolling;
+            # an impossible need ("none": no save at all) is not rolled unless a natural
+            # result could still pass it
+            need = self.need(env, vars)
+            if need is not None:
+                need += need_mod
+            elif not self.natural_can_pass:
+                return RollResult(self.name, None, 0, False)
+        if faces is None:
+            physical = rolled.dice()
+            # a counted number of none rolls nothing, so asks no chance source
+            faces = env.chance.roll(physical, self.name) if physical else ()
+        natural = rolled.value(faces)
+        total = natural + modifier if isinstance(natural, int) else natural
+        vars = dict(vars)
+        vars["natural"] = natural
+        vars["result"] = total
+        marks = frozenset(n.mark for n in self.naturals
+                          if n.mark is not None and natural in n.values)
+        if self.mark_ifs or marking:
+            vars["dice"] = list(faces)
+            marks = marks | {mark for mark, cond in self.mark_ifs if cond(env, vars)}
+            # a rule's mark: its condition sees the dice as the roll's own clauses do
+            dice = {"natural": natural, "result": total, "dice": vars["dice"]}
+            marks = marks | {mark for mark, cond, evars in marking
+                             if cond is None or cond(env, {**evars, **dice})}
+        passed: bool | None = None
+        if self.decl.is_test:
+            forced = None
+            for n in self.naturals:
+                if natural in n.values and n.effect in ("fails", "passes"):
+                    forced = n.effect == "passes"
+                    if not forced:
+                        break
+            if self.need is not None:
+                if need is None:
+                    passed = False
+                elif (self.beyond is not None and isinstance(natural, int)
+                      and need - modifier > self.beyond[0]):
+                    passed = self._beyond(env, vars, rolled, natural, need - modifier)
+                else:
+                    passed = total >= need
+            else:
+                assert self.pass_if is not None, "the checker requires one (missing-pass)"
+                passed = bool(self.pass_if(env, vars))
+            if forced is not None:
+                passed = forced
+            if passed and marks and any(m in marks for m, _ in self.decl.failing_marks):
+                passed = False
+        value = self.value(env, vars) if self.value is not None else total
+        return RollResult(self.name, value, natural, passed, marks, faces, need)
+
+    def _beyond(self, env: Env, vars: dict, rolled: DiceExpr, natural: int, need: int) -> bool:
+        """A need above the die (7+): roll the highest face, then another die (000 L362)."""
+        assert self.beyond is not None, "only a roll with 'beyond' goes beyond"
+        threshold, follow = self.beyond
+        if natural < threshold:
+            return False
+        second = follow(env, dict(vars, need=need))
+        if second is None:
+            return False
+        faces = env.chance.roll(rolled.dice(), self.name + ".beyond")
+        return rolled.value(faces) >= second
+
+
+_NO_MODS = {"result": 0, "need": 0}
+_NO_REROLLS: tuple[bool, bool, list[str]] = (False, False, [])
+
+
+def _target(runtime: Runtime, pass_if: ast.Expr | None, ctx: dict[str, str]
+            ) -> tuple[str, Closure] | None:
+    """``pass if result <= X`` (or ``>=``, ``<``, ``>``) with an X that reads neither the
+    dice nor any roll or action: the comparison and X compiled; else None."""
+    if not (isinstance(pass_if, ast.Compare) and isinstance(pass_if.left, ast.Name)
+            and pass_if.left.name == "result" and pass_if.op in ("<=", ">=", "<", ">")):
+        return None
+    for node in walk(pass_if.right):
+        if isinstance(node, ast.Name) and node.name in ("result", "natural", "dice"):
+            return None
+        if isinstance(node, ast.Call) and node.name in runtime.decls:
+            return None
+    return pass_if.op, runtime.compile_expr(pass_if.right, ctx)

@@ -1,0 +1,261 @@
+"""An attack's chain of steps compiled (:class:`CompiledSequence`): run sampled, or its
+exact outcome distribution enumerated chain by chain; and whether a declaration is pure
+(safe to enumerate inside a battle)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rules_run.lang import ast
+from rules_run.lang.walk import walk
+from rules_run.runtime.builtins import PURE_NAMES
+from rules_run.runtime.effects import rule_scope
+from rules_run.runtime.env import Closure, Env, SequenceOutcome, StepResult
+
+if TYPE_CHECKING:
+    from rules_run.runtime.compiled import Runtime
+
+__all__ = ["CompiledSequence"]
+
+
+class CompiledSequence:
+    """An attack's chain of steps, ready to run."""
+
+    def __init__(self, runtime: Runtime, decl: ast.SequenceDecl) -> None:
+        self.runtime = runtime
+        self.decl = decl
+        self.name = decl.name
+        types = {p.name: p.type for p in decl.params}
+        self.steps = []
+        for step in decl.steps:
+            call = runtime.compile_expr(step.call, types)
+            hooks = [(h.mark, runtime.compile_expr(h.condition, types) if h.condition else None,
+                      h.effect, runtime.compile_expr(h.effect.arg, types)
+                      if isinstance(h.effect.arg, ast.Expr) else None, None)
+                     for h in step.hooks]
+            self.steps.append((step.name, call, step.stop_on == "pass", hooks))
+        self.step_names = [s.name for s in decl.steps]
+        self.damage = runtime.compile_expr(decl.damage, types) if decl.damage else None
+        self.per_point = (runtime.compile_expr(decl.per_point.call, types),
+                          decl.per_point.removes_on == "pass") if decl.per_point else None
+        self.cite = runtime.ruleset.cite(decl.name)
+
+    def finish(self) -> None:
+        """Pick up hooks that rules add to this sequence's steps; decide whether it is pure."""
+        self.pure, self.reads, self.statuses = _purity(self.runtime, self.decl)
+        """Safe to enumerate inside a battle (no battle state read or changed), and the
+        properties and statuses it reads (a cached distribution depends on those only)."""
+        self.rule_hooks = {
+            name: self.runtime.rule_hooks.get((self.name, name), []) for name in self.step_names
+        }
+
+    def _hooks(self, env, vars, index, result):
+        """The hook effects that fire on this step's result, in order."""
+        name, _, _, hooks = self.steps[index]
+        out = []
+        for mark, cond, effect, amount, _ in hooks:
+            if mark in result.marks and (cond is None or cond(env, vars)):
+                out.append((effect, amount, vars))
+        rule_hooks = self.rule_hooks.get(name)
+        if rule_hooks and result.marks:
+            for bearer, inst in self.runtime.carried(vars):
+                for rname, eff, cond, amount in rule_hooks:
+                    if rname != inst.rule.name or eff.mark not in result.marks:
+                        continue
+                    evars = rule_scope(vars, inst, bearer)
+                    if cond is None or cond(env, evars):
+                        out.append((eff.effect, amount, evars))
+        return out
+
+    def run(self, env: Env, vars: dict) -> SequenceOutcome:
+        """Resolve one attack: its first chain, then every chain a hook added."""
+        past = [0] * len(self.steps)
+        damage = 0
+        todo: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
+        while todo:
+            chain_past, chain_damage, spawned = self._chain(env, vars, *todo.pop())
+            for i, n in enumerate(chain_past):
+                past[i] += n
+            damage += chain_damage
+            todo.extend(spawned)
+        return SequenceOutcome(tuple(past), damage)
+
+    def exact(self, make_env: Callable[[Any], Env], vars: dict) -> Any:
+        """One attack's exact outcome distribution (a ``Dist`` of :class:`SequenceOutcome`).
+
+        The same chain code as :meth:`run`, enumerated one chain at a time: chains a hook
+        adds (``chains 2``) are independent, so their distributions are enumerated once and
+        convolved, instead of enumerating every die of every chain together. Within a chain,
+        each step's roll is enumerated once, on its own: a chain tells a step's results
+        apart only by whether it passed and its marks, and a step's chances do not depend on
+        the steps before it (the sequence changes nothing), so the chain branches on those
+        few results instead of on every die of every step.
+        """
+        from rules_run.chance import Dist, binomial, enumerate_exact
+
+        memo: dict[tuple[int, frozenset[int]], Any] = {}
+        keep = None
+        if self.per_point is not None:
+            # each damage point is tested alone, the same way whatever the chain did: so the
+            # points kept are a binomial thinning of the points made
+            test, removes_on_pass = self.per_point
+            passes = enumerate_exact(lambda ch: bool(self._inside(make_env(ch), vars,
+                                                                  test).passed))
+            keep = passes.probability(not removes_on_pass)
+
+        steps: dict[int, Any] = {}
+
+        def step_result(i: int) -> Any:
+            # what a chain sees of step i's result, with its probability (made when a chain
+            # first reaches the step)
+            found = steps.get(i)
+            if found is None:
+                call = self.steps[i][1]
+                found = steps[i] = enumerate_exact(
+                    lambda ch: StepResult.of(self._inside(make_env(ch), vars, call)))
+            return found
+
+        def drawn(i: int) -> Callable[[Env, dict], Any]:
+            name = self.step_names[i]
+            return lambda env, vars: env.chance.draw(step_result(i), name)
+
+        calls = [drawn(i) for i in range(len(self.steps))]
+
+        def add(a: SequenceOutcome, b: SequenceOutcome) -> SequenceOutcome:
+            return SequenceOutcome(tuple(x + y for x, y in zip(a.past, b.past)),
+                                   a.damage + b.damage)
+
+        def from_chain(start: int, skip: frozenset[int]) -> Any:
+            key = (start, skip)
+            if key not in memo:
+                chain = enumerate_exact(lambda ch: self._chain(make_env(ch), vars, start, skip,
+                                                               per_point=False, calls=calls))
+
+                def with_spawned(out: tuple) -> Any:
+                    if keep is None or out[1] == 0:
+                        total = Dist.certain(SequenceOutcome(out[0], out[1]))
+                    else:
+                        total = binomial(out[1], keep).map(
+                            lambda kept: SequenceOutcome(out[0], kept))
+                    for s in out[2]:
+                        total = total.combine(from_chain(*s), add)
+                    return total
+
+                memo[key] = chain.bind(with_spawned)
+            return memo[key]
+
+        return from_chain(0, frozenset())
+
+    def _inside(self, env: Env, vars: dict, roll: Closure) -> Any:
+        """A step's roll or a per-point test, run inside this sequence as a chain runs it."""
+        env.running.append((self.name, vars))
+        try:
+            return roll(env, vars)
+        finally:
+            env.running.pop()
+
+    def _chain(self, env: Env, vars: dict, start: int, skip: frozenset[int],
+               per_point: bool = True, calls: Sequence[Closure] | None = None
+               ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
+        """One chain from step ``start``: how many got past each step, its damage, and the
+        chains its hooks added (each as its first step and the steps it skips). Without
+        ``per_point`` the damage is before the ``each point`` tests. ``calls`` stand in for
+        the steps' rolls (one each, in order)."""
+        env.running.append((self.name, vars))
+        try:
+            return self._chain_steps(env, vars, start, skip, per_point, calls)
+        finally:
+            env.running.pop()
+
+    def _chain_steps(self, env: Env, vars: dict, start: int, skip: frozenset[int],
+                     per_point: bool, calls: Sequence[Closure] | None
+                     ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
+        n_steps = len(self.steps)
+        past = [0] * n_steps
+        spawned: list[tuple[int, frozenset[int]]] = []
+        i = start
+        ended_with = None
+        while i < n_steps:
+            if i in skip:
+                past[i] += 1
+                i += 1
+                continue
+            name, call, stops_on_pass, hooks = self.steps[i]
+            result = (call if calls is None else calls[i])(env, vars)
+            passed = result.passed
+            extra_chains = 0
+            if result.marks:
+                for effect, amount, evars in self._hooks(env, vars, i, result):
+                    kind = effect.kind
+                    if kind == "chains":
+                        extra_chains += amount(env, evars) - 1
+                    elif kind == "skip":
+                        skip = skip | {self.step_names.index(effect.arg)}
+                    elif kind == "end_damage":
+                        ended_with = amount(env, evars)
+                    elif kind == "pass":
+                        passed = True
+                    elif kind == "fail":
+                        passed = False
+            if ended_with is not None:
+                break
+            if passed == stops_on_pass:
+                return tuple(past), 0, tuple(spawned)
+            past[i] += 1 + max(0, extra_chains)
+            spawned.extend([(i + 1, skip)] * max(0, extra_chains))
+            i += 1
+        points = ended_with if ended_with is not None else (
+            self.damage(env, vars) if self.damage is not None else 1)
+        if points and per_point and self.per_point is not None:
+            test, removes_on_pass = self.per_point
+            kept = 0
+            for _ in range(points):
+                if bool(test(env, vars).passed) != removes_on_pass:
+                    kept += 1
+            points = kept
+        return tuple(past), points or 0, tuple(spawned)
+
+
+def _purity(runtime: Runtime, decl: ast.Decl
+            ) -> tuple[bool, frozenset[str], frozenset[str]]:
+    """Whether a declaration can run without a battle and change nothing in it, which
+    properties of things (``x.models``, ...) it reads, and which statuses it asks about
+    (``x is charging``).
+
+    It may call rolls and tests (that have no ``when`` triggers), actions whose statements
+    are pure, and the pure builtins; the rule effects that can reach it (modifiers, re-rolls,
+    automatic results, hooks, characteristic changes) must be pure too.
+    """
+
+    seen: set[str] = set()
+    reads: set[str] = set()
+    statuses: set[str] = set()
+    todo: list[object] = [decl]
+    for rule in runtime.ruleset.rules.values():
+        todo.extend(e for e in rule.effects if not isinstance(e, (ast.Trigger, ast.Grant)))
+    pure = True
+    while todo and pure:
+        current = todo.pop()
+        for node in walk(current):
+            if isinstance(node, ast.Attribute):
+                reads.add(node.name)
+            elif isinstance(node, ast.IsStatus):
+                statuses.add(node.status)
+            elif isinstance(node, ast.Assign) and not isinstance(node.target, ast.Name):
+                pure = False
+            elif isinstance(node, ast.Call):
+                target = runtime.decls.get(node.name)
+                if isinstance(target, (ast.RollDecl, ast.ActionDecl)) and not isinstance(
+                        target, ast.PhaseDecl):
+                    if node.name in runtime.triggers:
+                        pure = False
+                    elif node.name not in seen:
+                        seen.add(node.name)
+                        todo.append(target)
+                elif target is not None or node.name not in PURE_NAMES:
+                    pure = False
+            if not pure:
+                break
+    return pure, frozenset(reads), frozenset(statuses)
+
