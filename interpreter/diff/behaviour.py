@@ -153,7 +153,8 @@ class _Evaluator:
             thing: Unit | Weapon = Weapon(p.name, profile, rules)
             thing.keywords = keywords
         else:
-            thing = Unit(p.name, p.name, f"side {n + 1}", profile, 10, files=5, rules=rules,
+            thing = Unit(p.name, p.name, f"side {n + 1}", profile, 10,
+                         files=min(10, self.rs.default_files or 10), rules=rules,
                          keywords=keywords, equipment=equipment, command=command)
         for s in statuses:
             thing.statuses[s] = None

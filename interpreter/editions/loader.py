@@ -372,6 +372,8 @@ class _Builder:
             battles=battles,
             default_battle=default_path,
             attack_modes=attack_modes,
+            default_files=manifest.value.get("default_files",
+                                             base.default_files if base else None),
             library=library,
             report=report,
             base=base,

@@ -63,6 +63,10 @@ class Ruleset:
     attack_modes: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
     """How attack tools use the ruleset: mode (``melee``, ``shooting``) -> its ``sequence``
     and the ``count`` action giving the number of attacks (``attacks:`` in index.yaml)."""
+    default_files: int | None = None
+    """How many models wide a unit stands when its battle file gives no ``files`` (fewer
+    when it has fewer models): ``default_files:`` in index.yaml, else its base's; None: one
+    rank."""
     library: frozenset[str] = frozenset()
     """Declarations kept for tools, worked examples or patches (``library:`` in index.yaml,
     with its base's): never reported as unused."""

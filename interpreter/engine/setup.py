@@ -326,7 +326,8 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
         side=spec["side"],
         profile=profile,
         models=spec["models"],
-        files=spec.get("files"),
+        files=spec.get("files") or (min(spec["models"], ruleset.default_files)
+                                    if ruleset.default_files else None),
         rules=rules,
         keywords=keywords,
         equipment=equipment,

@@ -123,7 +123,9 @@ class Unit(Bearer):
         self.profile: dict[str, Any] = dict(profile)
         self.models = models
         self.starting_models = models
-        self.files = files or min(models, 5)
+        self.files = files or models
+        """How many models wide it stands (without a number: one rank, as wide as the unit;
+        the ruleset's ``default_files`` gives the usual width, ``engine.setup``)."""
         self.all_equipment = list(equipment or [])
         """Every item the unit carries, in data order (``equipment``: those in use)."""
         self.item_ids: list[str] = []
