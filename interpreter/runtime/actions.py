@@ -1,6 +1,5 @@
-"""Actions and phases compiled (:class:`CompiledAction`), and the statements the code
-generator leaves as closures: ``log``, setting a characteristic, ``stop`` and
-``activate``."""
+"""Actions and phases compiled (:class:`CompiledAction`): a block of statements as one
+generated function, and the ``return`` that an activation's body carries out of it."""
 
 from __future__ import annotations
 
@@ -8,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from rules_run.lang import ast
 from rules_run.lang.walk import walk
-from rules_run.runtime.env import Closure, Env, fail, show
+from rules_run.runtime.env import Env
 
 if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
 
-__all__ = ["CompiledAction", "Return", "log_statement", "statement_closure"]
+__all__ = ["CompiledAction", "Return"]
 
 
 class Return(Exception):
@@ -47,55 +46,3 @@ class CompiledAction:
         except Return as r:  # a return inside an activation's body
             return r.value
 
-
-def log_statement(runtime: Runtime, s: ast.Log, types, cite: str) -> Closure:
-    """``log "message" with values`` (run only when events are kept)."""
-    args = [runtime.compile_expr(a, types) for a in s.args]
-    message, span = s.message, s.span
-
-    def log(env, vars):
-        env.emit({"kind": "log", "message": message,
-                  "values": [show(a(env, vars)) for a in args],
-                  "at": span.text(), "cite": cite})
-    return log
-
-
-def statement_closure(runtime: Runtime, s: ast.Stmt, types, cite: str) -> Closure:
-    """The statements the code generator leaves as closures: setting a characteristic,
-    ``stop`` and ``activate``."""
-    x = runtime.compile_expr
-    if isinstance(s, ast.Assign) and isinstance(s.target, ast.Attribute):
-        value = x(s.value, types)
-        target, attr, op = x(s.target.target, types), s.target.name, s.op
-
-        def assign_attr(env, vars):
-            thing = target(env, vars)
-            v = value(env, vars)
-            if op != "=":
-                old = env.runtime.characteristic(env, thing, attr)
-                v = old + v if op == "+=" else old - v
-            thing.profile[attr] = v
-        return assign_attr
-    if isinstance(s, ast.Stop):
-        message, span = s.message, s.span
-
-        def stop(env, vars):
-            raise fail(message, span, "stopped")
-        return stop
-    if isinstance(s, ast.Activate):
-        units, start = x(s.units, types), x(s.start, types)
-        body = runtime.codegen.block(s.body, types, cite)
-        var, picker, order, span = s.var, s.picker, s.order, s.span
-        where = x(s.where, dict(types, **{var: "unit"})) if s.where is not None else None
-
-        def activate(env, vars):
-            if env.state is None:
-                raise fail("'activate' needs a battle", span)
-            may = None
-            if where is not None:
-                def may(unit):
-                    return bool(where(env, dict(vars, **{var: unit})))
-            env.state.activate(env, vars, var, units(env, vars), order, start(env, vars),
-                               picker, body, may)
-        return activate
-    raise AssertionError(f"no compiler for {type(s).__name__}")  # pragma: no cover

@@ -17,26 +17,31 @@ A name from the rules never becomes a Python name: locals are ``vars['name']``, 
 passed by keyword go in a dict (``**{'lambda': ...}``), a declaration is called as
 ``_call_<name>``; so any name the grammar accepts compiles, ``lambda`` and ``class`` too.
 
+Every statement is written as source, ``log``, ``stop``, ``activate`` and setting a
+characteristic too: this is the one producer of the rules' code (rolls, tests and sequences
+are :mod:`rules_run.runtime.rolls` and :mod:`rules_run.runtime.sequences` running such
+functions). The few operations that need more than an expression (arithmetic on values that
+are not whole numbers, table lookups, ``ordered by``) are functions of
+:mod:`rules_run.runtime.operators` the code calls.
+
 The generated source is kept on the function (``__rules_source__``) for debugging.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import CodeType
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules_run.chance import DiceExpr
 from rules_run.diagnostics import Span
 from rules_run.lang import ast
 from rules_run.lang.builtins import UNIT_PROPERTIES
-from rules_run.runtime.actions import Return, log_statement, statement_closure
+from rules_run.runtime.actions import Return
 from rules_run.runtime.builtins import LOCAL_BUILTINS, PURE_BUILTINS
 from rules_run.runtime.dice import dice_of
-from rules_run.runtime.env import fail
+from rules_run.runtime.env import fail, show
 from rules_run.runtime.operators import binop_function, lookup_function, ordered_function
 from rules_run.runtime.types import Builtins
 
@@ -167,6 +172,8 @@ class CodeGen:
             "_Return": Return,
             "_DiceExpr": DiceExpr,
             "_characteristic": runtime.characteristic,
+            "_fail": fail,
+            "_show": show,
         }
         self._cache: dict[tuple, tuple[ast.Expr, Any]] = {}
         self.battle_builtins = builtins
@@ -251,8 +258,7 @@ class CodeGen:
         elif isinstance(s, ast.Pass):
             fn.emit(depth, "pass")
         elif isinstance(s, ast.Log):
-            closure = fn.const(log_statement(self.rt, s, types, cite))
-            fn.emit(depth, f"if env.events is not None: {closure}(env, vars)")
+            self._log(fn, depth, s, types, cite)
         elif isinstance(s, ast.If):
             for i, (cond, body) in enumerate(s.branches):
                 fn.at = cond.span   # after the statements of the branch before
@@ -271,32 +277,85 @@ class CodeGen:
             fn.emit(depth + 1, "env.steps += 1")
             fn.emit(depth + 1, f"if env.steps > {self.rt.STEP_CAP}: raise _step_cap()")
             self._block(fn, depth + 1, s.body, types, cite)
+        elif isinstance(s, ast.Assign) and isinstance(s.target, ast.Attribute):
+            self._set_characteristic(fn, depth, s, types)
+        elif isinstance(s, ast.Stop):
+            fn.emit(depth, f"raise _fail({s.message!r}, {fn.const(s.span)}, 'stopped')")
+        elif isinstance(s, ast.Activate):
+            self._activate(fn, depth, s, types, cite)
         else:
-            # assignments to characteristics, stop and activate keep their closures
-            closure = fn.const(statement_closure(self.rt, s, types, cite))
-            fn.emit(depth, f"{closure}(env, vars)")
+            raise AssertionError(f"no code for {type(s).__name__}")  # pragma: no cover
+
+    def _line(self, fn: _Function, depth: int, e: ast.Expr, types) -> str:
+        """``e`` computed on a line of its own, located at ``e`` (as a function of its own
+        would report it); the temporary holding its value."""
+        at, fn.at = fn.at, e.span
+        t = fn.temp()
+        fn.emit(depth, f"{t} = {self.ex(fn, e, types)}")
+        fn.at = at
+        return t
+
+    def _log(self, fn: _Function, depth: int, s: ast.Log, types, cite: str) -> None:
+        """``log "message" with values``: an event, written only when events are kept."""
+        fn.emit(depth, "if env.events is not None:")
+        values = [self._line(fn, depth + 1, a, types) for a in s.args]
+        fn.emit(depth + 1, f"env.emit({{'kind': 'log', 'message': {s.message!r}, "
+                           f"'values': [{''.join(f'_show({v}), ' for v in values)}], "
+                           f"'at': {s.span.text()!r}, 'cite': {cite!r}}})")
+
+    def _set_characteristic(self, fn: _Function, depth: int, s: ast.Assign, types) -> None:
+        """``x.Name = v`` (or ``+=``, ``-=`` on its value now): the bearer's profile."""
+        assert isinstance(s.target, ast.Attribute)
+        thing = self._line(fn, depth, s.target.target, types)
+        value = self._line(fn, depth, s.value, types)
+        attr = s.target.name
+        if s.op != "=":
+            fn.emit(depth, f"{value} = _characteristic(env, {thing}, {attr!r}) "
+                           f"{'+' if s.op == '+=' else '-'} {value}")
+        fn.emit(depth, f"{thing}.profile[{attr!r}] = {value}")
+
+    def _activate(self, fn: _Function, depth: int, s: ast.Activate, types, cite: str) -> None:
+        """``activate``: the battle runs the body for its units one at a time."""
+        fn.emit(depth, "if env.state is None: "
+                       f"raise _fail(\"'activate' needs a battle\", {fn.const(s.span)})")
+        units, start = self._line(fn, depth, s.units, types), self._line(fn, depth, s.start, types)
+        body = fn.const(self.block(s.body, types, cite))
+        may = "None"
+        if s.where is not None:
+            where = fn.const(self.expression(s.where, dict(types, **{s.var: "unit"})))
+            may = f"lambda _u: bool({where}(env, dict(vars, **{{{s.var!r}: _u}})))"
+        fn.emit(depth, f"env.state.activate(env, vars, {s.var!r}, {units}, {s.order!r}, "
+                       f"{start}, {s.picker!r}, {body}, {may})")
 
     def _for_each(self, fn: _Function, depth: int, s: ast.ForEach, types, cite: str) -> None:
         items, item, var = fn.temp(), fn.temp(), repr(s.var)
         fn.emit(depth, f"{items} = list({self.ex(fn, s.iterable, types)})")
         if s.where is not None:
-            kept = fn.temp()
-            fn.emit(depth, f"{kept} = []")
-            fn.emit(depth, f"for {item} in {items}:")
-            fn.emit(depth + 1, f"vars[{var}] = {item}")
-            fn.emit(depth + 1, f"if {self.ex(fn, s.where, types)}: {kept}.append({item})")
+            where = s.where
+            kept = self._each_item(fn, depth, items, item, var, lambda kept: (
+                f"if {self.ex(fn, where, types)}: {kept}.append({item})"))
             fn.emit(depth, f"{items} = {kept}")
         if s.order is not None:
-            keyed = fn.temp()
-            fn.emit(depth, f"{keyed} = []")
-            fn.emit(depth, f"for {item} in {items}:")
-            fn.emit(depth + 1, f"vars[{var}] = {item}")
-            fn.emit(depth + 1, f"{keyed}.append(({self.ex(fn, s.order, types)}, "
-                               f"len({keyed}), {item}))")
-            fn.emit(depth, f"{items} = {fn.const(ordered_function(s.order))}({keyed})")
+            order = s.order
+            keyed = self._each_item(fn, depth, items, item, var, lambda keyed: (
+                f"{keyed}.append(({self.ex(fn, order, types)}, len({keyed}), {item}))"))
+            fn.emit(depth, f"{items} = {fn.const(ordered_function(order))}({keyed})")
         fn.emit(depth, f"for {item} in {items}:")
         fn.emit(depth + 1, f"vars[{var}] = {item}")
         self._block(fn, depth + 1, s.body, types, cite)
+
+    @staticmethod
+    def _each_item(fn: _Function, depth: int, items: str, item: str, var: str,
+                   line: Callable[[str], str]) -> str:
+        """A new list built by a loop over ``items`` with the loop's name bound to each:
+        ``line(list)`` is the loop's body (written after the loop's head, so temporaries
+        keep their order). The new list's temporary."""
+        out = fn.temp()
+        fn.emit(depth, f"{out} = []")
+        fn.emit(depth, f"for {item} in {items}:")
+        fn.emit(depth + 1, f"vars[{var}] = {item}")
+        fn.emit(depth + 1, line(out))
+        return out
 
     # ------------------------------------------------------------ expressions
     def ex(self, fn: _Function, e: ast.Expr, types: Mapping[str, str]) -> str:
