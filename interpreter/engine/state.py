@@ -131,7 +131,7 @@ class BattleState:
         missing = [u.id for u in self.units if u.pose is None]
         if missing:
             raise fail("units without a position (give 'position' or use 'duel'): "
-                         + ", ".join(missing), battle.doc.span(("units",)), "no-position")
+                       + ", ".join(missing), battle.doc.span(("units",)), "no-position")
 
     def footprint(self, unit: Unit) -> Footprint:
         """The unit's rectangle now: files wide, as many ranks as its models fill.
@@ -233,7 +233,7 @@ class BattleState:
             body(env, evars)
         except RecursionError:
             raise fail(f"the 'when {event}' of rule {inst.text!r} sets itself off without "
-                         "end", effect.span, "too-deep") from None
+                       "end", effect.span, "too-deep") from None
 
     def expire(self, env: Any, period: str) -> None:
         """Remove the statuses that last until the end of this period (an ``expire`` event

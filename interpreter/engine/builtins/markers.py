@@ -37,11 +37,13 @@ __all__ = ["marker"]
 def _number(value: Any, what: str, span: Span | None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise fail(f"{what} must be a number of inches or degrees, got {value!r}", span,
-                     "bad-argument")
+                   "bad-argument")
     return float(value)
 
 
-# ------------------------------------------------------------ reading arguments
+# ---------------------------------------------------------------- reading arguments
+
+
 def marker(state: BattleState, marker_id: Any, span: Span | None) -> Sweep:
     """The marker with that id, or a located error naming those on the table."""
     found = state._markers.get(marker_id) if isinstance(marker_id, str) else None
@@ -49,6 +51,7 @@ def marker(state: BattleState, marker_id: Any, span: Span | None) -> Sweep:
         known = ", ".join(state._markers) or "none on the table"
         raise fail(f"no marker {marker_id!r} (markers: {known})", span, "unknown-marker")
     return found
+
 
 def _point(state: BattleState, at: Any, span: Span | None) -> tuple[float, float]:
     """Where a unit's centre, a marker's centre or a place's centre is."""
@@ -63,13 +66,15 @@ def _point(state: BattleState, at: Any, span: Span | None) -> tuple[float, float
         if place is not None:
             return place.x, place.y
     raise fail(f"expected a unit, a marker or a place (an objective or a terrain "
-                 f"feature), got {at!r}", span, "bad-argument")
+               f"feature), got {at!r}", span, "bad-argument")
+
 
 def _reading(reading: Any, span: Span | None) -> str:
     if reading not in READINGS:
         raise fail(f"{reading!r} is not a reading of what lies under a shape; expected "
-                     + ", ".join(repr(r) for r in READINGS), span, "bad-argument")
+                   + ", ".join(repr(r) for r in READINGS), span, "bad-argument")
     return str(reading)
+
 
 def _put(state: BattleState, env: Any, marker_id: str, shape: Sweep, change: str) -> None:
     state._markers[marker_id] = shape
@@ -78,7 +83,10 @@ def _put(state: BattleState, env: Any, marker_id: str, shape: Sweep, change: str
               to=[round(shape.x2, 3), round(shape.y2, 3)],
               diameters=[round(2 * shape.r1, 3), round(2 * shape.r2, 3)])
 
-# ------------------------------------------------------------ placing and moving
+
+# ---------------------------------------------------------------- placing and moving
+
+
 @builtin("place_marker")
 def place_marker(state, env, span, at, diameter=0):
     """A new marker (a point, or a round template of that diameter) centred on ``at``;
@@ -90,6 +98,7 @@ def place_marker(state, env, span, at, diameter=0):
     _put(state, env, marker_id, Sweep.disc(x, y, max(0.0, size)), "placed")
     return marker_id
 
+
 @builtin("move_marker")
 def move_marker(state, env, span, marker_id, heading, inches):
     """Move the whole marker ``inches`` along ``heading``."""
@@ -97,6 +106,7 @@ def move_marker(state, env, span, marker_id, heading, inches):
     moved = shape.moved(_number(heading, "a heading", span), _number(inches, "inches", span))
     _put(state, env, marker_id, moved, "moved")
     return True
+
 
 @builtin("stretch_marker")
 def stretch_marker(state, env, span, marker_id, heading, length, end_diameter=None):
@@ -109,6 +119,7 @@ def stretch_marker(state, env, span, marker_id, heading, length, end_diameter=No
     _put(state, env, marker_id, stretched, "stretched")
     return True
 
+
 @builtin("remove_marker")
 def remove_marker(state, env, span, marker_id):
     """Take the marker off the table."""
@@ -117,7 +128,10 @@ def remove_marker(state, env, span, marker_id):
     state.emit(env, "marker", marker=marker_id, change="removed")
     return True
 
-# ------------------------------------------------------------ headings
+
+# ---------------------------------------------------------------- headings
+
+
 @builtin("heading")
 def heading(state, env, span, a, b):
     """The heading from ``a``'s centre to ``b``'s (units, markers, places)."""
@@ -125,11 +139,15 @@ def heading(state, env, span, a, b):
     bx, by = _point(state, b, span)
     return round(math.degrees(math.atan2(bx - ax, by - ay)) % 360, 9)
 
+
 @builtin("facing")
 def facing(state, env, span, unit):
     return round(unit.pose.facing % 360, 9) if unit.pose is not None else None
 
-# ------------------------------------------------------------ what lies under a marker
+
+# ---------------------------------------------------------------- what lies under a marker
+
+
 def _under(state: BattleState, unit: Unit, shape: Sweep, reading: str) -> list[int]:
     """The positions (in the unit's block, rank by rank) of its models under the shape."""
     out = []
@@ -144,12 +162,14 @@ def _under(state: BattleState, unit: Unit, shape: Sweep, reading: str) -> list[i
             out.append(k)
     return out
 
+
 @builtin("models_under")
 def models_under(state, env, span, unit, marker_id, reading="touched"):
     """How many of the unit's models lie under the marker, by the reading."""
     if not state.alive(unit) or not unit.on_table:
         return 0
     return len(_under(state, unit, marker(state, marker_id, span), _reading(reading, span)))
+
 
 @builtin("units_under")
 def units_under(state, env, span, marker_id, reading="touched"):
@@ -168,7 +188,9 @@ def units_under(state, env, span, marker_id, reading="touched"):
             found.append((round(first, 9), i, unit))
     return [unit for _, _, unit in sorted(found, key=lambda f: (f[0], f[1]))]
 
-def _lines_under(state: BattleState, unit: Unit, marker_id: Any, span: Span | None, across: bool) -> int:
+
+def _lines_under(state: BattleState, unit: Unit, marker_id: Any, span: Span | None,
+                 across: bool) -> int:
     if not state.alive(unit) or not unit.on_table:
         return 0
     under = _under(state, unit, marker(state, marker_id, span), "touched")
@@ -184,10 +206,12 @@ def _lines_under(state: BattleState, unit: Unit, marker_id: Any, span: Span | No
                             + (bases[k][0].y - pose.y) * ry + width / 2)
                            / unit.base_w + 1e-9) for k in under})
 
+
 @builtin("ranks_under")
 def ranks_under(state, env, span, unit, marker_id):
     """How many of the unit's ranks have a model under the marker."""
     return _lines_under(state, unit, marker_id, span, across=False)
+
 
 @builtin("files_under")
 def files_under(state, env, span, unit, marker_id):

@@ -193,7 +193,7 @@ def wheel(state, env, span, unit, degrees, most=None):
     corner travelled."""
     if isinstance(degrees, bool) or not isinstance(degrees, (int, float)):
         raise fail(f"a wheel turns by a number of degrees, got {degrees!r}", span,
-                     "bad-argument")
+                   "bad-argument")
     start = placed(unit)
     size = state.footprint(unit)
     if most is not None and size.width > 0:
@@ -223,7 +223,7 @@ def align(state, env, span, unit, other, side="front"):
     with the least shift along the edge; ``other`` does not move."""
     if side not in ("front", "flank", "rear"):
         raise fail(f"align() puts a unit's front, flank or rear against another, got "
-                     f"{side!r}", span, "bad-argument")
+                   f"{side!r}", span, "bad-argument")
     start, fixed = placed(unit), placed(other)
     mine, theirs = state.footprint(unit), state.footprint(other)
     (fx, fy), (rx, ry) = axes(fixed.facing)

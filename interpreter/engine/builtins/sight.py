@@ -407,6 +407,19 @@ def behind(state, env, span, a, b, pieces, ignore_within=0):
 
 @builtin("models_behind")
 def models_behind(state, env, span, a, b, pieces, ignore_within=0, from_unit=False):
+    """How many of ``a``'s models have every line to ``b``'s models, drawn between the
+    closest points of the two bases, passing across one of the pieces, the parts within
+    ``ignore_within`` of that model's base (of ``a``'s footprint with ``from_unit``) aside.
+
+    One builtin rather than a composition in the ruleset: the rules language has no value
+    for a model's base nor for the segment between the closest points of two bases, so
+    ``behind`` per model and a count cannot be written with it; and the work is a loop
+    over pairs of bases that stops at the first pair in contact and drops each piece as
+    soon as one line misses it, kept per pair of units until either moves (rules code
+    looping over models would test every pair every time). What it measures is
+    geometry, not a game's rule: which pieces count, how far is ignored and from where
+    are the ruleset's arguments.
+    """
     found = _pieces_named(state, pieces, span)
     if a.pose is None or b.pose is None or not found:
         return 0

@@ -191,7 +191,7 @@ def _edge_pose(state: BattleState, unit: Unit, edge: Any, along: Any, keep_away:
     on the table, or None when there is none."""
     if isinstance(edge, bool) or not isinstance(edge, (int, float)) or edge % 90 != 0:
         raise fail(f"a table edge is the heading a unit faces coming on: 0, 90, 180 or "
-                     f"270, got {edge!r}", span, "bad-argument")
+                   f"270, got {edge!r}", span, "bad-argument")
     facing = float(edge) % 360
     size = state.footprint(unit)
     across_x = facing in (0.0, 180.0)
