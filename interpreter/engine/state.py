@@ -12,7 +12,6 @@ which decision is made when from its actions.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
