@@ -22,7 +22,7 @@ import time
 
 from rules_run.editions.loader import clear_cache, load_ruleset
 from rules_run.editions.registry import bundled_editions
-from rules_run.engine.state import BUILTINS
+from rules_run.engine.builtins import BUILTINS
 from rules_run.lang.parser import grammar_parser
 from rules_run.runtime.compiled import compile_ruleset
 

@@ -68,8 +68,8 @@ def open_battle(edition: str | Path | None = None, battle: str | Path | None = N
     from rules_run.data.yaml_loader import YamlDocument
     from rules_run.diagnostics import UsageError
     from rules_run.editions.loader import load_ruleset
+    from rules_run.engine.builtins import BUILTINS
     from rules_run.engine.setup import battle_edition, load_battle, read_battle
-    from rules_run.engine.state import BUILTINS
     from rules_run.paths import shown
     from rules_run.runtime.compiled import compile_ruleset
 

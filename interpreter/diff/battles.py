@@ -103,8 +103,8 @@ def state_context(spec: RunSpec, key: StateKey):
     """The ruleset, runtime and battle of a state (built once per process, and again
     when a ruleset's files change)."""
     from rules_run.editions.loader import load_edition
+    from rules_run.engine.builtins import BUILTINS
     from rules_run.engine.setup import load_battle, read_battle
-    from rules_run.engine.state import BUILTINS
     from rules_run.runtime.compiled import compile_ruleset
 
     a_folder, b_folder, battle_path = spec.local()

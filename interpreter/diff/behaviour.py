@@ -31,7 +31,7 @@ from rules_run.diff.grid import (
 )
 from rules_run.diff.structure import SIDES, changed_keys
 from rules_run.editions.ruleset import Ruleset
-from rules_run.engine.state import BUILTINS
+from rules_run.engine.builtins import BUILTINS
 from rules_run.lang import ast
 from rules_run.runtime.compiled import compile_ruleset
 from rules_run.runtime.dice import dice_of

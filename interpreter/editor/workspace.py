@@ -470,7 +470,7 @@ def _doc_comment(span: Span) -> str:
 def _exact_outcome(ruleset: Ruleset, decl: ast.RollDecl) -> str | None:
     """A test's exact pass chance, or a roll's exact distribution, as markdown."""
     from rules_run.chance import enumerate_exact
-    from rules_run.engine.state import BUILTINS
+    from rules_run.engine.builtins import BUILTINS
     from rules_run.runtime.compiled import compile_ruleset
 
     try:

@@ -14,7 +14,7 @@ import pytest
 
 from rules_run import cache
 from rules_run.editions import loader
-from rules_run.engine.state import BUILTINS
+from rules_run.engine.builtins import BUILTINS
 from rules_run.paths import RULESETS_DIR
 from rules_run.runtime.compiled import compile_ruleset
 

@@ -7,7 +7,7 @@ import pytest
 from rules_run.diff import diff_rulesets, paired
 from rules_run.diff.steps import apply_ops, resolved_ops
 from rules_run.editions.loader import load_edition, load_ruleset
-from rules_run.engine.state import BUILTINS
+from rules_run.engine.builtins import BUILTINS
 from rules_run.runtime.compiled import compile_ruleset
 
 from .conftest import DUEL, HOUSE_CHARGE, NO_STEADFAST

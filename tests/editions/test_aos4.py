@@ -25,8 +25,8 @@ from rules_run import open_battle
 from rules_run.chance import D3, Dist, RandomChance, ScriptedChance, enumerate_exact
 from rules_run.diagnostics import Span, UsageError
 from rules_run.editions.loader import load_edition, load_ruleset
+from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.odds import attack_odds, plan_attacks, sample_attacks
-from rules_run.engine.state import BUILTINS
 from rules_run.lang.parser import parse_dice
 from rules_run.runtime.compiled import compile_ruleset
 from rules_run.runtime.dice import dice_of

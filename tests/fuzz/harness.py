@@ -81,7 +81,7 @@ def warm_up() -> None:
     """Load and compile the bundled rulesets the cases use, as a long-running process would
     have them, so a case's time is its own."""
     from rules_run.editions.loader import load_edition
-    from rules_run.engine.state import BUILTINS
+    from rules_run.engine.builtins import BUILTINS
     from rules_run.runtime.compiled import compile_ruleset
 
     for edition in ("wfb8", "aos4"):

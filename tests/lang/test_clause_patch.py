@@ -11,7 +11,7 @@ import pytest
 from rules_run.chance import enumerate_exact
 from rules_run.diagnostics import InterpreterError
 from rules_run.editions.loader import load_ruleset
-from rules_run.engine.state import BUILTINS
+from rules_run.engine.builtins import BUILTINS
 from rules_run.runtime.compiled import compile_ruleset
 
 from .test_rolls import kit, unit

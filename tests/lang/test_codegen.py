@@ -10,7 +10,7 @@ import pytest
 from rules_run.chance import RandomChance, ScriptedChance
 from rules_run.diagnostics import BattleError
 from rules_run.editions.loader import load_ruleset
-from rules_run.engine.state import BUILTINS
+from rules_run.engine.builtins import BUILTINS
 from rules_run.runtime.compiled import Runtime, compile_ruleset
 
 HEADER = '''ruleset kit "Code kit"

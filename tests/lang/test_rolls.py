@@ -12,7 +12,7 @@ import pytest
 from rules_run.chance import Dist, RandomChance, ScriptedChance, enumerate_exact
 from rules_run.diagnostics import BattleError
 from rules_run.editions.loader import load_ruleset
-from rules_run.engine.state import BUILTINS
+from rules_run.engine.builtins import BUILTINS
 from rules_run.runtime.compiled import compile_ruleset
 from rules_run.runtime.entities import Unit
 

@@ -51,7 +51,7 @@ def test_a_parameter_named_like_a_python_keyword_compiles(tmp_path) -> None:
     from rules_run.chance import RandomChance
     from rules_run.diagnostics import BattleError
     from rules_run.editions.loader import load_ruleset
-    from rules_run.engine.state import BUILTINS
+    from rules_run.engine.builtins import BUILTINS
     from rules_run.runtime.compiled import compile_ruleset
 
     folder = with_rules(tmp_path, """

@@ -211,7 +211,7 @@ def test_a_depth_limit_raised_past_what_python_holds_is_still_a_located_error(
     from rules_run.chance import RandomChance
     from rules_run.diagnostics import InterpreterError
     from rules_run.editions.loader import load_ruleset
-    from rules_run.engine.state import BUILTINS
+    from rules_run.engine.builtins import BUILTINS
     from rules_run.runtime.compiled import compile_ruleset
 
     deep = "1"
