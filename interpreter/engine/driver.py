@@ -97,15 +97,13 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
     orders = [dict(o) for o in doc.get("orders") or []]
     state = BattleState(runtime, battle, orders, dict(doc.get("policies") or {}))
     env = runtime.env(chance, battle.options, events, state)
-    decl = runtime.battle_decl
     rounds = _rounds(runtime, env, doc)
     if events is not None:
         state.emit(env, "battle", edition=runtime.ruleset.id, rounds=rounds,
                    log_version=LOG_VERSION, sides=state.sides, **state.table(env))
     runtime.battle_blocks["setup"](env, {})
     state.fire(env, "start_of_battle")
-    ends = [runtime.compile_expr(e, {}) for e in decl.end]
-    state.end_checks = [functools.partial(_holds, end, env) for end in ends]
+    state.end_checks = [functools.partial(_holds, end, env) for end in runtime.battle_ends]
     played = 0
     for number in range(1, rounds + 1):
         state.round = number
@@ -133,8 +131,8 @@ def _rounds(runtime, env, doc) -> int:
     given = (doc.get("game") or {}).get("rounds")
     if given is not None:
         return int(given)
-    if runtime.battle_decl.rounds is not None:
-        return int(runtime.compile_expr(runtime.battle_decl.rounds, {})(env, {}))
+    if runtime.battle_rounds is not None:
+        return int(runtime.battle_rounds(env, {}))
     return 1
 
 

@@ -19,7 +19,6 @@ from rules_run.diagnostics import Span
 from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.builtins.registry import fail, files_ranks, name_of
 from rules_run.engine.kept import MISSING, Kept, KeptByValue
-from rules_run.lang import ast
 from rules_run.runtime.effects import rule_scope
 from rules_run.runtime.entities import DEFAULT_BASE_MM, Unit, placed, wounds_per_model
 from rules_run.space import MM_PER_INCH, Footprint, Pose
@@ -27,6 +26,7 @@ from rules_run.space import MM_PER_INCH, Footprint, Pose
 if TYPE_CHECKING:
     from rules_run.engine.builtins.objectives import Place
     from rules_run.engine.builtins.sight import TerrainPiece
+    from rules_run.runtime.decisions import CompiledDecision
     from rules_run.space import Sweep
 
 __all__ = ["BattleState", "DEFAULT_TABLE"]
@@ -269,12 +269,12 @@ class BattleState:
         The deciding side is the argument of a parameter typed ``side``, else the side of
         the first unit argument, else the side whose turn it is.
         """
-        decl = self.runtime.decls.get(name)
-        if not isinstance(decl, ast.DecisionDecl):
+        decision = self.runtime.decisions.get(name)
+        if decision is None:
             raise fail(f"decide(): {name!r} is not a decision", span)
+        decl = decision.decl
         vars = {p.name: a for p, a in zip(decl.params, args)}
-        options = self.runtime.compile_expr(decl.options, {})(env, vars)
-        options = list(options)
+        options = list(decision.options(env, vars))
         subject = next((a for a in args if isinstance(a, Unit)), None)
         # who decides: a parameter typed `side`, else the side of the first unit argument,
         # else the side whose turn it is
@@ -285,7 +285,7 @@ class BattleState:
             raise fail(f"decision {name!r} has no legal option", decl.span, "no-option")
         choice, why = self._scripted(name, subject, side, options)
         if why is None:
-            choice, why = self._policy(env, decl, side, vars, options)
+            choice, why = self._policy(env, decision, side, vars, options)
         if env.events is not None:
             self.emit(env, "decision", decision=name, side=side,
                       unit=subject.id if subject is not None else None,
@@ -310,18 +310,17 @@ class BattleState:
                     return o, "scripted order"
         return None, None
 
-    def _policy(self, env, decl, side, vars, options):
+    def _policy(self, env, decision: CompiledDecision, side, vars, options):
         policy_name = self.policies.get(side) or self.runtime.default_policy
-        policy = self.runtime.decls.get(policy_name) if policy_name else None
-        if isinstance(policy, ast.PolicyDecl):
-            for expr in policy.choices_for(decl.name, self.runtime.decls):
-                chosen = self.runtime.compile_expr(expr, {})(env, dict(vars, options=options))
-                if chosen in options:
-                    return chosen, f"policy {policy_name}"
-                if chosen is not None:
-                    for o in options:
-                        if name_of(o) == name_of(chosen):
-                            return o, f"policy {policy_name}"
+        for choose in decision.choices.get(policy_name, ()) if policy_name else ():
+            chosen = choose(env, dict(vars, options=options))
+            if chosen in options:
+                return chosen, f"policy {policy_name}"
+            if chosen is not None:
+                for o in options:
+                    if name_of(o) == name_of(chosen):
+                        return o, f"policy {policy_name}"
+        decl = decision.decl
         if decl.default is not None:
             for o in options:
                 if name_of(o) == decl.default:

@@ -26,6 +26,7 @@ from rules_run.editions.ruleset import Ruleset
 from rules_run.lang import ast
 from rules_run.runtime.actions import CompiledAction
 from rules_run.runtime.codegen import CodeGen
+from rules_run.runtime.decisions import compile_decisions
 from rules_run.runtime.dice import dice_of
 from rules_run.runtime.effects import bearers, characteristic_effects, index_rule, rule_scope
 from rules_run.runtime.entities import Bearer, RuleInstance, Weapon
@@ -115,6 +116,18 @@ class Runtime:
             seq.finish()
         self.codegen.link({name: self._direct_call(name)
                            for name in [*self.rolls, *self.sequences, *self.actions]})
+        self.decisions = compile_decisions(self)
+        """Decisions by name: their options and each policy's choices, compiled."""
+        self.counter_initials: dict[str, Closure] = {
+            n: self.compile_expr(d.initial, {}) for n, d in self.decls.items()
+            if isinstance(d, ast.CounterDecl) and d.initial is not None}
+        """A counter's starting value, for the counters that declare one (the others: 0)."""
+        end = self.battle_decl.end if self.battle_decl is not None else ()
+        self.battle_ends: list[Closure] = [self.compile_expr(e, {}) for e in end]
+        """The battle's ``end if`` conditions, checked after each player turn."""
+        rounds = self.battle_decl.rounds if self.battle_decl is not None else None
+        self.battle_rounds = self.compile_expr(rounds, {}) if rounds is not None else None
+        """The battle's number of rounds, when it declares one."""
 
     # ------------------------------------------------------------ rules
     def shields_naming(self, name: str) -> dict[str, list[Closure | None]]:

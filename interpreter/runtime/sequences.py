@@ -40,6 +40,10 @@ class CompiledSequence:
         self.per_point = (runtime.compile_expr(decl.per_point.call, types),
                           decl.per_point.removes_on == "pass") if decl.per_point else None
         self.cite = runtime.ruleset.cite(decl.name)
+        self.defaults = {p.name: runtime.compile_expr(p.default, {})
+                         for p in decl.params if p.default is not None}
+        """The parameters that have a default: name -> its expression, compiled (``fight``
+        fills the parameters it is not given with them)."""
 
     def finish(self) -> None:
         """Pick up hooks that rules add to this sequence's steps; decide whether it is pure."""

@@ -50,10 +50,8 @@ def _counter_key(state: BattleState, env, name, owner, span):
     decl = state.runtime.decls.get(name)
     if not isinstance(decl, ast.CounterDecl):
         raise fail(f"{name!r} is not a counter", span)
-    initial = 0
-    if decl.initial is not None:
-        initial = state.runtime.compile_expr(decl.initial, {})(env, {})
-    state.counters[key] = initial
+    initial = state.runtime.counter_initials.get(name)
+    state.counters[key] = initial(env, {}) if initial is not None else 0
     return key
 
 

@@ -41,7 +41,7 @@ def fight(state, env, span, sequence, attacker, target, attacks=1, **named):
         if p.name not in args:
             if p.default is None:
                 raise fail(f"fight(): sequence {sequence!r} needs {p.name!r}", span)
-            args[p.name] = state.runtime.compile_expr(p.default, {})(env, {})
+            args[p.name] = seq.defaults[p.name](env, {})
     if env.events is None and seq.pure and hasattr(env.chance, "rng"):
         return _fight_sampled(state, env, seq, args, attacker, target, int(attacks or 0))
     total = 0
