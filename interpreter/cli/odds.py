@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
                         dest="settings",
                         help="give a parameter the mode lets a user set (its 'set:'), "
-                        "e.g. --set charging=true; repeatable")
+                        "as PARAM=true or PARAM=3; repeatable")
     parser.add_argument("--attacks", type=at_least(1), metavar="N",
                         help="fix the number of attacks (default: the attacker's full allocation)")
     parser.add_argument("--samples", type=at_least(1), metavar="N",

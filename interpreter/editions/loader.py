@@ -475,7 +475,7 @@ class _Builder:
                         manifest.span(("attacks", mode, key)), code="unknown-name",
                         hint=did_you_mean(name, [n for n, d in decls.items() if d.kind == kind]),
                     )
-            modes[mode] = {key: (tuple(_names(value)) if key in _ROLE_LISTS else value)
+            modes[mode] = {key: (_names(value) if key in _ROLE_LISTS else value)
                            for key, value in spec.items()}
             self.attack_roles(manifest, mode, modes[mode], decls)
         return modes
@@ -486,6 +486,8 @@ class _Builder:
         is given (by the attacker, the target, the weapon or a setting)."""
         called = [decls[spec[key]] for key in ("sequence", "count")
                   if isinstance(decls.get(spec.get(key)), (ast.SequenceDecl, ast.ActionDecl))]
+        if not called:  # its sequence is unknown: reported above
+            return
         params = {p.name: p for d in called for p in d.params}
         for key in ("attacker", "target", "weapon", "set"):
             written = manifest.value["attacks"][mode].get(key)
