@@ -251,7 +251,7 @@ class Workspace:
         return found
 
     def _check_battle(self, path: str, edition: str | None) -> list[Diagnostic]:
-        from rules_run.cli.common import load_context
+        from rules_run.engine.front import open_battle
 
         if edition is None:
             _, named = self._yaml_kind(path)
@@ -259,7 +259,7 @@ class Workspace:
                 folder = self.folder_of(path)
                 edition = str(folder) if folder is not None else None
         try:
-            load_context(edition, shown(path), None)
+            open_battle(edition, shown(path))
         except InterpreterError as err:
             return list(err.diagnostics)
         return []
