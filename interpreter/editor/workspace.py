@@ -26,7 +26,8 @@ from rules_run import buffers
 from rules_run.buffers import read_text
 from rules_run.data.yaml_loader import load_yaml
 from rules_run.diagnostics import Diagnostic, DiagnosticBag, InterpreterError, Span
-from rules_run.editions.loader import apply_patch_op, load_ruleset
+from rules_run.editions.loader import load_ruleset
+from rules_run.editions.patching import apply_patch_op
 from rules_run.editions.registry import MANIFEST, find_edition
 from rules_run.editions.ruleset import Origin, Ruleset
 from rules_run.lang import ast
