@@ -8,7 +8,7 @@ See :mod:`rules_run` for the conventions; docs/tutorial-notebook.md for a walk t
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from rules_run.engine.front import Battle, open_battle
 from rules_run.engine.odds import Odds
 
 if TYPE_CHECKING:
+    from rules_run.chance import Dist
     from rules_run.diff.report import DiffReport
 
 __all__ = ["run_battle", "run_many", "attack_odds", "compare", "BattleReport", "ManyBattles",
@@ -175,7 +176,7 @@ class AttackOdds(_Charted):
 
     odds: tuple[Odds, ...]
 
-    def damage(self, i: int = 0) -> Any:
+    def damage(self, i: int = 0) -> Dist[int]:
         """The distribution of the damage the ``i``-th attacker does
         (:class:`rules_run.chance.Dist`, exact fractions)."""
         return self.odds[i].damage
@@ -215,7 +216,7 @@ def run_battle(battle: Battle | str | Path | None = None, *, edition: str | Path
 def run_many(battle: Battle | str | Path | None = None, runs: int = 1000, *,
              edition: str | Path | None = None, seed: int | None = None,
              workers: int = 1, options: Mapping[str, Any] | None = None,
-             progress: Any = None) -> ManyBattles:
+             progress: Callable[[int, int], None] | None = None) -> ManyBattles:
     """Fight ``runs`` battles (run ``i`` with the seed derived from ``seed`` and ``i``,
     so any number of ``workers`` gives the same results).
 

@@ -22,11 +22,11 @@ _BUFFERS: dict[str, tuple[int, str]] = {}
 _EDITS = itertools.count(1)
 
 
-def _key(path: os.PathLike | str) -> str:
+def _key(path: os.PathLike[str] | str) -> str:
     return os.path.abspath(path)
 
 
-def read_text(path: os.PathLike | str) -> str:
+def read_text(path: os.PathLike[str] | str) -> str:
     """The text of ``path``: its open buffer, else the file's (UTF-8, a byte-order mark
     dropped).
 
@@ -50,17 +50,17 @@ def read_text(path: os.PathLike | str) -> str:
     return data.decode("utf-8-sig")
 
 
-def set_buffer(path: os.PathLike | str, text: str) -> None:
+def set_buffer(path: os.PathLike[str] | str, text: str) -> None:
     """Read ``text`` for ``path`` from now on, instead of the file."""
     _BUFFERS[_key(path)] = (next(_EDITS), text)
 
 
-def drop_buffer(path: os.PathLike | str) -> None:
+def drop_buffer(path: os.PathLike[str] | str) -> None:
     """Read ``path`` from disk again (its buffer was closed)."""
     _BUFFERS.pop(_key(path), None)
 
 
-def generation(path: os.PathLike | str) -> int:
+def generation(path: os.PathLike[str] | str) -> int:
     """A number that changes whenever ``path``'s buffer changes; 0 when it has none.
 
     Examples:

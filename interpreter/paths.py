@@ -29,7 +29,7 @@ def data_folder(name: str) -> Path:
     return _HERE.parent / name
 
 
-def shown(path: os.PathLike | str) -> str:
+def shown(path: os.PathLike[str] | str) -> str:
     """A path as messages show it: relative to the working directory (``str(path)`` when
     it cannot be, e.g. on another drive)."""
     try:

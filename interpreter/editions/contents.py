@@ -10,9 +10,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from rules_run.data.tables import load_table
+from rules_run.data.tables import Table, load_table
 from rules_run.data.yaml_loader import YamlDocument, path_text
-from rules_run.diagnostics import DataError, Span, did_you_mean
+from rules_run.diagnostics import DataError, Diagnostic, Span, did_you_mean
 from rules_run.editions.reading import FolderReader, by_text
 from rules_run.editions.ruleset import Origin, Ruleset
 from rules_run.lang import ast
@@ -25,9 +25,9 @@ __all__ = ["Located", "read_tables", "read_unit_data", "check_unit_data", "repor
 
 def read_tables(reader: FolderReader, decls: Mapping[str, ast.Decl],
                 origins: Mapping[str, Origin], ruleset_id: str, base: Ruleset | None
-                ) -> dict[str, Any]:
+                ) -> dict[str, Table]:
     """The tables ``decls`` declare, loaded (a base's, kept by a patch, reused)."""
-    out: dict[str, Any] = {}
+    out: dict[str, Table] = {}
     for name, d in decls.items():
         if not isinstance(d, ast.TableDecl):
             continue
@@ -39,11 +39,12 @@ def read_tables(reader: FolderReader, decls: Mapping[str, ast.Decl],
             continue
         if not path.exists():
             reader.bag.add(f"table {name!r} reads {d.file!r}, which does not exist",
-                         d.span, code="no-file",
-                         hint="the file is named relative to the ruleset folder "
-                         f"{shown(reader.folder)!r}")
+                           d.span, code="no-file",
+                           hint="the file is named relative to the ruleset folder "
+                           f"{shown(reader.folder)!r}")
             continue
-        def read(text: str | None, name: str = name, path: Path = path):
+        def read(text: str | None, name: str = name, path: Path = path
+                 ) -> tuple[Any, list[Diagnostic]]:
             try:
                 return load_table(shown(path), name, text=text), []
             except DataError as err:
@@ -75,7 +76,7 @@ def read_unit_data(reader: FolderReader, manifest: YamlDocument, units: dict[str
                 continue
             if not path.exists():
                 reader.bag.add(f"{key} file {rel!r} does not exist",
-                             manifest.span((key, i)), code="no-file")
+                               manifest.span((key, i)), code="no-file")
                 continue
             doc = reader.yaml(path, schema)
             if doc is None:
@@ -88,8 +89,8 @@ def read_unit_data(reader: FolderReader, manifest: YamlDocument, units: dict[str
                 for item_id, item in doc.value["items"].items():
                     if item_id in target:
                         reader.bag.add(f"equipment {item_id!r} is defined twice",
-                                     doc.key_span(("items", item_id)),
-                                     code="duplicate-declaration")
+                                       doc.key_span(("items", item_id)),
+                                       code="duplicate-declaration")
                     target[item_id] = Located(item, doc, ("items", item_id))
 
 
@@ -114,7 +115,7 @@ def check_unit_data(reader: FolderReader, units: Mapping[str, Any], equipment: M
                            if name in declared and path[-1] != "modifies" else None)
                 if problem is not None:
                     reader.bag.add(problem, located.doc.span(path + (name,)),
-                                 code="out-of-range")
+                                   code="out-of-range")
                 if name not in characteristics:
                     reader.bag.add(
                         f"unknown characteristic {name!r} in {path_text(path)}",
@@ -158,7 +159,7 @@ def report_words(reader: FolderReader, manifest: YamlDocument, decls: Mapping[st
         return out
     if not (reader.folder / rel).is_file():
         reader.bag.add(f"report file {rel!r} does not exist", manifest.span(("report",)),
-                     code="no-file")
+                       code="no-file")
         return out
     doc = reader.yaml(reader.folder / rel, "report")
     if doc is None:
@@ -193,8 +194,8 @@ def report_words(reader: FolderReader, manifest: YamlDocument, decls: Mapping[st
                            | {"unit", "other", "side", "choice"})
             if not known:
                 reader.bag.add(f"{section}: {key!r} is not a {what} of the ruleset",
-                             doc.key_span(where), code="unknown-name",
-                             hint=did_you_mean(key, choices))
+                               doc.key_span(where), code="unknown-name",
+                               hint=did_you_mean(key, choices))
                 continue
             for field in _placeholders(phrase):
                 if field not in allowed:
@@ -212,19 +213,20 @@ def _placeholders(phrase: str) -> list[str]:
     return [m.split("?", 1)[0] for m in re.findall(r"\{([^{}]*)\}", phrase)]
 
 
-class Located(dict):
+class Located(dict[str, Any]):
     """A unit profile or equipment item, remembering the document it came from."""
 
-    def __init__(self, value: dict, doc: YamlDocument, path: tuple) -> None:
+    def __init__(self, value: dict[str, Any], doc: YamlDocument, path: tuple[Any, ...]
+                 ) -> None:
         super().__init__(value)
         self.value = value
         self.doc = doc
         self.path = path
 
-    def span(self, *path) -> Span:
+    def span(self, *path: Any) -> Span:
         return self.doc.span(self.path + tuple(path))
 
-    def profiles(self) -> Iterable[tuple[tuple, dict]]:
+    def profiles(self) -> Iterable[tuple[tuple[Any, ...], dict[str, Any]]]:
         """Every characteristic map inside (the profile, weapons', command's, parts')."""
         v = self.value
         if isinstance(v.get("profile"), dict):
@@ -236,7 +238,8 @@ class Located(dict):
         if isinstance(v.get("modifies"), dict):
             yield self.path + ("modifies",), v["modifies"]
 
-    def rule_refs(self) -> Iterable[tuple[tuple, str]]:
+    def rule_refs(self) -> Iterable[tuple[tuple[Any, ...], str]]:
+        """Every rule the item names, where it names it."""
         v = self.value
         for i, r in enumerate(v.get("rules", []) or []):
             yield self.path + ("rules", i), r

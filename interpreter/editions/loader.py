@@ -8,6 +8,7 @@ parses and checks each ruleset once.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from rules_run import cache
@@ -109,7 +110,8 @@ def _from_disk(name: str, key: str, stack: tuple[Path, ...]) -> Ruleset | None:
     entry = cache.read("rulesets", name, key, persistent_load=base)
     if entry is None:
         return None
-    base_fingerprint, ruleset = entry
+    base_fingerprint: str = entry[0]
+    ruleset: Ruleset = entry[1]
     if bases and bases[0].fingerprint != base_fingerprint:
         return None
     return ruleset
@@ -274,7 +276,9 @@ class _Builder:
             fingerprint=cache.digest(self.content, base.fingerprint if base else ""),
         )
 
-    def library(self, manifest: YamlDocument, decls, base) -> frozenset[str]:
+    def library(self, manifest: YamlDocument, decls: Mapping[str, ast.Decl],
+                base: Ruleset | None) -> frozenset[str]:
+        """The names ``library:`` keeps (with the base's), each checked declared."""
         names = set(base.library) if base else set()
         for i, name in enumerate(manifest.value.get("library") or ()):
             if name not in decls:
@@ -284,7 +288,8 @@ class _Builder:
             names.add(name)
         return frozenset(names)
 
-    def attack_modes(self, manifest: YamlDocument, decls, base) -> dict:
+    def attack_modes(self, manifest: YamlDocument, decls: Mapping[str, ast.Decl],
+                     base: Ruleset | None) -> dict[str, Mapping[str, str]]:
         modes = dict(base.attack_modes) if base else {}
         for mode, spec in (manifest.value.get("attacks") or {}).items():
             for key, kind in (("sequence", "sequence"), ("count", "action")):

@@ -213,7 +213,7 @@ def _spread(values: list[float]) -> dict[str, float]:
             "q95": round(_quantile(s, 0.95), 6)}
 
 
-def summarise(results: list[dict]) -> dict[str, Any]:
+def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Win and draw rates with 95% intervals; survivors and victory points per unit/side."""
     n = len(results)
     sides = list(results[0]["victory_points"]) if results else []
