@@ -117,8 +117,6 @@ def _from_disk(name: str, key: str, stack: tuple[Path, ...]) -> Ruleset | None:
     return ruleset
 
 
-
-
 class _Builder:
     """Builds one ruleset from its folder's files: the rule files, ``extends`` (its
     base loaded first), its declarations or patch operations
