@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from rules_run.data.tables import Table
 from rules_run.diagnostics import Diagnostic
 from rules_run.lang import ast
 from rules_run.lang.checker import Usage
@@ -50,7 +51,7 @@ class Ruleset:
     """For each patch in the chain (root first), its id and its operations in file order."""
     sources: tuple[str, ...]
     """The seed files this ruleset cites; the first is the default."""
-    tables: Mapping[str, Any]
+    tables: Mapping[str, Table]
     """Loaded tables (:class:`rules_run.data.tables.Table`) by name."""
     units: Mapping[str, Mapping[str, Any]]
     """Unit profiles by ``file/profile`` (``empire/halberdier``)."""
@@ -60,9 +61,11 @@ class Ruleset:
     """Bundled battle files."""
     default_battle: Path | None
     """The battle ``rules-run --edition <id>`` runs when no file is given."""
-    attack_modes: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
-    """How attack tools use the ruleset: mode (``melee``, ``shooting``) -> its ``sequence``
-    and the ``count`` action giving the number of attacks (``attacks:`` in index.yaml)."""
+    attack_modes: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict)
+    """How attack tools use the ruleset (``attacks:`` in index.yaml): each mode, by the
+    ruleset's own name, -> its ``sequence``, the ``count`` action giving the number of
+    attacks, the parameters taking the ``attacker``, the ``target`` (tuples of names) and
+    each ``weapon``, and those a user may ``set`` (a tuple)."""
     default_files: int | None = None
     """How many models wide a unit stands when its battle file gives no ``files`` (fewer
     when it has fewer models): ``default_files:`` in index.yaml, else its base's; None: one

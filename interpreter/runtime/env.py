@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules_run.chance.dice import FaceValue
+from rules_run.chance.die import FaceValue
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
 from rules_run.runtime.entities import Unit, Weapon
 from rules_run.runtime.types import BattleState
