@@ -34,8 +34,10 @@ lower ones; tests/test_layers.py holds the order):
     chance: dice, exact distributions, seeded, scripted and enumerated chance
     space: battlefield geometry
     data: YAML loading with locations, JSON Schema validation
-    lang: parse and check rule files (AST with source spans, checker, compiler)
+    lang: parse and check rule files (AST with source spans, checker)
     editions: the ruleset registry, ``extends`` and patches
+    runtime: a checked ruleset compiled to Python code (rolls, tests, sequences, actions,
+        decisions, rule effects), and the units and weapons rules are carried by
     engine: battle state, the turn driver, decisions, triggers, the event log, charts;
         ``engine.front`` opens an edition and a battle (every command's first step)
     diff, replay: rules-diff; the replay pages of an event log
