@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from rules_run.diagnostics import BattleError, DiagnosticBag
 from rules_run.engine.entities import Bearer, placed
 from rules_run.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
-from rules_run.space.lines import (Convex, apart, band, behind, clear_line, closest_points,
-                                     hull, overlap, segment_clear)
+from rules_run.space import (Convex, apart, band, behind, clear_line, closest_points, hull,
+                             overlap, segment_clear)
 
 if TYPE_CHECKING:
     from rules_run.engine.entities import Unit

@@ -24,7 +24,7 @@ from rules_run.lang.compiler import rule_scope
 from rules_run.limits import limit, too_many
 from rules_run.space import MM_PER_INCH, Footprint, Pose, advance, arc_of, axes, corners
 from rules_run.space import edge_distance, far_apart, heading_to
-from rules_run.space.lines import EPSILON, Convex, hull, overlap, until_clear
+from rules_run.space import TOLERANCE, Convex, hull, overlap, until_clear
 
 __all__ = ["BattleState", "DEFAULT_TABLE"]
 
@@ -392,7 +392,7 @@ class BattleState(ObjectivesMixin, SightMixin, MarkersMixin):
             if not near or not self._on_table(unit):
                 break
             shape = Convex(corners(pose, size))
-            step = max(EPSILON, max(until_clear(shape, self._unit_shape(o), v, reach)
+            step = max(TOLERANCE, max(until_clear(shape, self._unit_shape(o), v, reach)
                                     for o in near))
             unit.pose = advance(pose, heading, step)
             on += step
