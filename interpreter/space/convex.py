@@ -28,6 +28,7 @@ __all__ = ["Convex", "DIGITS", "TOLERANCE", "apart", "closest_points", "distance
 
 Point = tuple[float, float]
 Plane = tuple[float, float, float]
+_Local = tuple[float, float, float, float, float, float, float, float]
 
 DIGITS = 9
 """Decimals a distance between shapes is rounded to."""
@@ -48,7 +49,7 @@ class Convex:
         (True, False, (0.0, 0.0, 2.0, 2.0))
     """
 
-    __slots__ = ("corners", "planes", "box", "frame", "upright")
+    __slots__ = ("corners", "planes", "box", "frame", "upright", "_local")
 
     corners: list[Point]
     planes: list[Plane]
@@ -80,11 +81,10 @@ class Convex:
         if len(planes) < 3:
             planes += _caps(self.corners, planes)
         self.planes = planes
-        xs = [x for x, _ in self.corners]
-        ys = [y for _, y in self.corners]
-        self.box = (min(xs), min(ys), max(xs), max(ys))
+        self.box = _box_of(self.corners)
         self.frame = None
         self.upright = False
+        self._local: _Local | None = None
 
     @classmethod
     def rect(cls, pose: Pose, size: Footprint) -> Convex:
@@ -95,14 +95,24 @@ class Convex:
             >>> Convex.rect(Pose(0, 0, 90), Footprint(4, 2)).box
             (-1.0, -2.0, 1.0, 2.0)
         """
-        shape = cls(corners(pose, size))
+        local = _local_frame(pose, size)
+        x, y, fx, fy, rx, ry, hw, hd = local
+        if hw <= 0 or hd <= 0:
+            shape = cls(corners(pose, size))   # no area: the planes of a segment or a point
+        else:
+            shape = cls.__new__(cls)
+            shape.corners = corners(pose, size)
+            along, across = fx * x + fy * y, rx * x + ry * y
+            # front, right, rear and left: the edges from each corner to the next
+            shape.planes = [(fx, fy, along + hd), (rx, ry, across + hw),
+                            (-fx, -fy, hd - along), (-rx, -ry, hw - across)]
+            shape.box = _box_of(shape.corners)
         shape.frame = (pose, size)
-        if pose.facing % 90 == 0:
+        shape._local = local
+        shape.upright = pose.facing % 90 == 0
+        if shape.upright:
             # edges along the table's axes: the box from the size, not from rounded corners
-            w, d = ((size.width, size.depth) if pose.facing % 180 == 0
-                    else (size.depth, size.width))
-            shape.box = (pose.x - w / 2, pose.y - d / 2, pose.x + w / 2, pose.y + d / 2)
-            shape.upright = True
+            shape.box = _upright_box(pose, size)
         return shape
 
     @classmethod
@@ -171,15 +181,18 @@ class Convex:
             3.0
         """
         x, y = p
-        if self.frame is not None:
-            pose, size = self.frame
-            (fx, fy), (rx, ry) = axes(pose.facing)
-            dx, dy = x - pose.x, y - pose.y
-            return math.hypot(max(abs(dx * rx + dy * ry) - size.width / 2, 0.0),
-                              max(abs(dx * fx + dy * fy) - size.depth / 2, 0.0))
+        if self._local is not None:
+            return _footprint_distance(self._local, x, y)
         if all(nx * x + ny * y <= c for nx, ny, c in self.planes):
             return 0.0
         return min(segment_distance(p, a, b)[0] for a, b in self.edges())
+
+
+def _box_of(points: list[Point]) -> tuple[float, float, float, float]:
+    """The least box ``(x0, y0, x1, y1)`` around the points."""
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _caps(points: list[Point], planes: list[Plane]) -> list[Plane]:
@@ -229,10 +242,42 @@ def apart(a: Convex, b: Convex) -> bool:
         False
     """
     for one, other in ((a, b), (b, a)):
+        points = other.corners
         for nx, ny, c in one.planes:
-            if min(nx * x + ny * y for x, y in other.corners) >= c - TOLERANCE:
-                return True
+            limit = c - TOLERANCE
+            for x, y in points:
+                if nx * x + ny * y < limit:
+                    break
+            else:
+                return True   # every point of the other is on the far side of this edge
     return False
+
+
+def _upright_box(pose: Pose, size: Footprint) -> tuple[float, float, float, float]:
+    """The box of a footprint facing along one of the table's axes: the footprint itself."""
+    w, d = (size.width, size.depth) if pose.facing % 180 == 0 else (size.depth, size.width)
+    return (pose.x - w / 2, pose.y - d / 2, pose.x + w / 2, pose.y + d / 2)
+
+
+def _box_distance(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+                  ) -> float:
+    """The :func:`distance` of two boxes."""
+    return round(math.hypot(max(0.0, b[0] - a[2], a[0] - b[2]),
+                            max(0.0, b[1] - a[3], a[1] - b[3])), DIGITS)
+
+
+def _local_frame(pose: Pose, size: Footprint) -> _Local:
+    """A footprint's centre, forward and right axes and half width and depth."""
+    (fx, fy), (rx, ry) = axes(pose.facing)
+    return (pose.x, pose.y, fx, fy, rx, ry, size.width / 2, size.depth / 2)
+
+
+def _footprint_distance(local: _Local, x: float, y: float) -> float:
+    """From a point to a footprint (given by :func:`_local_frame`), in its own axes."""
+    cx, cy, fx, fy, rx, ry, hw, hd = local
+    dx, dy = x - cx, y - cy
+    return math.hypot(max(abs(dx * rx + dy * ry) - hw, 0.0),
+                      max(abs(dx * fx + dy * fy) - hd, 0.0))
 
 
 def _nearest_pairs(a: Convex, b: Convex) -> list[tuple[float, Point, Point]]:
@@ -251,6 +296,24 @@ def _nearest_pairs(a: Convex, b: Convex) -> list[tuple[float, Point, Point]]:
     return found
 
 
+def _corners_to_edges(a: Convex, b: Convex) -> float:
+    """The least distance from a corner of either shape to an edge of the other (the
+    distance of two polygons apart): :func:`segment_distance` unrolled, on the hot path."""
+    best = math.inf
+    hypot = math.hypot
+    for points, shape in ((a.corners, b), (b.corners, a)):
+        for (ax, ay), (bx, by) in shape.edges():
+            dx, dy = bx - ax, by - ay
+            length2 = dx * dx + dy * dy
+            for px, py in points:
+                t = 0.0 if length2 == 0 else ((px - ax) * dx + (py - ay) * dy) / length2
+                t = 1.0 if t > 1.0 else (0.0 if t < 0.0 else t)
+                d = hypot(px - (ax + t * dx), py - (ay + t * dy))
+                if d < best:
+                    best = d
+    return best
+
+
 def distance(a: Convex, b: Convex) -> float:
     """The shortest distance between two shapes, rounded to :data:`DIGITS` decimals (0 when
     they overlap); the same float whichever comes first.
@@ -262,13 +325,10 @@ def distance(a: Convex, b: Convex) -> float:
         1.585786438
     """
     if a.upright and b.upright:
-        # both rectangles along the table's axes: the distance of their boxes
-        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.box, b.box
-        return round(math.hypot(max(0.0, bx0 - ax1, ax0 - bx1),
-                                max(0.0, by0 - ay1, ay0 - by1)), DIGITS)
+        return _box_distance(a.box, b.box)   # both along the table's axes: their boxes
     if not apart(a, b):
         return 0.0
-    return round(min(d for d, _, _ in _nearest_pairs(a, b)), DIGITS)
+    return round(_corners_to_edges(a, b), DIGITS)
 
 
 def touching(a: Convex, b: Convex) -> bool:
@@ -340,17 +400,19 @@ def edge_distance(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint) -> flo
         >>> edge_distance(Pose(0, 0), Footprint(2, 2), Pose(0, 6), Footprint(2, 2))
         4.0
     """
+    if a.facing % 90 == 0 and b.facing % 90 == 0:
+        return _box_distance(_upright_box(a, a_size), _upright_box(b, b_size))
     return distance(Convex.rect(a, a_size), Convex.rect(b, b_size))
 
 
 def point_distance(pose: Pose, size: Footprint, x: float, y: float) -> float:
-    """From a point to a footprint (:meth:`Convex.distance_to`): 0 inside it.
+    """From a point to a footprint (as :meth:`Convex.distance_to` measures): 0 inside it.
 
     Examples:
         >>> point_distance(Pose(0, 0, 90), Footprint(4, 2), 4, 0)
         3.0
     """
-    return Convex.rect(pose, size).distance_to((x, y))
+    return _footprint_distance(_local_frame(pose, size), x, y)
 
 
 def far_apart(a: Pose, a_size: Footprint, b: Pose, b_size: Footprint, inches: float) -> bool:
