@@ -117,8 +117,21 @@ class Convex:
 
     @classmethod
     def point(cls, x: float, y: float) -> Convex:
-        """A point as a shape."""
-        return cls.rect(Pose(float(x), float(y)), Footprint(0.0, 0.0))
+        """A point as a shape: one corner, the four planes around it.
+
+        Examples:
+            >>> Convex.point(1, 2).holds((1, 2)), Convex.point(1, 2).holds((1, 2.1))
+            (True, False)
+        """
+        x, y = float(x), float(y)
+        shape = cls.__new__(cls)
+        shape.corners = [(x, y)]
+        shape.planes = [(1.0, 0.0, x), (0.0, 1.0, y), (-1.0, 0.0, -x), (0.0, -1.0, -y)]
+        shape.box = (x, y, x, y)
+        shape.frame = (Pose(x, y), Footprint(0.0, 0.0))
+        shape._local = (x, y, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0)
+        shape.upright = True
+        return shape
 
     def edges(self) -> list[tuple[Point, Point]]:
         """Its edges, corner to next corner (the last back to the first)."""
@@ -132,9 +145,13 @@ class Convex:
         return all(nx * x + ny * y <= c + TOLERANCE for nx, ny, c in self.planes)
 
     def stretch(self, p: Point, v: Point, grow: float, lo: float = -math.inf,
-                hi: float = math.inf) -> tuple[float, float] | None:
+                hi: float = math.inf, flat: float = 0.0) -> tuple[float, float] | None:
         """The parameters t (within lo..hi) of the points ``p + t·v`` inside the shape grown
         by ``grow`` inches (shrunk when negative), or None when there are none.
+
+        An edge the line comes nearer to or farther from by at most ``flat`` inches per unit
+        of t runs along it: the line is inside that edge's half-plane when ``p`` is, to
+        within ``flat``.
 
         Examples:
             >>> Convex([(0, 0), (2, 0), (2, 2), (0, 2)]).stretch((-1, 1), (1, 0), 0.0)
@@ -145,9 +162,9 @@ class Convex:
         for nx, ny, c in self.planes:
             den = nx * vx + ny * vy
             num = c + grow - (nx * px + ny * py)
-            if den == 0:
-                if num < 0:
-                    return None   # parallel to the edge, outside it
+            if -flat <= den <= flat:
+                if num < -flat:
+                    return None   # along the edge, outside it
                 continue
             t = num / den
             if den > 0:
@@ -160,9 +177,12 @@ class Convex:
         return (lo, hi)
 
     def clip(self, p: Point, q: Point) -> tuple[float, float] | None:
-        """The part of the segment p→q on the shape (its outline within :data:`TOLERANCE`
-        included), as (t_in, t_out) in 0..1; None when the segment misses it. From a point
-        to itself: (0, 1) when the shape holds the point.
+        """The part of the segment p→q on the shape, its outline included, as (t_in, t_out)
+        in 0..1; None when the segment misses it. Where the segment crosses an edge, exactly
+        (through a corner: a stretch of no length); where it runs along one (its distance
+        to the edge changing by at most :data:`TOLERANCE` from end to end), on the shape
+        when within :data:`TOLERANCE` of it. From a point to itself: (0, 1) when the shape
+        holds the point.
 
         Examples:
             >>> square = Convex([(0, 0), (2, 0), (2, 2), (0, 2)])
@@ -171,7 +191,7 @@ class Convex:
             >>> square.clip((-1, 3), (3, 3)) is None
             True
         """
-        return self.stretch(p, (q[0] - p[0], q[1] - p[1]), TOLERANCE, 0.0, 1.0)
+        return self.stretch(p, (q[0] - p[0], q[1] - p[1]), 0.0, 0.0, 1.0, TOLERANCE)
 
     def distance_to(self, p: Point) -> float:
         """From a point to the shape: 0 inside it (not rounded: the nearest float).

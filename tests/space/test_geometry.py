@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from helpers.space_before import geometry as before
 
-from rules_run.space import Footprint, Pose, advance, arc_of, corners, edge_distance, far_apart
+from rules_run.space import (Footprint, Pose, advance, arc_of, corners, edge_distance,
+                             far_apart, grid_points)
 
 
 def test_facing_units_4_inches_apart() -> None:
@@ -107,3 +108,9 @@ def test_far_apart_footprints_are_farther_than_that(ax, ay, af, aw, ad, bx, by, 
     fa, fb = Footprint(aw, ad), Footprint(bw, bd)
     if far_apart(a, fa, b, fb, inches):
         assert edge_distance(a, fa, b, fb) > inches
+
+
+def test_grid_points_follow_the_facing() -> None:
+    points = grid_points(Pose(0, 0, 90), Footprint(4, 2), 2, 1)
+    # facing +x: the unit's width runs along y
+    assert [tuple(round(v, 6) for v in p) for p in points] == [(0.0, 1.0), (0.0, -1.0)]
