@@ -30,14 +30,10 @@ from rules_run.diagnostics import (
 from rules_run.editions.registry import MANIFEST, find_edition
 from rules_run.editions.ruleset import Origin, Ruleset
 from rules_run.lang import ast
-from rules_run.lang.checker import (
-    check_declarations,
-    forget_checked,
-    report_unused,
-    rule_reference_problem,
-)
+from rules_run.lang.checker import check_declarations, forget_checked, report_unused
 from rules_run.lang.parser import forget_parsed, parse_file
 from rules_run.lang.reuse import resolve_reuses
+from rules_run.lang.rule_refs import rule_reference_problem
 from rules_run.lang.walk import walk
 from rules_run.limits import current as current_limits
 from rules_run.paths import PathRefused, named_path, shown

@@ -18,7 +18,7 @@ __all__ = ["CALLBACKS"]
 
 
 # ---------------------------------------------------------------- statements
-def _target(b: AstBuilder, target: Any) -> ast.Expr:
+def _target(b: AstBuilder, target: Any) -> ast.Name | ast.Attribute:
     """An assignment's target: a bare NAME token as a name node."""
     return ast.Name(b.tspan(target), str(target)) if isinstance(target, Token) else target
 
