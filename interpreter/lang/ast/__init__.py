@@ -8,7 +8,8 @@ This package is the one face importers use (``from rules_run.lang import ast``, 
 ``ast.RollDecl``); its modules hold the nodes by part of the language:
 :mod:`~rules_run.lang.ast.expressions` (with citations and parameters),
 :mod:`~rules_run.lang.ast.statements`, :mod:`~rules_run.lang.ast.declarations` (with the
-header, patches and the parsed file) and :mod:`~rules_run.lang.ast.effects` (rules).
+header, patches and the parsed file), :mod:`~rules_run.lang.ast.effects` (rules) and
+:mod:`~rules_run.lang.ast.words` (the closed sets of words a node holds, as enums).
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ from rules_run.lang.ast.effects import (
     NotSimulated,
     RuleDecl,
 )
+from rules_run.lang.ast.words import HookKind, PatchVerb, StackingPolicy, Word
 
 __all__ = [
     "Cite",
@@ -169,4 +171,8 @@ __all__ = [
     "MarkEffect",
     "NotSimulated",
     "RuleDecl",
+    "HookKind",
+    "PatchVerb",
+    "StackingPolicy",
+    "Word",
 ]

@@ -11,6 +11,7 @@ import attrs
 from rules_run.diagnostics import Span
 from rules_run.lang.ast.expressions import Call, Cite, CountedDice, DiceLit, Expr, Param
 from rules_run.lang.ast.statements import Stmt
+from rules_run.lang.ast.words import HookKind, PatchVerb
 
 __all__ = [
     "Decl", "SourceDecl", "Header", "CharacteristicDecl", "TableDecl", "DieDecl", "OptionDecl",
@@ -222,8 +223,7 @@ class ClausePatch(Decl):
 @attrs.frozen
 class HookEffect:
     span: Span
-    kind: str
-    """``chains`` (the chain becomes N), ``skip`` (a later step), ``end_damage``, ``pass``, ``fail``."""
+    kind: HookKind
     arg: Expr | str | None = None
 
 
@@ -333,7 +333,7 @@ class PatchOp:
     """``override``/``add``/``define`` a declaration, or ``remove`` one."""
 
     span: Span
-    op: str
+    op: PatchVerb
     kind: str
     name: str
     decl: Decl | None

@@ -10,6 +10,7 @@ from rules_run.diagnostics import Span
 from rules_run.lang.ast.declarations import Decl, HookEffect
 from rules_run.lang.ast.expressions import Cite, CountedDice, DiceLit, Expr, Param
 from rules_run.lang.ast.statements import Stmt
+from rules_run.lang.ast.words import StackingPolicy
 
 __all__ = [
     "Stacking", "Effect", "Modify", "RerollEffect", "DiceEffect", "RuleHook", "Grant",
@@ -21,8 +22,7 @@ __all__ = [
 @attrs.frozen
 class Stacking:
     span: Span
-    policy: str
-    """``add``, ``max``, ``min``, ``boolean``, ``exclusive`` or ``capped``."""
+    policy: StackingPolicy
     cap: int | None = None
 
 

@@ -70,8 +70,8 @@ def clause_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
 
 
 def remove_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
-    return ast.PatchOp(span=b.span(meta), op="remove", kind=c[0], name=unquote(c[1]),
-                       decl=None, cite=b.cite(c))
+    return ast.PatchOp(span=b.span(meta), op=ast.PatchVerb.REMOVE, kind=c[0],
+                       name=unquote(c[1]), decl=None, cite=b.cite(c))
 
 
 # ---------------------------------------------------------------- citations

@@ -147,6 +147,11 @@ def decimal(i: int) -> Reader:
     return lambda b, c: float(c[i])
 
 
+def word(kind: type[ast.Word], i: int) -> Reader:
+    """The ``i``-th child as a word of the closed set ``kind`` (``override``: a verb)."""
+    return lambda b, c: kind(str(c[i]))
+
+
 def need(i: int) -> Reader:
     """The ``i``-th child, a score such as ``4+``, as its number."""
     return lambda b, c: int(str(c[i])[:-1])
@@ -197,7 +202,7 @@ GENERATED: dict[str, Callback] = {
     # the file and its patches
     "extends": part("extends", text(0)),
     "source_decl": node(ast.SourceDecl, quoted(0)),
-    "patch_op": value(text(0)),
+    "patch_op": value(word(ast.PatchVerb, 0)),
     "kind": value(text(0)),
     "removed_natural": clause("remove_natural", field(0, "value")),
     # simple declarations
@@ -231,11 +236,11 @@ GENERATED: dict[str, Callback] = {
     "dice_named": node(ast.DiceLit, const(1), const(0), die_name=text(0)),
     "face_pick": node(FacePick, texts),
     # sequences
-    "hook_chains": node(ast.HookEffect, const("chains"), at(0)),
-    "hook_skip": node(ast.HookEffect, const("skip"), text(0)),
-    "hook_end_damage": node(ast.HookEffect, const("end_damage"), at(0)),
-    "hook_pass": node(ast.HookEffect, const("pass")),
-    "hook_fail": node(ast.HookEffect, const("fail")),
+    "hook_chains": node(ast.HookEffect, const(ast.HookKind.CHAINS), at(0)),
+    "hook_skip": node(ast.HookEffect, const(ast.HookKind.SKIP), text(0)),
+    "hook_end_damage": node(ast.HookEffect, const(ast.HookKind.END_DAMAGE), at(0)),
+    "hook_pass": node(ast.HookEffect, const(ast.HookKind.PASS)),
+    "hook_fail": node(ast.HookEffect, const(ast.HookKind.FAIL)),
     "stop_on": part("stop_on", text(0)),
     "damage_clause": clause("damage", at(0)),
     # procedures and the battle
@@ -250,12 +255,12 @@ GENERATED: dict[str, Callback] = {
     "battle_score": clause("score", body(0)),
     # rules
     "condition": part("condition", at(0)),
-    "stack_add": node(ast.Stacking, const("add")),
-    "stack_max": node(ast.Stacking, const("max")),
-    "stack_min": node(ast.Stacking, const("min")),
-    "stack_boolean": node(ast.Stacking, const("boolean")),
-    "stack_exclusive": node(ast.Stacking, const("exclusive")),
-    "stack_capped": node(ast.Stacking, const("capped"), integer(0)),
+    "stack_add": node(ast.Stacking, const(ast.StackingPolicy.ADD)),
+    "stack_max": node(ast.Stacking, const(ast.StackingPolicy.MAX)),
+    "stack_min": node(ast.Stacking, const(ast.StackingPolicy.MIN)),
+    "stack_boolean": node(ast.Stacking, const(ast.StackingPolicy.BOOLEAN)),
+    "stack_exclusive": node(ast.Stacking, const(ast.StackingPolicy.EXCLUSIVE)),
+    "stack_capped": node(ast.Stacking, const(ast.StackingPolicy.CAPPED), integer(0)),
     "stacking": value(at(0)),
     "modify_part": part("part", text(0)),
     "despite": part("despite", quoted(0)),
