@@ -76,16 +76,13 @@ class BattleState:
         self._gaps = Kept()
         """(a, b) -> the gap between them, on their poses and footprints (each gap is kept for
         (b, a) too) (:func:`rules_run.engine.builtins.shapes.gap`)."""
-        self._outlines = Kept()
-        """Unit or piece -> its outline as half-planes and its bounding box, on its pose and
-        size (builtins/sight.py)."""
         self._terrain_under = Kept()
         """Unit -> the terrain pieces it stands in, on its pose and footprint (sight)."""
         self._in_range = Kept()
         """(a, b, inches) -> whether b is within that range in a's front arc, on a's and b's
         poses and sizes (sight)."""
         self._between = Kept()
-        """(a, b) -> what stands between them, on a's and b's poses and sizes and the outlines
+        """(a, b) -> what stands between them, on a's and b's poses and sizes and the shapes
         of all that might (sight)."""
         self._behind = Kept()
         """(what, a, b, ...) -> a unit's shape, its bases' shapes, or the answer of behind,

@@ -7,7 +7,7 @@ piece within ``ignore`` inches of ``a`` do not count?
 
 A line *passes across* the piece when a stretch of it of positive length lies inside the
 piece: a line touching a corner or running along an edge does not (to within
-:data:`EPSILON`). Two facts make the answer exact:
+:data:`~rules_run.space.convex.TOLERANCE`). Two facts make the answer exact:
 
 - Along a segment starting at a point of ``a``, the points within ``ignore`` of ``a`` form a
   prefix of the segment (the distance to a convex shape is convex along a line and 0 at the
@@ -25,116 +25,41 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-__all__ = ["Convex", "EPSILON", "apart", "behind", "clear_line", "closest_points", "gap",
-           "hull", "overlap", "segment_clear", "until_clear"]
+from rules_run.space.convex import TOLERANCE, Convex, apart, distance, hull, segment_distance
+
+__all__ = ["Band", "band", "behind", "clear_line", "segment_clear", "until_clear"]
 
 Point = tuple[float, float]
 
-EPSILON = 1e-7
-"""Inches: a line that enters the piece by less than this does not pass across it, and a
-line that comes this near a shape meets it."""
-
-
-class Convex:
-    """A convex polygon: its corners (in order, either way round), its edges as half-planes
-    with unit outward normals, and its bounding box."""
-
-    __slots__ = ("corners", "planes", "box")
-
-    def __init__(self, corners: Sequence[Point]) -> None:
-        self.corners: list[Point] = [(float(x), float(y)) for x, y in corners]
-        n = len(self.corners)
-        cx = sum(x for x, _ in self.corners) / n
-        cy = sum(y for _, y in self.corners) / n
-        planes = []
-        for i in range(n):
-            (ax, ay), (bx, by) = self.corners[i], self.corners[(i + 1) % n]
-            nx, ny = by - ay, ax - bx
-            length = math.hypot(nx, ny)
-            if length < 1e-12:
-                continue
-            nx, ny = nx / length, ny / length
-            if nx * (cx - ax) + ny * (cy - ay) > 0:
-                nx, ny = -nx, -ny
-            planes.append((nx, ny, nx * ax + ny * ay))
-        self.planes: list[tuple[float, float, float]] = planes
-        """Inside is ``nx * x + ny * y <= c`` for each ``(nx, ny, c)``."""
-        xs = [x for x, _ in self.corners]
-        ys = [y for _, y in self.corners]
-        self.box = (min(xs), min(ys), max(xs), max(ys))
-
-    def edges(self) -> list[tuple[Point, Point]]:
-        n = len(self.corners)
-        return [(self.corners[i], self.corners[(i + 1) % n]) for i in range(n)]
-
-    def holds(self, p: Point, grow: float = EPSILON) -> bool:
-        return all(nx * p[0] + ny * p[1] <= c + grow for nx, ny, c in self.planes)
-
-
-def _interval(p: Point, v: Point, planes: Iterable[tuple[float, float, float]], grow: float,
-              lo: float = -math.inf, hi: float = math.inf) -> tuple[float, float] | None:
-    """The parameters t (within lo..hi) of the points p + t·v inside the polygon grown by
-    ``grow`` inches (shrunk when negative), or None."""
-    px, py = p
-    vx, vy = v
-    for nx, ny, c in planes:
-        den = nx * vx + ny * vy
-        num = c + grow - (nx * px + ny * py)
-        if abs(den) < 1e-15:
-            if num < 0:
-                return None
-            continue
-        t = num / den
-        if den > 0:
-            if t < hi:
-                hi = t
-        elif t > lo:
-            lo = t
-        if lo > hi:
-            return None
-    return (lo, hi)
-
-
-def _point_segment(p: Point, a: Point, b: Point) -> tuple[float, Point]:
-    """The distance from p to the segment a-b, and the nearest point of the segment."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy)
-                                              / length2))
-    q = (a[0] + t * dx, a[1] + t * dy)
-    return math.hypot(p[0] - q[0], p[1] - q[1]), q
-
-
-def _distance_to(p: Point, shape: Convex) -> float:
-    """From a point to a convex shape: 0 inside it."""
-    if shape.holds(p, 0.0):
-        return 0.0
-    return min(_point_segment(p, a, b)[0] for a, b in shape.edges())
-
 
 def _segments_cross(p1: Point, p2: Point, q1: Point, q2: Point) -> list[Point]:
-    """Where two segments meet: their crossing point, or the ends of their common stretch
-    when they lie on one line."""
+    """Where two segments meet (to within :data:`TOLERANCE`): their crossing point, or the
+    ends of their common stretch when they lie on one line."""
     rx, ry = p2[0] - p1[0], p2[1] - p1[1]
     sx, sy = q2[0] - q1[0], q2[1] - q1[1]
+    lr, ls = math.hypot(rx, ry), math.hypot(sx, sy)
+    if lr <= TOLERANCE or ls <= TOLERANCE:
+        return []   # an edge this short is a corner, found as one
     den = rx * sy - ry * sx
     wx, wy = q1[0] - p1[0], q1[1] - p1[1]
-    if abs(den) < 1e-12:
-        if abs(wx * ry - wy * rx) > 1e-9 * max(1.0, math.hypot(rx, ry)):
+    if abs(den) <= TOLERANCE * lr * ls:
+        if abs(wx * ry - wy * rx) > TOLERANCE * lr:
             return []   # parallel, apart
         out = []
         for a, (b1, b2) in ((q1, (p1, p2)), (q2, (p1, p2)), (p1, (q1, q2)), (p2, (q1, q2))):
-            if _point_segment(a, b1, b2)[0] < 1e-9:
+            if segment_distance(a, b1, b2)[0] <= TOLERANCE:
                 out.append(a)
         return out
     t = (wx * sy - wy * sx) / den
     u = (wx * ry - wy * rx) / den
-    if -1e-9 <= t <= 1 + 1e-9 and -1e-9 <= u <= 1 + 1e-9:
+    if -TOLERANCE <= t * lr <= lr + TOLERANCE and -TOLERANCE <= u * ls <= ls + TOLERANCE:
         return [(p1[0] + t * rx, p1[1] + t * ry)]
     return []
 
 
 def _segment_circle(p1: Point, p2: Point, c: Point, r: float) -> list[Point]:
+    """Where the segment p1-p2 meets the circle around c of radius r (to within
+    :data:`TOLERANCE` of its ends)."""
     dx, dy = p2[0] - p1[0], p2[1] - p1[1]
     wx, wy = p1[0] - c[0], p1[1] - c[1]
     a = dx * dx + dy * dy
@@ -143,85 +68,15 @@ def _segment_circle(p1: Point, p2: Point, c: Point, r: float) -> list[Point]:
     if a == 0 or disc < 0:
         return []
     root = math.sqrt(disc)
+    margin = TOLERANCE / math.sqrt(a)
     return [(p1[0] + t * dx, p1[1] + t * dy) for t in ((-b - root) / a, (-b + root) / a)
-            if -1e-9 <= t <= 1 + 1e-9]
-
-
-def gap(a: Convex, b: Convex) -> float:
-    """The distance between two convex shapes (0 when they touch or overlap)."""
-    if any(b.holds(p, 0.0) for p in a.corners) or any(a.holds(p, 0.0) for p in b.corners):
-        return 0.0
-    for p1, p2 in a.edges():
-        for q1, q2 in b.edges():
-            if _segments_cross(p1, p2, q1, q2):
-                return 0.0
-    return min(min(_point_segment(p, q1, q2)[0] for p in a.corners for q1, q2 in b.edges()),
-               min(_point_segment(q, p1, p2)[0] for q in b.corners for p1, p2 in a.edges()))
-
-
-def closest_points(a: Convex, b: Convex) -> tuple[Point, Point] | None:
-    """The closest point of ``a`` to ``b`` and of ``b`` to ``a``; None when they touch or
-    overlap. Where the closest points are not single (facing edges side by side), the middle
-    of each closest stretch."""
-    if not apart(a, b):
-        return None
-    found: list[tuple[float, Point, Point]] = []
-    edges_a, edges_b = a.edges(), b.edges()
-    for p in a.corners:
-        for q1, q2 in edges_b:
-            d, q = _point_segment(p, q1, q2)
-            found.append((d, p, q))
-    for q in b.corners:
-        for p1, p2 in edges_a:
-            d, p = _point_segment(q, p1, p2)
-            found.append((d, p, q))
-    best = min(d for d, _, _ in found)
-    if best <= 1e-9:
-        return None
-    near = [(p, q) for d, p, q in found if d <= best + 1e-9]
-    n = len(near)
-    return ((sum(p[0] for p, _ in near) / n, sum(p[1] for p, _ in near) / n),
-            (sum(q[0] for _, q in near) / n, sum(q[1] for _, q in near) / n))
-
-
-def apart(a: Convex, b: Convex, margin: float = 1e-12) -> bool:
-    """Whether a straight line separates the two shapes (they may touch along it, or cross
-    it by up to ``margin`` inches).
-
-    Examples:
-        >>> apart(Convex([(0, 0), (1, 0), (1, 1), (0, 1)]), Convex([(1, 0), (2, 0), (2, 1), (1, 1)]))
-        True
-        >>> apart(Convex([(0, 0), (2, 0), (2, 2), (0, 2)]), Convex([(1, 1), (3, 1), (3, 3), (1, 3)]))
-        False
-    """
-    for one, other in ((a, b), (b, a)):
-        for nx, ny, c in one.planes:
-            if min(nx * x + ny * y for x, y in other.corners) >= c - margin:
-                return True
-    return False
-
-
-def overlap(a: Convex, b: Convex) -> bool:
-    """Whether the two shapes share more than their outlines: shapes that only touch along an
-    edge or at a corner (to within :data:`EPSILON`) do not overlap.
-
-    Examples:
-        >>> overlap(Convex([(0, 0), (2, 0), (2, 2), (0, 2)]), Convex([(1, 1), (3, 1), (3, 3), (1, 3)]))
-        True
-        >>> overlap(Convex([(0, 0), (1, 0), (1, 1), (0, 1)]), Convex([(1, 0), (2, 0), (2, 1), (1, 1)]))
-        False
-    """
-    box, other = a.box, b.box
-    if (box[0] >= other[2] - EPSILON or box[2] <= other[0] + EPSILON
-            or box[1] >= other[3] - EPSILON or box[3] <= other[1] + EPSILON):
-        return False
-    return not apart(a, b, EPSILON)
+            if -margin <= t <= 1 + margin]
 
 
 def until_clear(a: Convex, b: Convex, v: Point, reach: float) -> float:
     """How far ``a`` moved along the unit vector ``v`` must go before it is ``reach`` inches
     or more from ``b`` for good: the largest t at which ``a`` moved by t·v is within reach of
-    ``b`` (grown by :data:`EPSILON`), or a negative number when it never is ahead.
+    ``b`` (grown by :data:`TOLERANCE`), or a negative number when it never is ahead.
 
     The distance of ``a`` moved by t·v from ``b`` is convex in t (the distance from t·v to
     the shape ``b`` less ``a``), so the t within reach are one interval, and past its end the
@@ -237,31 +92,12 @@ def until_clear(a: Convex, b: Convex, v: Point, reach: float) -> float:
         True
     """
     back = (-v[0], -v[1])
-    around_b, around_a = _Band(b, reach), _Band(a, reach)
+    around_b, around_a = Band(b, reach), Band(a, reach)
     return max(max(around_b.end(p, v) for p in a.corners),
                max(around_a.end(q, back) for q in b.corners))
 
 
-def hull(points: Iterable[Point]) -> Convex:
-    """The convex hull of the points (at least three not on one line)."""
-    pts = sorted(set(points))
-
-    def cross(o: Point, p: Point, q: Point) -> float:
-        return (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
-    lower: list[Point] = []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    upper: list[Point] = []
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    return Convex(lower[:-1] + upper[:-1])
-
-
-class _Band:
+class Band:
     """The points within ``reach`` of a convex shape: the shape, a strip along each edge and
     a disc at each corner (their union is convex)."""
 
@@ -272,32 +108,25 @@ class _Band:
         self.reach = reach
         strips = []
         edges = []
-        for (a, b), (nx, ny, c) in zip(_edges_by_plane(shape), shape.planes):
+        for (a, b), (nx, ny, _) in zip(_edges_by_plane(shape), shape.planes):
+            # between the edge and its copy pushed out by reach
             a2 = (a[0] + nx * reach, a[1] + ny * reach)
             b2 = (b[0] + nx * reach, b[1] + ny * reach)
-            # between the edge and its copy pushed out by reach, and across its two ends
-            ex, ey = b[0] - a[0], b[1] - a[1]
-            length = math.hypot(ex, ey)
-            ex, ey = ex / length, ey / length
-            strips.append([(nx, ny, c + reach), (-nx, -ny, -c), (ex, ey, ex * b[0] + ey * b[1]),
-                           (-ex, -ey, -(ex * a[0] + ey * a[1]))])
+            strips.append(Convex([a, b, b2, a2]))
             edges.append((a2, b2))
-        self.strips = strips
-        self.edges = edges
+        self.strips: list[Convex] = strips
+        self.edges: list[tuple[Point, Point]] = edges
         """The straight parts of the band's outline."""
 
     def end(self, p: Point, v: Point) -> float:
         """The largest t with p + t·v within reach of the shape (the line meets the shape)."""
         best = -math.inf
-        found = _interval(p, v, self.shape.planes, EPSILON)
-        if found is not None:
-            best = found[1]
-        for planes in self.strips:
-            found = _interval(p, v, planes, EPSILON)
+        for part in [self.shape, *self.strips]:
+            found = part.stretch(p, v, TOLERANCE)
             if found is not None and found[1] > best:
                 best = found[1]
         vv = v[0] * v[0] + v[1] * v[1]
-        r = self.reach + EPSILON
+        r = self.reach + TOLERANCE
         for cx, cy in self.shape.corners:
             wx, wy = p[0] - cx, p[1] - cy
             b = wx * v[0] + wy * v[1]
@@ -317,15 +146,17 @@ class _Band:
                 out.extend(_segments_cross(p1, p2, q1, q2))
             for c in self.shape.corners:
                 out.extend(q for q in _segment_circle(p1, p2, c, self.reach)
-                           if abs(_distance_to(q, self.shape) - self.reach) < 1e-6)
+                           if abs(self.shape.distance_to(q) - self.reach) <= TOLERANCE)
         for q1, q2 in self.edges:
             out.extend(q for q in (q1, q2) if piece.holds(q))
         return out
 
 
 def _edges_by_plane(shape: Convex) -> list[tuple[Point, Point]]:
-    """The edges of non-zero length, in the order of the shape's planes."""
-    return [(a, b) for a, b in shape.edges() if math.hypot(b[0] - a[0], b[1] - a[1]) >= 1e-12]
+    """The edges longer than :data:`TOLERANCE` (those with a plane), in the order of the
+    shape's planes."""
+    return [(a, b) for a, b in shape.edges()
+            if math.hypot(b[0] - a[0], b[1] - a[1]) > TOLERANCE]
 
 
 def _boxes_meet(box: tuple[float, float, float, float], other: tuple[float, float, float, float],
@@ -334,27 +165,20 @@ def _boxes_meet(box: tuple[float, float, float, float], other: tuple[float, floa
                 or box[1] > other[3] + margin or box[3] < other[1] - margin)
 
 
-def _line_clear(p: Point, v: Point, a: Convex, b: Convex, piece: Convex,
-                band: _Band | None) -> bool:
-    """Whether, on the line through p along v, the stretch from ``a`` to ``b`` avoids the
-    piece (beyond the band around ``a``). False when the line misses ``a`` or ``b``."""
-    return _lines_clear(p, v, a, b, (piece,), band)
-
-
 def _stretch_clear(p: Point, v: Point, t0: float, t1: float, pieces: Iterable[Convex],
-                   band: _Band | None) -> bool:
+                   band: Band | None) -> bool:
     """Whether the stretch t0..t1 of the line p + t·v (v of unit length) passes across none
     of the pieces (beyond the band, if any)."""
     end = None
     for piece in pieces:
-        ip = _interval(p, v, piece.planes, -EPSILON, t0, t1)
-        if ip is None or ip[1] - ip[0] <= EPSILON:
+        ip = piece.stretch(p, v, -TOLERANCE, t0, t1)
+        if ip is None or ip[1] - ip[0] <= TOLERANCE:
             continue
         if band is None:
             return False
         if end is None:
             end = band.end(p, v)
-        if ip[1] > end + EPSILON:
+        if ip[1] > end + TOLERANCE:
             return False
     return True
 
@@ -376,20 +200,20 @@ def behind(a: Convex, b: Convex, piece: Convex, ignore: float = 0.0) -> bool:
            max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
     if not _boxes_meet(box, piece.box) or apart(hull(a.corners + b.corners), piece):
         return False   # every line from a to b runs inside their hull, which misses the piece
-    if gap(a, b) <= ignore + EPSILON:
+    if distance(a, b) <= ignore + TOLERANCE:
         return False   # every line from a to b runs within the ignored distance of a
     band = None
     points = a.corners + b.corners + piece.corners
     if ignore > 0 and _boxes_meet(piece.box, a.box, ignore):
-        if all(_distance_to(c, a) <= ignore for c in piece.corners):
+        if all(a.distance_to(c) <= ignore + TOLERANCE for c in piece.corners):
             return False   # the whole piece is ignored
-        band = _Band(a, ignore)
+        band = Band(a, ignore)
         points += band.outline_meets(piece)
     return not _key_line_clear(a, b, [piece], points, band)
 
 
 def _key_line_clear(a: Convex, b: Convex, pieces: Sequence[Convex], points: list[Point],
-                    band: _Band | None) -> bool:
+                    band: Band | None) -> bool:
     """Whether some straight line from a point of ``a`` to a point of ``b`` passes across none
     of the pieces (beyond the band), trying the lines through every two key points: the
     ``points`` given (the corners of ``a``, ``b`` and the pieces first, in that order, and
@@ -413,7 +237,7 @@ def _key_line_clear(a: Convex, b: Convex, pieces: Sequence[Convex], points: list
     for i, j in pairs:
         p, q = points[i], points[j]
         v = (q[0] - p[0], q[1] - p[1])
-        if abs(v[0]) + abs(v[1]) < 1e-9:
+        if math.hypot(v[0], v[1]) <= TOLERANCE:
             continue
         if _lines_clear(p, v, a, b, pieces, band):
             return True
@@ -421,15 +245,16 @@ def _key_line_clear(a: Convex, b: Convex, pieces: Sequence[Convex], points: list
 
 
 def _lines_clear(p: Point, v: Point, a: Convex, b: Convex, pieces: Sequence[Convex],
-                 band: _Band | None) -> bool:
-    """:func:`_line_clear` for several pieces: the stretch from ``a`` to ``b`` passes across
-    none of them."""
+                 band: Band | None) -> bool:
+    """Whether, on the line through p along v, the stretch from ``a`` to ``b`` passes across
+    none of the pieces (beyond the band around ``a``). False when the line misses ``a`` or
+    ``b``."""
     length = math.hypot(v[0], v[1])
     v = (v[0] / length, v[1] / length)
-    ia = _interval(p, v, a.planes, EPSILON)
+    ia = a.stretch(p, v, TOLERANCE)
     if ia is None:
         return False
-    ib = _interval(p, v, b.planes, EPSILON)
+    ib = b.stretch(p, v, TOLERANCE)
     if ib is None:
         return False
     if ib[1] <= ia[0]:
@@ -440,22 +265,22 @@ def _lines_clear(p: Point, v: Point, a: Convex, b: Convex, pieces: Sequence[Conv
     return _stretch_clear(p, v, ia[1], ib[0], pieces, band)
 
 
-def segment_clear(p: Point, q: Point, piece: Convex, band: _Band | None) -> bool:
+def segment_clear(p: Point, q: Point, piece: Convex, band: Band | None) -> bool:
     """Whether the segment p→q avoids the piece beyond the band (p is within the band's
     shape or reach)."""
     length = math.hypot(q[0] - p[0], q[1] - p[1])
-    if length < 1e-9:
+    if length <= TOLERANCE:
         return True
     v = ((q[0] - p[0]) / length, (q[1] - p[1]) / length)
-    ip = _interval(p, v, piece.planes, -EPSILON, 0.0, length)
-    if ip is None or ip[1] - ip[0] <= EPSILON:
+    ip = piece.stretch(p, v, -TOLERANCE, 0.0, length)
+    if ip is None or ip[1] - ip[0] <= TOLERANCE:
         return True
-    return band is not None and ip[1] <= band.end(p, v) + EPSILON
+    return band is not None and ip[1] <= band.end(p, v) + TOLERANCE
 
 
-def band(shape: Convex, reach: float) -> _Band | None:
+def band(shape: Convex, reach: float) -> Band | None:
     """The points within ``reach`` of the shape, for :func:`segment_clear` (None for 0)."""
-    return _Band(shape, reach) if reach > 0 else None
+    return Band(shape, reach) if reach > 0 else None
 
 
 def clear_line(a: Convex, b: Convex, obstacles: Iterable[Convex]) -> bool:
@@ -486,4 +311,4 @@ def clear_line(a: Convex, b: Convex, obstacles: Iterable[Convex]) -> bool:
         points = points + piece.corners
     # shapes that touch or overlap have a line through a point they share (asked last: the
     # key lines usually find a clear one first)
-    return _key_line_clear(a, b, pieces, points, None) or gap(a, b) <= EPSILON
+    return _key_line_clear(a, b, pieces, points, None) or distance(a, b) <= TOLERANCE

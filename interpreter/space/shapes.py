@@ -11,7 +11,9 @@ A point belongs to the shape when some disc of the sweep holds it: ``|p - c(t)| 
 for some ``t`` in 0..1, where ``c`` runs from the start centre to the end centre and ``r``
 from the start radius to the end radius. The distance from a convex shape (a base) to
 ``c(t)`` less ``r(t)`` is convex in ``t``, so its least value, found by golden-section
-search, says exactly (to the float) whether the base meets the shape.
+search, says exactly (to the float) whether the base meets the shape. A base within
+:data:`~rules_run.space.convex.TOLERANCE` of a shape is under it (a shape touching a base's
+edge hits it).
 """
 
 from __future__ import annotations
@@ -20,12 +22,10 @@ import math
 
 import attrs
 
-from rules_run.space.geometry import Footprint, Pose, corners, point_distance
+from rules_run.space.convex import TOLERANCE, Convex
+from rules_run.space.geometry import Footprint, Pose, corners
 
-__all__ = ["Sweep", "TOUCH"]
-
-TOUCH = 1e-9
-"""Inches: a base this near a shape is under it (a shape touching a base's edge hits it)."""
+__all__ = ["Sweep"]
 
 _GOLDEN = (math.sqrt(5) - 1) / 2
 _SEARCH_STEPS = 80
@@ -116,11 +116,12 @@ class Sweep:
 
     def holds(self, x: float, y: float) -> bool:
         """The point lies on the shape (its outline included)."""
-        return self._gap(lambda cx, cy: math.hypot(x - cx, y - cy))[0] <= TOUCH
+        return self._gap(lambda cx, cy: math.hypot(x - cx, y - cy))[0] <= TOLERANCE
 
     def meets(self, pose: Pose, size: Footprint) -> bool:
         """Some part of the rectangle (a model's base) lies under the shape."""
-        return self._gap(lambda cx, cy: point_distance(pose, size, cx, cy))[0] <= TOUCH
+        base = Convex.rect(pose, size)
+        return self._gap(lambda cx, cy: base.distance_to((cx, cy)))[0] <= TOLERANCE
 
     def holds_all(self, pose: Pose, size: Footprint) -> bool:
         """The whole rectangle lies under the shape (a convex shape holds it when it holds

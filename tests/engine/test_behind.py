@@ -1,5 +1,5 @@
 """Behind a terrain piece: the builtins ``behind`` and ``models_behind`` and the pure geometry
-under them (interpreter/space/lines.py), on hand-computed layouts.
+under them (interpreter/space/lines.py, convex.py), on hand-computed layouts.
 
 Units of 1" square bases stand in rows on the battlefield's x axis; a piece lies across
 the way between them. The aos4 ruleset only supplies unit data; nothing here reads a rule.
@@ -14,13 +14,15 @@ import pytest
 from helpers.aos4_table import build, piece, row
 
 from rules_run.diagnostics import BattleError
-from rules_run.space import Footprint, Pose, corners
-from rules_run.space.lines import (
+from rules_run.space import (
     Convex,
+    Footprint,
+    Pose,
     band,
     behind,
     closest_points,
-    gap,
+    corners,
+    distance,
     segment_clear,
 )
 
@@ -137,7 +139,7 @@ def test_closest_points_take_the_middle_of_facing_edges() -> None:
     a, b = _rect(0, 0, 2, 1), _rect(1, 5, 2, 1)
     p, q = closest_points(a, b)
     assert p == pytest.approx((0.5, 0.5)) and q == pytest.approx((0.5, 4.5))
-    assert gap(a, b) == pytest.approx(4.0)
+    assert distance(a, b) == pytest.approx(4.0)
     assert closest_points(a, _rect(1, 0.5, 2, 1)) is None   # overlapping
 
 

@@ -10,8 +10,8 @@ from rules_run import open_battle
 from rules_run.engine.state import BattleState
 from rules_run.space import Pose
 
-_KEPT = ("_footprints", "_gaps", "_outlines", "_terrain_under", "_in_range", "_between",
-         "_bases", "_behind")
+_KEPT = ("_footprints", "_gaps", "_terrain_under", "_in_range", "_between", "_bases",
+         "_behind")
 """The battle state's caches of geometry (each a :class:`rules_run.engine.kept.Kept`)."""
 
 

@@ -16,9 +16,8 @@ import yaml
 from rules_run.chance import RandomChance
 from rules_run import open_battle
 from rules_run.diagnostics import BattleError
-from rules_run.engine.builtins.sight import TerrainPiece, clip_segment, grid_points
+from rules_run.engine.builtins.sight import TerrainPiece
 from rules_run.engine.state import BattleState
-from rules_run.space import Footprint, Pose
 
 FOREST = {"id": "wood", "kind": "forest", "name": "Wood", "at": {"x": 36, "y": 24},
           "size": {"w": 10, "h": 6}, "effects": ["Line of Sight (5)", "Soft Cover"]}
@@ -45,21 +44,6 @@ def u(uid: str, x: float, y: float, facing: float = 0, models: int = 10, files: 
       side: str = "a") -> dict:
     return {"id": uid, "side": side, "profile": "empire/halberdier", "models": models,
             "files": files, "position": {"x": x, "y": y, "facing": facing}}
-
-
-def test_clip_segment_gives_the_part_inside() -> None:
-    square = [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)]
-    assert clip_segment((-2.0, 2.0), (6.0, 2.0), square) == (0.25, 0.75)
-    assert clip_segment((-2.0, 5.0), (6.0, 5.0), square) is None
-    # a segment starting inside
-    t_in, t_out = clip_segment((2.0, 2.0), (2.0, 10.0), square)
-    assert (t_in, round(t_out, 6)) == (0.0, 0.25)
-
-
-def test_grid_points_follow_the_facing() -> None:
-    points = grid_points(Pose(0, 0, 90), Footprint(4, 2), 2, 1)
-    # facing +x: the unit's width runs along y
-    assert [tuple(round(v, 6) for v in p) for p in points] == [(0.0, 1.0), (0.0, -1.0)]
 
 
 def test_in_arc_and_in_range(tmp_path: Path) -> None:

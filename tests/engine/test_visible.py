@@ -12,8 +12,7 @@ from pathlib import Path
 
 from helpers.aos4_table import build, piece, row
 
-from rules_run.space import Pose
-from rules_run.space.lines import Convex, behind, clear_line
+from rules_run.space import Convex, Pose, behind, clear_line
 
 # The observer's five models span x 7.5..12.5 at y 1.5..2.5, the target's x 7.5..12.5 at
 # y 19.5..20.5: every line from one to the other crosses each y between at an x in 7.5..12.5.

@@ -26,7 +26,7 @@ from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.engine.builtins.shapes import model_bases
 from rules_run.lang.builtins import READINGS
 from rules_run.runtime.entities import Unit, placed
-from rules_run.space import Sweep, axes
+from rules_run.space import TOLERANCE, Sweep, axes
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
@@ -203,8 +203,8 @@ def _lines_under(state: BattleState, unit: Unit, marker_id: Any, span: Span | No
     bases = model_bases(state, unit)
     # the file a model stands in: the one its base's centre lies across from
     return len({math.floor(((bases[k][0].x - pose.x) * rx
-                            + (bases[k][0].y - pose.y) * ry + width / 2)
-                           / unit.base_w + 1e-9) for k in under})
+                            + (bases[k][0].y - pose.y) * ry + width / 2 + TOLERANCE)
+                           / unit.base_w) for k in under})
 
 
 @builtin("ranks_under")

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.engine.builtins.shapes import gap, unit_shape
 from rules_run.runtime.entities import Unit, placed
-from rules_run.space import Pose, advance, arc_of, axes, corners, far_apart, heading_to
-from rules_run.space.lines import EPSILON, Convex, hull, overlap, until_clear
+from rules_run.space import (TOLERANCE, Pose, advance, arc_of, axes, corners, far_apart,
+                             heading_to, hull, overlap, until_clear)
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
@@ -120,11 +120,11 @@ def _on_until_clear(state: BattleState, unit: Unit, heading: float, reach: float
         pose = placed(unit)
         near = [o for o in rest
                 if not far_apart(pose, size, placed(o), state.footprint(o), reach)
-                and gap(state, unit, o) < reach - 1e-9]
+                and gap(state, unit, o) < reach - TOLERANCE]
         if not near or not on_table(state, unit):
             break
-        shape = Convex(corners(pose, size))
-        step = max(EPSILON, max(until_clear(shape, unit_shape(state, o), v, reach)
+        shape = unit_shape(state, unit)
+        step = max(TOLERANCE, max(until_clear(shape, unit_shape(state, o), v, reach)
                                 for o in near))
         unit.pose = advance(pose, heading, step)
         on += step

@@ -22,15 +22,14 @@ from rules_run.engine.builtins.movement import carry, moved_from
 from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.engine.builtins.shapes import model_bases
 from rules_run.runtime.entities import placed
-from rules_run.space import Footprint, Pose, advance, axes, edge_distance, far_apart, heading_to
-from rules_run.space import point_distance
+from rules_run.space import (TOLERANCE, Convex, Footprint, Pose, advance, corners,
+                             edge_distance, far_apart, heading_to, point_distance)
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
 
 __all__ = ["Place", "place", "places"]
 
-_EPSILON = 1e-9
 _PATH_STEP = 0.1
 """How finely a move toward a place is checked against its keep-away distance (inches)."""
 
@@ -38,7 +37,7 @@ _PATH_STEP = 0.1
 class Place:
     """An objective marker (a point) or a terrain feature (an upright rectangle)."""
 
-    __slots__ = ("id", "kind", "x", "y", "w", "h", "effects")
+    __slots__ = ("id", "kind", "x", "y", "w", "h", "effects", "shape")
 
     def __init__(self, id: str, kind: str, x: float, y: float, w: float = 0.0,
                  h: float = 0.0, effects: tuple[str, ...] = ()) -> None:
@@ -48,23 +47,17 @@ class Place:
         self.x, self.y, self.w, self.h = x, y, w, h
         self.effects = effects
         """The names of the rules a feature's ``effects`` give (``Cover (1)`` is ``Cover``)."""
+        self.shape = None if self.is_point else Convex.rect(Pose(x, y), Footprint(w, h))
+        """A feature's rectangle as a shape (None for a point)."""
 
     @property
     def is_point(self) -> bool:
         return self.w <= 0 or self.h <= 0
 
-    def point_distance(self, px: float, py: float) -> float:
-        """From a point to this place (0 inside a feature)."""
-        dx = max(abs(px - self.x) - self.w / 2, 0.0)
-        dy = max(abs(py - self.y) - self.h / 2, 0.0)
-        return math.hypot(dx, dy)
-
     def holds(self, px: float, py: float) -> bool:
-        """The point lies on this place (a feature's rectangle, edges included)."""
-        if self.is_point:
-            return False
-        return (abs(px - self.x) <= self.w / 2 + _EPSILON
-                and abs(py - self.y) <= self.h / 2 + _EPSILON)
+        """The point lies on this place (a feature's rectangle, its outline within
+        :data:`~rules_run.space.TOLERANCE` included)."""
+        return self.shape is not None and self.shape.holds((px, py))
 
 
 
@@ -118,7 +111,7 @@ def _base_distance(pose: Pose, size: Footprint, where: Place) -> float:
 
 def _within(state: BattleState, unit: Any, where: Place, inches: float) -> int:
     return sum(1 for pose, size in model_bases(state, unit)
-               if _base_distance(pose, size, where) <= float(inches) + _EPSILON)
+               if _base_distance(pose, size, where) <= float(inches) + TOLERANCE)
 
 
 # ---------------------------------------------------------------- builtins
@@ -154,11 +147,7 @@ def models_wholly_on(state, env, span, unit, place_id):
     where = place(state, place_id, span)
     count = 0
     for pose, size in model_bases(state, unit):
-        (fx, fy), (rx, ry) = axes(pose.facing)
-        corners = [(pose.x + sx * size.width / 2 * rx + sy * size.depth / 2 * fx,
-                    pose.y + sx * size.width / 2 * ry + sy * size.depth / 2 * fy)
-                   for sx in (-1, 1) for sy in (-1, 1)]
-        if all(where.holds(cx, cy) for cx, cy in corners):
+        if all(where.holds(cx, cy) for cx, cy in corners(pose, size)):
             count += 1
     return count
 
@@ -210,7 +199,7 @@ def move_to(state, env, span, unit, place_id, inches, keep_away=None):
             return True
         unit.pose = pose
         size = state.footprint(unit)
-        need = float(keep_away) - _EPSILON
+        need = float(keep_away) - TOLERANCE
         return all(far_apart(pose, size, placed(e), state.footprint(e), need)
                    or edge_distance(pose, size, placed(e), state.footprint(e)) >= need
                    for e in enemies)

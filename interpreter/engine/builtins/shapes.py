@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_run.engine.kept import MISSING
 from rules_run.runtime.entities import placed
-from rules_run.space import Footprint, Pose, axes, corners, edge_distance
-from rules_run.space.lines import Convex
+from rules_run.space import Convex, Footprint, Pose, axes, distance
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
@@ -21,19 +20,19 @@ __all__ = ["gap", "kept_for", "model_bases", "unit_shape", "base_shapes"]
 
 
 def gap(state: BattleState, a: Unit, b: Unit) -> float:
-    """The edge-to-edge distance between two units' footprints where they stand.
+    """The edge-to-edge distance between two units' footprints where they stand (the
+    :func:`~rules_run.space.distance` of their shapes).
 
-    Kept for the pair, both ways round (the distance is the same from either: see
-    :func:`rules_run.space.edge_distance`), until either moves or changes size (a new
-    pose or footprint).
+    Kept for the pair, both ways round (the distance is the same from either), until either
+    moves or changes size (a new pose or footprint).
     """
     pa, pb, fa, fb = a.pose, b.pose, state.footprint(a), state.footprint(b)
     kept = state._gaps.get((a, b), (pa, pb, fa, fb))
     if kept is not MISSING:
         return kept
-    distance = edge_distance(placed(a), fa, placed(b), fb)
-    state._gaps.put((b, a), (pb, pa, fb, fa), distance)
-    return state._gaps.put((a, b), (pa, pb, fa, fb), distance)
+    found = distance(unit_shape(state, a), unit_shape(state, b))
+    state._gaps.put((b, a), (pb, pa, fb, fa), found)
+    return state._gaps.put((a, b), (pa, pb, fa, fb), found)
 
 
 def kept_for(state: BattleState, key: tuple[Any, ...], a: Unit, b: Unit,
@@ -49,14 +48,14 @@ def kept_for(state: BattleState, key: tuple[Any, ...], a: Unit, b: Unit,
 
 def unit_shape(state: BattleState, unit: Unit) -> Convex:
     """Its footprint as a shape, kept until it moves or changes size."""
-    return kept_for(state, ("shape", unit), unit, unit, lambda: Convex(
-        corners(placed(unit), state.footprint(unit))))
+    return kept_for(state, ("shape", unit), unit, unit, lambda: Convex.rect(
+        placed(unit), state.footprint(unit)))
 
 
 def base_shapes(state: BattleState, unit: Unit) -> list[Convex]:
     """Its models' bases as shapes, kept until it moves or changes size."""
     return kept_for(state, ("bases", unit), unit, unit, lambda: [
-        Convex(corners(pose, size)) for pose, size in model_bases(state, unit)])
+        Convex.rect(pose, size) for pose, size in model_bases(state, unit)])
 
 
 def model_bases(state: BattleState, unit: Any) -> list[tuple[Pose, Footprint]]:

@@ -17,21 +17,19 @@ from rules_run.engine.builtins.registry import builtin, files_ranks
 from rules_run.engine.builtins.shapes import base_shapes, gap, kept_for, unit_shape
 from rules_run.engine.kept import MISSING
 from rules_run.runtime.entities import Bearer, placed
-from rules_run.space import Footprint, Pose, arc_of, axes, corners, edge_distance, far_apart
-from rules_run.space.lines import (Convex, apart, band, clear_line, closest_points, hull,
-                                     overlap, segment_clear)
-from rules_run.space.lines import behind as hidden_behind
+from rules_run.space import (TOLERANCE, Convex, Footprint, Pose, apart, arc_of, axes, band,
+                             clear_line, closest_points, corners, distance, far_apart,
+                             grid_points, hull, overlap, segment_clear)
+from rules_run.space import behind as hidden_behind
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
     from rules_run.runtime.entities import Unit
 
-__all__ = ["TerrainPiece", "clip_segment", "grid_points", "pieces", "piece_shape"]
+__all__ = ["TerrainPiece", "pieces", "piece_shape"]
 
 _POINT = Footprint(0.0, 0.0)
 """The size of a point."""
-_GRID_MAX = 5
-"""At most this many sample points across (and deep) a footprint."""
 
 
 class TerrainPiece(Bearer):
@@ -58,89 +56,7 @@ class TerrainPiece(Bearer):
         return f"TerrainPiece({self.id!r})"
 
 
-# ---------------------------------------------------------------- pure geometry
-
-
-def clip_segment(p: tuple[float, float], q: tuple[float, float],
-                 poly: list[tuple[float, float]]) -> tuple[float, float] | None:
-    """The part of the segment p→q inside a convex polygon, as (t_in, t_out) in 0..1.
-
-    None when the segment misses the polygon (Cyrus-Beck clipping; the polygon's corners
-    may run either way round).
-
-    Examples:
-        >>> square = [(0, 0), (2, 0), (2, 2), (0, 2)]
-        >>> clip_segment((-1, 1), (3, 1), square)
-        (0.25, 0.75)
-        >>> clip_segment((-1, 3), (3, 3), square) is None
-        True
-    """
-    return _clip(p, q, _half_planes(poly))
-
-
-def _half_planes(poly: list[tuple[float, float]]) -> list[tuple[float, float, float, float]]:
-    """A convex polygon as the half-planes of its edges: (a corner, the outward normal)."""
-    n = len(poly)
-    cx = sum(x for x, _ in poly) / n
-    cy = sum(y for _, y in poly) / n
-    planes = []
-    for i in range(n):
-        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
-        # the edge's normal, pointing out of the polygon
-        nx, ny = by - ay, ax - bx
-        if nx * (cx - ax) + ny * (cy - ay) > 0:
-            nx, ny = -nx, -ny
-        planes.append((ax, ay, nx, ny))
-    return planes
-
-
-_MARGIN = 1e-6
-"""Inches around the lines of sight within which a thing is tested against them."""
-
-
-def _clip(p: tuple[float, float], q: tuple[float, float],
-          planes: list[tuple[float, float, float, float]]) -> tuple[float, float] | None:
-    """:func:`clip_segment` against a polygon given as its half-planes."""
-    px, py = p
-    dx, dy = q[0] - px, q[1] - py
-    t_in, t_out = 0.0, 1.0
-    for ax, ay, nx, ny in planes:
-        denominator = nx * dx + ny * dy
-        numerator = nx * (px - ax) + ny * (py - ay)
-        if abs(denominator) < 1e-12:
-            if numerator > 1e-12:
-                return None
-            continue
-        t = -numerator / denominator
-        if denominator < 0:
-            t_in = max(t_in, t)
-        else:
-            t_out = min(t_out, t)
-        if t_in > t_out + 1e-12:
-            return None
-    return (t_in, t_out)
-
-
-def grid_points(pose: Pose, size: Footprint, across: int, deep: int
-                ) -> list[tuple[float, float]]:
-    """Sample points spread over a footprint: ``across`` × ``deep`` cell centres (each at
-    most :data:`_GRID_MAX`), standing for the models of a unit.
-
-    Examples:
-        >>> [tuple(round(v, 6) for v in pt) for pt in grid_points(Pose(0, 0), Footprint(2, 1), 2, 1)]
-        [(-0.5, 0.0), (0.5, 0.0)]
-    """
-    across = max(1, min(_GRID_MAX, across))
-    deep = max(1, min(_GRID_MAX, deep))
-    (fx, fy), (rx, ry) = axes(pose.facing)
-    out = []
-    for j in range(deep):
-        along_front = size.depth / 2 - (j + 0.5) * size.depth / deep
-        for i in range(across):
-            along_right = -size.width / 2 + (i + 0.5) * size.width / across
-            out.append((pose.x + along_right * rx + along_front * fx,
-                        pose.y + along_right * ry + along_front * fy))
-    return out
+# ---------------------------------------------------------------- sample points
 
 
 def _front_centre(pose: Pose, size: Footprint) -> tuple[float, float]:
@@ -154,11 +70,6 @@ def _edge_points(pose: Pose, size: Footprint) -> list[tuple[float, float]]:
     mids = [((c[i][0] + c[(i + 1) % 4][0]) / 2, (c[i][1] + c[(i + 1) % 4][1]) / 2)
             for i in range(4)]
     return c + mids + [(pose.x, pose.y)]
-
-
-def _inside(point: tuple[float, float], planes: list[tuple[float, float, float, float]]
-            ) -> bool:
-    return _clip(point, point, planes) is not None
 
 
 # ---------------------------------------------------------------- the battle's terrain
@@ -196,24 +107,15 @@ def _size_of(state: BattleState, thing: Any) -> Footprint:
     return thing.size if isinstance(thing, TerrainPiece) else state.footprint(thing)
 
 
-def _shape(state: BattleState, thing: Any) -> tuple[list[tuple[float, float, float, float]],
-                                                    tuple[float, float, float, float]]:
-    """A unit's or piece's outline as half-planes and its bounding box (x0, y0, x1, y1),
-    kept until it moves or changes size."""
-    pose, size = thing.pose, _size_of(state, thing)
-    kept = state._outlines.get(thing, (pose, size))
-    if kept is not MISSING:
-        return kept
-    points = corners(pose, size)
-    xs, ys = [x for x, _ in points], [y for _, y in points]
-    return state._outlines.put(thing, (pose, size),
-                               (_half_planes(points), (min(xs), min(ys), max(xs), max(ys))))
+def _shape(state: BattleState, thing: Any) -> Convex:
+    """A unit's or piece's rectangle as a shape (:func:`unit_shape`, :func:`piece_shape`)."""
+    return piece_shape(thing) if isinstance(thing, TerrainPiece) else unit_shape(state, thing)
 
 
 def piece_shape(piece: TerrainPiece) -> Convex:
     """A piece's rectangle as a shape (pieces never move)."""
     if piece.shape is None:
-        piece.shape = Convex(corners(piece.pose, piece.size))
+        piece.shape = Convex.rect(piece.pose, piece.size)
     return piece.shape
 
 
@@ -258,8 +160,8 @@ def terrain_at(state, env, span, unit):
     points = grid_points(unit.pose, size, files, ranks)
     out = []
     for piece in found:
-        planes = _shape(state, piece)[0]
-        inside = sum(1 for p in points if _inside(p, planes))
+        shape = piece_shape(piece)
+        inside = sum(1 for p in points if shape.holds(p))
         if inside * 2 > len(points):
             out.append(piece)
     state._terrain_under.put(unit, (unit.pose, size), out)
@@ -301,16 +203,16 @@ def _reaches(state: BattleState, env: Any, span: Any, a: Unit, size_a: Footprint
              size_b: Footprint, reach: float) -> bool:
     """Whether ``b`` is within ``reach`` of ``a``'s front arc (engagement aside)."""
     pose = placed(a)
+    shape = unit_shape(state, a)
     for x, y in _edge_points(b.pose, size_b):
         if arc_of(pose, size_a, x, y) != "front":
             continue
-        point = Pose(x, y)
-        if (not far_apart(pose, size_a, point, _POINT, reach)
-                and edge_distance(pose, size_a, point, _POINT) <= reach):
+        if (not far_apart(pose, size_a, Pose(x, y), _POINT, reach)
+                and distance(shape, Convex.point(x, y)) <= reach):
             return True
     # the whole of a's front may face part of b without a sample point in the arc
     return (not far_apart(pose, size_a, b.pose, size_b, reach)
-            and edge_distance(pose, size_a, b.pose, size_b) <= reach
+            and distance(shape, _shape(state, b)) <= reach
             and in_arc(state, env, span, a, b))
 
 
@@ -345,27 +247,30 @@ def between(state, env, span, a, b):
 
 
 def _hiding(lines: list[tuple[tuple[float, float], tuple[float, float]]], things: list[Any],
-            shapes: list[tuple[list[tuple[float, float, float, float]],
-                               tuple[float, float, float, float]]]) -> list[Any]:
-    """The things (with their outlines) that cut the majority of the lines of sight.
+            shapes: list[Convex]) -> list[Any]:
+    """The things (with their shapes) that cut the majority of the lines of sight: a line
+    is cut when a stretch of it longer than :data:`~rules_run.space.TOLERANCE` lies on the
+    shape (:meth:`~rules_run.space.Convex.clip`).
 
-    A thing is tested against a line only when their bounding boxes meet (within
-    :data:`_MARGIN`), and no further than it takes to know the majority's verdict.
+    A thing is tested against a line only when their bounding boxes meet (within the
+    tolerance), and no further than it takes to know the majority's verdict.
     """
-    boxes = [(p, q, min(p[0], q[0]) - _MARGIN, min(p[1], q[1]) - _MARGIN,
-              max(p[0], q[0]) + _MARGIN, max(p[1], q[1]) + _MARGIN) for p, q in lines]
+    boxes = [(p, q, min(p[0], q[0]) - TOLERANCE, min(p[1], q[1]) - TOLERANCE,
+              max(p[0], q[0]) + TOLERANCE, max(p[1], q[1]) + TOLERANCE,
+              math.hypot(q[0] - p[0], q[1] - p[1])) for p, q in lines]
     x0, y0 = min(box[2] for box in boxes), min(box[3] for box in boxes)
     x1, y1 = max(box[4] for box in boxes), max(box[5] for box in boxes)
     n = len(lines)
     out = []
-    for thing, (planes, (bx0, by0, bx1, by1)) in zip(things, shapes):
+    for thing, shape in zip(things, shapes):
+        bx0, by0, bx1, by1 = shape.box
         if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0:
             continue   # nowhere near the lines of sight
         crossed = missed = 0
-        for p, q, lx0, ly0, lx1, ly1 in boxes:
+        for p, q, lx0, ly0, lx1, ly1, length in boxes:
             if not (bx0 > lx1 or bx1 < lx0 or by0 > ly1 or by1 < ly0):
-                cut = _clip(p, q, planes)
-                if cut is not None and cut[1] - cut[0] > 1e-9:
+                cut = shape.clip(p, q)
+                if cut is not None and (cut[1] - cut[0]) * length > TOLERANCE:
                     crossed += 1
                     if crossed * 2 > n:
                         out.append(thing)
@@ -381,7 +286,7 @@ def _hiding(lines: list[tuple[tuple[float, float], tuple[float, float]]], things
 def line_through(state, env, span, a, b, piece):
     p = _front_centre(a.pose, state.footprint(a))
     q = (b.pose.x, b.pose.y)
-    cut = _clip(p, q, _shape(state, piece)[0])
+    cut = _shape(state, piece).clip(p, q)
     if cut is None:
         return 0.0
     return round((cut[1] - cut[0]) * math.hypot(q[0] - p[0], q[1] - p[1]), 6)

@@ -10,7 +10,7 @@ from rules_run.diagnostics import Span
 from rules_run.engine.builtins.movement import detach, leave_fights, others
 from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.runtime.entities import Unit, placed, use_items
-from rules_run.space import Pose, edge_distance, far_apart
+from rules_run.space import TOLERANCE, Pose, edge_distance, far_apart
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
@@ -215,11 +215,11 @@ def _edge_pose(state: BattleState, unit: Unit, edge: Any, along: Any, keep_away:
     if keep_away is None:
         return at(wanted)
     standing = [o for o in others(state, unit) if o.on_table and o.pose is not None]
-    need = float(keep_away) - 1e-9
+    need = float(keep_away) - TOLERANCE
     steps = int(math.ceil(length / _ARRIVE_STEP))
     for k in sorted(range(-steps, steps + 1), key=lambda k: (abs(k), k)):
         offset = wanted + k * _ARRIVE_STEP
-        if not half - 1e-9 <= offset <= length - half + 1e-9:
+        if not half - TOLERANCE <= offset <= length - half + TOLERANCE:
             continue
         pose = at(offset)
         if all(far_apart(pose, size, placed(o), state.footprint(o), need)

@@ -7,8 +7,10 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules_run.space import Footprint, Pose, advance, arc_of, edge_distance, far_apart
-from rules_run.space.geometry import corners
+from helpers.space_before import geometry as before
+
+from rules_run.space import (Footprint, Pose, advance, arc_of, corners, edge_distance,
+                             far_apart, grid_points)
 
 
 def test_facing_units_4_inches_apart() -> None:
@@ -19,11 +21,8 @@ def test_facing_units_4_inches_apart() -> None:
 
 def test_rectangles_laid_in_a_cross_overlap() -> None:
     # found by the property test below: no corner of either lies inside the other
-    from rules_run.space import geometry as g
-
     a, b = Pose(0, 0, 45), Pose(0, 0, 45)
     assert edge_distance(a, Footprint(1, 1), b, Footprint(2, 0.5)) == 0.0
-    assert g._crosses((0, -1), (0, 1), (-1, 0), (1, 0))
 
 
 def test_touching_and_overlapping_are_zero() -> None:
@@ -51,10 +50,10 @@ def test_advance_moves_along_the_heading() -> None:
 
 
 def _slow_distance(a, a_size, b, b_size) -> float:
-    """The general polygon computation (no axis-aligned shortcut), for comparison."""
-    from rules_run.space import geometry as g
-
+    """The general polygon computation (no axis-aligned shortcut) of the code before one
+    distance (helpers/space_before), for comparison."""
     pa, pb = corners(a, a_size), corners(b, b_size)
+    g = before
     if (any(g._inside(p, pb) for p in pa) or any(g._inside(p, pa) for p in pb)
             or any(g._crosses(pa[i], pa[(i + 1) % 4], pb[j], pb[(j + 1) % 4])
                    for i in range(4) for j in range(4))):
@@ -109,3 +108,9 @@ def test_far_apart_footprints_are_farther_than_that(ax, ay, af, aw, ad, bx, by, 
     fa, fb = Footprint(aw, ad), Footprint(bw, bd)
     if far_apart(a, fa, b, fb, inches):
         assert edge_distance(a, fa, b, fb) > inches
+
+
+def test_grid_points_follow_the_facing() -> None:
+    points = grid_points(Pose(0, 0, 90), Footprint(4, 2), 2, 1)
+    # facing +x: the unit's width runs along y
+    assert [tuple(round(v, 6) for v in p) for p in points] == [(0.0, 1.0), (0.0, -1.0)]
