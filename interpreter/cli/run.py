@@ -126,6 +126,7 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     takes them) from the same log."""
     from rules_run.engine.driver import LOG_VERSION, run_battle
     from rules_run.engine.narrate import Words, narrate, summary_table
+    from rules_run.runtime.events import from_json
 
     if log:
         _check_log(log)
@@ -164,8 +165,8 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     if summary:
         return 0
     print()
-    for line in narrate(result.events or [], words, explain=explain, decisions=decisions,
-                        sources=sources):
+    for line in narrate(map(from_json, result.events or []), words, explain=explain,
+                        decisions=decisions, sources=sources):
         print(escaped(line, lines=True))
     return 0
 

@@ -170,6 +170,7 @@ def test_a_ruleset_without_a_battle_declaration_cannot_run_battles(tmp_path: Pat
 
 def test_quiet_statuses_stay_in_the_event_log_but_not_in_the_narration(duel) -> None:
     from rules_run.engine.narrate import narrate
+    from rules_run.runtime.events import from_json
 
     _, runtime, battle = duel
     events = run_battle(runtime, battle, seed=3).events
@@ -177,31 +178,32 @@ def test_quiet_statuses_stay_in_the_event_log_but_not_in_the_narration(duel) -> 
     loud = [e for e in events if e["kind"] == "status" and not e["quiet"]]
     assert {e["status"] for e in quiet} >= {"fought"}          # `status fought ... quiet`
     assert {e["status"] for e in loud} >= {"charged"}
-    text = "\n".join(narrate(events))
+    text = "\n".join(narrate(map(from_json, events)))
     assert "now fought" not in text and "now charged" in text
 
 
 def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
     from rules_run.engine.narrate import Words, narrate
+    from rules_run.runtime.events import Phase, Roll, StraightMove, Turn
 
-    def roll(die, units=("u",), **extra):
-        return {"kind": "roll", "rule": "power_die", "units": list(units), "dice": [die],
-                "natural": die, "value": die, "modifiers": [], "need": None, "result": None,
-                "rerolled": False, "cite": "L1", **extra}
+    def roll(die, units=("u",), need=None, result=None):
+        return Roll(rule="power_die", units=list(units), dice=[die], natural=die, value=die,
+                    modifiers=[], need=need, result=result, rerolled=False, marks=[],
+                    cite="L1")
 
     events = [
-        {"kind": "turn", "side": "red"},
-        {"kind": "phase", "phase": "movement", "within": None},
-        {"kind": "phase", "phase": "charges", "within": "movement"},     # empty: hidden
-        {"kind": "phase", "phase": "moves", "within": "movement"},
-        {"kind": "move", "unit": "u", "inches": 4, "toward": "v"},
-        {"kind": "phase", "phase": "magic", "within": None},
+        Turn(side="red"),
+        Phase(phase="movement", within=None),
+        Phase(phase="charges", within="movement"),                       # empty: hidden
+        Phase(phase="moves", within="movement"),
+        StraightMove(unit="u", inches=4, toward="v", placed={}),
+        Phase(phase="magic", within=None),
         roll(3), roll(5), roll(1),
         roll(6, units=("w",)),                                             # another unit's
         roll(2, need=4, result="fail"),                                    # a test-like roll
-        {"kind": "phase", "phase": "shooting", "within": None},           # empty: hidden
-        {"kind": "turn", "side": "blue"},
-        {"kind": "phase", "phase": "movement", "within": None},           # empty: hidden
+        Phase(phase="shooting", within=None),                             # empty: hidden
+        Turn(side="blue"),
+        Phase(phase="movement", within=None),                             # empty: hidden
     ]
     words = Words({"names": {"power_die": "power dice"}}, {"u": "Swordsmen", "w": "Wolves",
                                                             "v": "Goblins", "red": "Red",
@@ -223,17 +225,18 @@ def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
 
 def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() -> None:
     from rules_run.engine.narrate import Words, narrate
+    from rules_run.runtime.events import Decision, Heal, Returned, Score, Win
 
     events = [
-        {"kind": "heal", "unit": "u", "points": 2},
-        {"kind": "returned", "unit": "u", "models": 1, "models_left": 5},
-        {"kind": "returned", "unit": "u", "models": 2, "models_left": 7},
-        {"kind": "decision", "decision": "gambit", "unit": None, "side": "red",
-         "choice": "storm", "why": "default"},
-        {"kind": "score", "side": "red", "points": 0, "total": 5},        # nothing scored
-        {"kind": "score", "side": "red", "points": 3, "total": 8},
-        {"kind": "win", "winner": "red", "reason": "the banner is taken"},
-        {"kind": "win", "winner": None, "reason": "both armies broke"},
+        Heal(unit="u", points=2, wounds=3),
+        Returned(unit="u", models=1, models_left=5, wounds=5, placed={}),
+        Returned(unit="u", models=2, models_left=7, wounds=7, placed={}),
+        Decision(decision="gambit", unit=None, side="red", options=["storm", "hold"],
+                 choice="storm", why="default"),
+        Score(side="red", points=0, total=5),                              # nothing scored
+        Score(side="red", points=3, total=8),
+        Win(winner="red", reason="the banner is taken"),
+        Win(winner=None, reason="both armies broke"),
     ]
     words = Words({"decisions": {"gambit": "{side} pick the gambit {choice}"}},
                   {"u": "Swordsmen", "red": "Red"}, singular=["u"])

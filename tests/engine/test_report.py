@@ -11,6 +11,7 @@ from rules_run.editions.loader import load_edition
 from rules_run.editions.registry import bundled_editions
 from rules_run.engine.driver import run_battle
 from rules_run.engine.narrate import Words, narrate, summary_table
+from rules_run.runtime.events import from_json
 
 SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
 BOOLEAN = re.compile(r"\b(True|False|None)\b")
@@ -29,7 +30,8 @@ def _report(edition, battle, seed=None, **how):
     result = run_battle(runtime, fight, seed=fight.seed if seed is None else seed,
                         keep_events=True)
     words = Words.of(ruleset, fight)
-    return result, summary_table(result, words) + list(narrate(result.events, words, **how))
+    told = narrate(map(from_json, result.events), words, **how)
+    return result, summary_table(result, words) + list(told)
 
 
 @pytest.mark.parametrize("edition,battle", list(_battles()))
