@@ -24,7 +24,7 @@ from rules_run.runtime.events import (
     Arrive,
     Attach,
     AutomaticTest,
-    Battle,
+    BattleStart,
     Casualties,
     Decision,
     Destroyed,
@@ -297,8 +297,8 @@ def _log(e: Log, w: Words) -> str:
 
 
 _LINES: dict[type[Event], Callable[[Any, Words], str | None]] = {
-    Battle: lambda e, w: (f"Battle under {e.edition}: {e.rounds} rounds, "
-                          + " against ".join(w.name(s) for s in e.sides)),
+    BattleStart: lambda e, w: (f"Battle under {e.edition}: {e.rounds} rounds, "
+                               + " against ".join(w.name(s) for s in e.sides)),
     Round: lambda e, w: f"\n=== Round {e.round} ===",
     Turn: lambda e, w: f"-- Turn of {w.name(e.side)} --",
     Phase: lambda e, w: f"  [{_cap(w.name(e.phase))}]",

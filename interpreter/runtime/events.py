@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 import attrs
 
 __all__ = [
-    "Event", "Battle", "Round", "Turn", "Phase", "Roll", "Test", "AutomaticTest", "Volley",
-    "Casualties", "Destroyed", "LeftTable", "SetAside", "Arrive", "Attach", "Detach",
+    "Event", "BattleStart", "Round", "Turn", "Phase", "Roll", "Test", "AutomaticTest",
+    "Volley", "Casualties", "Destroyed", "LeftTable", "SetAside", "Arrive", "Attach", "Detach",
     "Decision", "Win", "Status", "Expire", "StraightMove", "Heal", "Returned", "Engage",
     "Marker", "Wheel", "Align", "RollOff", "Score", "Log", "Trigger", "Result", "Unknown",
     "KINDS", "from_json",
@@ -83,7 +83,7 @@ class Event:
 
 
 @attrs.define(kw_only=True)
-class Battle(Event):
+class BattleStart(Event):
     """The battle begins, the units where the battle file puts them."""
 
     kind: ClassVar[str] = "battle"
@@ -451,9 +451,10 @@ def _registered(*classes: type[Event]) -> dict[str, type[Event]]:
 
 
 KINDS: Mapping[str, type[Event]] = _registered(
-    Battle, Round, Turn, Phase, Roll, Test, AutomaticTest, Volley, Casualties, Destroyed,
-    LeftTable, SetAside, Arrive, Attach, Detach, Decision, Win, Status, Expire, StraightMove,
-    Heal, Returned, Engage, Marker, Wheel, Align, RollOff, Score, Log, Trigger, Result)
+    BattleStart, Round, Turn, Phase, Roll, Test, AutomaticTest, Volley, Casualties,
+    Destroyed, LeftTable, SetAside, Arrive, Attach, Detach, Decision, Win, Status, Expire,
+    StraightMove, Heal, Returned, Engage, Marker, Wheel, Align, RollOff, Score, Log, Trigger,
+    Result)
 """Each kind's record class by the kind's name (a ``test`` with ``automatic`` is an
 :class:`AutomaticTest`)."""
 
