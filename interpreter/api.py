@@ -320,15 +320,18 @@ def run_many(battle: Battle | str | Path | None = None, runs: int = 1000, *,
 
 
 def attack_odds(battle: Battle | str | Path | None, attackers: str | Sequence[str],
-                target: str, *, edition: str | Path | None = None, shooting: bool = False,
-                charging: bool = False, attacks: int | None = None) -> AttackOdds:
-    """The exact odds of each attacker's attacks on ``target`` (unit ids of the battle)."""
+                target: str, *, edition: str | Path | None = None, mode: str | None = None,
+                settings: Mapping[str, Any] | None = None,
+                attacks: int | None = None) -> AttackOdds:
+    """The exact odds of each attacker's attacks on ``target`` (unit ids of the battle), in
+    the ruleset's attack ``mode`` (default: the first its ``attacks:`` lists), with
+    ``settings`` for the parameters that mode lets a user set (``{"charging": True}``)."""
     from rules_run.engine.odds import compute_odds
 
     opened = _opened(battle, edition)
     names = [attackers] if isinstance(attackers, str) else list(attackers)
     return AttackOdds(tuple(compute_odds(opened.runtime, opened.battle, a, target,
-                                         shooting=shooting, charging=charging,
+                                         mode=mode, settings=settings,
                                          attacks=attacks) for a in names))
 
 

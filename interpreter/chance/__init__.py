@@ -17,22 +17,18 @@ Conventions:
 
 from rules_run.chance.dice import (
     D3,
-    D6,
     Constant,
     CountFaces,
     DiceExpr,
-    Die,
     Face,
-    FaceValue,
     Halved,
     KeepHighest,
     KeepLowest,
     Plus,
     Pool,
     Times,
-    ordered_outcomes,
-    outcomes,
 )
+from rules_run.chance.die import D6, Die, FaceValue, ordered_outcomes, outcomes
 from rules_run.chance.dist import Dist, binomial
 from rules_run.chance.source import (
     Chance,

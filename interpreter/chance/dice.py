@@ -1,36 +1,27 @@
-"""Dice as immutable values: physical dice (:class:`Die`) and dice expressions (:class:`DiceExpr`).
+"""Dice expressions (:class:`DiceExpr`): what to roll and how to read it.
 
-A :class:`Die` is a physical die whose faces are data: numbers (``D6``) or symbols (a
-ruleset's ``die`` declaration gives them: a die with a ``'blank'`` face, say). A face printed
-on several sides is that much more likely. The kernel names only the numbered dice; every
-special die is a ruleset's data.
-
-A :class:`DiceExpr` says what to roll and how to read it: ``2D6`` (:class:`Pool`), ``highest of
-2D6`` (:class:`KeepHighest`), ``D6x5`` (:class:`Times`), ``D3+1`` (:class:`Plus`), ``D3``
-(:class:`Halved`), a die read as its face, number or symbol (:class:`Face`). Every expression
-names the physical dice it rolls (:meth:`DiceExpr.dice`) and reads its value from the faces
-rolled (:meth:`DiceExpr.value`), so the same expression can be rolled by any chance source:
-seeded, scripted, or exactly enumerated.
-
-**Rules must not depend on the order of dice within one roll.** Exact enumeration branches on
-the distinct *multisets* of faces (:func:`outcomes`: 21 outcomes for 2D6, not 36) and hands them
-over sorted, while sampled rolls keep the order the dice fell in. Roll dice separately (two
-``roll`` calls) when their order matters, e.g. a "first die" and a "second die".
+``2D6`` (:class:`Pool`), ``highest of 2D6`` (:class:`KeepHighest`), ``D6x5`` (:class:`Times`),
+``D3+1`` (:class:`Plus`), ``D3`` (:class:`Halved`), a die read as its face, number or symbol
+(:class:`Face`). Every expression names the physical dice it rolls (:meth:`DiceExpr.dice`,
+:class:`~rules_run.chance.die.Die`) and reads its value from the faces rolled
+(:meth:`DiceExpr.value`), so the same expression can be rolled by any chance source: seeded,
+scripted, or exactly enumerated (which branches on the unordered outcomes of
+:func:`~rules_run.chance.die.outcomes`: rules must not depend on the order of dice within one
+roll).
 
 Instances are immutable and hashable.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, cast
 
 import attrs
 
+from rules_run.chance.die import D6, Die, FaceValue, outcome_counts
 from rules_run.chance.dist import Dist, binomial
 from rules_run.diagnostics import ChanceError
 
@@ -38,9 +29,6 @@ if TYPE_CHECKING:
     from rules_run.chance.source import Chance
 
 __all__ = [
-    "FaceValue",
-    "Die",
-    "D6",
     "DiceExpr",
     "Pool",
     "KeepHighest",
@@ -52,105 +40,9 @@ __all__ = [
     "Constant",
     "Face",
     "D3",
-    "outcomes",
-    "ordered_outcomes",
 ]
 
-FaceValue = int | str
-"""What one face of a die shows: a number or a symbol."""
-
 _STANDARD_NAME = re.compile(r"D[1-9][0-9]*")
-
-
-def _is_face(value: object) -> bool:
-    return isinstance(value, (int, str)) and not isinstance(value, bool)
-
-
-def _to_faces(faces: Iterable[FaceValue]) -> tuple[FaceValue, ...]:
-    return tuple(faces)
-
-
-@attrs.frozen(repr=False)
-class Die:
-    """A physical die: its faces, in order, and its name.
-
-    Examples:
-        >>> D6.dist().probability(6)
-        Fraction(1, 6)
-        >>> Die(("up", "up", "down"), "lopsided coin").dist().probability("up")
-        Fraction(2, 3)
-        >>> Die((1, 2), "")
-        Traceback (most recent call last):
-        ...
-        rules_run.diagnostics.ChanceError: error: a die needs a name, got ''
-    """
-
-    faces: tuple[FaceValue, ...] = attrs.field(converter=_to_faces)
-    """Every face, one per side; a face printed twice is twice as likely."""
-    name: str
-    """How rules and logs call it: ``"D6"``, or a ruleset's die's name."""
-
-    distinct: tuple[FaceValue, ...] = attrs.field(init=False, eq=False, hash=False)
-    """The distinct faces, in order of first appearance (the canonical order of a roll)."""
-    counts: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False)
-    """How many sides show each face of :attr:`distinct`."""
-    face_set: frozenset[FaceValue] = attrs.field(init=False, eq=False, hash=False)
-    """The faces as a set, for quick validation."""
-    numeric: bool = attrs.field(init=False, eq=False, hash=False)
-    """True when every face is a number (the die can be summed)."""
-
-    def __attrs_post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ChanceError(f"a die needs a name, got {self.name!r}")
-        if not self.faces:
-            raise ChanceError(f"die {self.name!r} has no faces")
-        for face in self.faces:
-            if not _is_face(face):
-                raise ChanceError(
-                    f"die {self.name!r} has face {face!r}; a face is a whole number or a symbol"
-                )
-        tally: dict[FaceValue, int] = {}
-        for face in self.faces:
-            tally[face] = tally.get(face, 0) + 1
-        object.__setattr__(self, "distinct", tuple(tally))
-        object.__setattr__(self, "counts", tuple(tally.values()))
-        object.__setattr__(self, "face_set", frozenset(tally))
-        object.__setattr__(self, "numeric", all(isinstance(f, int) for f in tally))
-
-    @classmethod
-    def standard(cls, sides: int) -> Die:
-        """The die numbered 1 to ``sides``, named ``"D<sides>"``.
-
-        Examples:
-            >>> Die.standard(6) == D6
-            True
-        """
-        if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
-            raise ChanceError(f"a die needs at least one side, got {sides!r}")
-        return cls(tuple(range(1, sides + 1)), f"D{sides}")
-
-    def dist(self) -> Dist[FaceValue]:
-        """The distribution of the face rolled."""
-        return Dist.uniform(self.faces)
-
-    def text(self) -> str:
-        """The die's name."""
-        return self.name
-
-    def __repr__(self) -> str:
-        for constant, const_name in _NAMED_DICE:
-            if self == constant:
-                return const_name
-        sides = len(self.faces)
-        if self.name == f"D{sides}" and self.faces == tuple(range(1, sides + 1)):
-            return f"Die.standard({sides})"
-        return f"Die({self.faces!r}, {self.name!r})"
-
-
-D6: Final = Die((1, 2, 3, 4, 5, 6), "D6")
-"""The ordinary six-sided die."""
-
-_NAMED_DICE: tuple[tuple[Die, str], ...] = ((D6, "D6"),)
 
 
 class DiceExpr:
@@ -189,7 +81,7 @@ class DiceExpr:
     def exact(self) -> Dist[FaceValue]:
         """The exact distribution of the value (computed afresh each call; cache it if hot)."""
         weights: dict[FaceValue, int] = {}
-        rolls, _ = _outcome_counts(self.dice())
+        rolls, _ = outcome_counts(self.dice())
         for faces, count in rolls:
             v = self.value(faces)
             weights[v] = weights.get(v, 0) + count
@@ -666,99 +558,3 @@ class Face(DiceExpr):
 
 D3: Final = Halved(Pool(1, D6))
 """A D6 halved, rounding up: 1-2 → 1, 3-4 → 2, 5-6 → 3."""
-
-
-# -- enumerating rolls ---------------------------------------------------------------------------
-
-RollCounts = tuple[list[tuple[tuple[FaceValue, ...], int]], int]
-"""Distinct rolls with int counts, and the total count they share."""
-
-
-def _die_multisets(die: Die, m: int) -> list[tuple[tuple[FaceValue, ...], int]]:
-    """The distinct multisets of ``m`` rolls of ``die``, faces in canonical order, with counts."""
-    distinct, counts = die.distinct, die.counts
-    if m == 1:
-        return [((f,), c) for f, c in zip(distinct, counts)]
-    m_fact = math.factorial(m)
-    out: list[tuple[tuple[FaceValue, ...], int]] = []
-    for picks in itertools.combinations_with_replacement(range(len(distinct)), m):
-        ways = m_fact
-        for j, run in itertools.groupby(picks):
-            k = len(list(run))
-            ways = ways // math.factorial(k) * counts[j] ** k
-        out.append((tuple(distinct[j] for j in picks), ways))
-    return out
-
-
-def _outcome_counts(dice: tuple[Die, ...]) -> RollCounts:
-    """The distinct unordered rolls of ``dice`` with int counts over a shared total.
-
-    Identical dice are grouped; the faces of each group come back sorted in the die's canonical
-    face order, at the positions the group's dice hold in ``dice``.
-    """
-    total = 1
-    for d in dice:
-        total *= len(d.faces)
-    if len(dice) <= 1:
-        if not dice:
-            return [((), 1)], 1
-        die = dice[0]
-        return [((f,), c) for f, c in zip(die.distinct, die.counts)], total
-    positions: dict[Die, list[int]] = {}
-    for i, d in enumerate(dice):
-        positions.setdefault(d, []).append(i)
-    if len(positions) == 1:
-        ((die, where),) = positions.items()
-        return _die_multisets(die, len(where)), total
-    groups = [(where, _die_multisets(die, len(where))) for die, where in positions.items()]
-    out: list[tuple[tuple[FaceValue, ...], int]] = []
-    slots: list[FaceValue] = [0] * len(dice)
-    for combo in itertools.product(*(g for _, g in groups)):
-        weight = 1
-        for (where, _), (faces, count) in zip(groups, combo):
-            weight *= count
-            for i, f in zip(where, faces):
-                slots[i] = f
-        out.append((tuple(slots), weight))
-    return out, total
-
-
-def outcomes(dice: Sequence[Die]) -> list[tuple[tuple[FaceValue, ...], Fraction]]:
-    """The distinct results of rolling ``dice`` together when the order of the dice is ignored.
-
-    Identical dice are interchangeable: their faces come back sorted (in the die's face order)
-    and weighted by the multinomial count, so 2D6 has 21 outcomes rather than 36. Different
-    dice keep their positions. Exact enumeration branches on these; see the module docstring
-    for why rules must not depend on the order of dice within one roll.
-
-    Examples:
-        >>> rolls = outcomes((D6, D6))
-        >>> len(rolls), rolls[0], rolls[1]
-        (21, ((1, 1), Fraction(1, 36)), ((1, 2), Fraction(1, 18)))
-        >>> outcomes((Die(("up", "up", "down"), "lopsided coin"),))
-        [(('up',), Fraction(2, 3)), (('down',), Fraction(1, 3))]
-    """
-    rolls, total = _outcome_counts(tuple(dice))
-    return [(faces, Fraction(count, total)) for faces, count in rolls]
-
-
-def ordered_outcomes(dice: Sequence[Die]) -> list[tuple[tuple[FaceValue, ...], Fraction]]:
-    """Every result of rolling ``dice`` in order (die by die), with its probability.
-
-    Use it only when the order of the dice matters; :func:`outcomes` is smaller.
-
-    Examples:
-        >>> len(ordered_outcomes((D6, D6)))
-        36
-    """
-    total = 1
-    for d in dice:
-        total *= len(d.faces)
-    per_die = [list(zip(d.distinct, d.counts)) for d in dice]
-    out: list[tuple[tuple[FaceValue, ...], Fraction]] = []
-    for combo in itertools.product(*per_die):
-        weight = 1
-        for _, c in combo:
-            weight *= c
-        out.append((tuple(f for f, _ in combo), Fraction(weight, total)))
-    return out

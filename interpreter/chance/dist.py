@@ -6,7 +6,9 @@ same probabilities); it never compares outcome by outcome. Comparisons against a
 names instead: :meth:`Dist.p_at_least`, :meth:`Dist.p_at_most`, :meth:`Dist.probability_where`.
 
 Heavy arithmetic (convolution, mixtures) runs on integer weights over a common denominator and
-turns them into fractions once at the end, the way icepool keeps ``int`` counts.
+turns them into fractions once at the end, the way icepool keeps ``int`` counts: the storage
+and every query that reads it are :class:`ExactWeights`, the half of :class:`Dist` that reads;
+the int kernels are in :mod:`rules_run.chance.weights`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar, cast
 
+from rules_run.chance.weights import POWER_SPAN, convolve, power, sorted_outcomes
+
 __all__ = ["Dist", "binomial"]
 
 Out = TypeVar("Out", bound=Hashable, covariant=True)
@@ -27,23 +31,6 @@ Out3 = TypeVar("Out3", bound=Hashable)
 
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
-
-
-def _sorted_outcomes(outcomes: Iterable[Any]) -> list[Any]:
-    """Outcomes in their natural order when comparable, else grouped by type, else by repr.
-
-    Mixed ``int`` and ``str`` outcomes (a die with faces ``2, 4, ..., 'blank'``) sort
-    numbers first, then strings.
-    """
-    items = list(outcomes)
-    try:
-        return sorted(items)
-    except TypeError:
-        pass
-    try:
-        return sorted(items, key=lambda v: (type(v).__name__, v))
-    except TypeError:
-        return sorted(items, key=lambda v: (type(v).__name__, repr(v)))
 
 
 def _check_weight(outcome: object, weight: object) -> int | Fraction:
@@ -67,25 +54,13 @@ def _as_probability(p: object, what: str) -> Fraction:
     return q
 
 
-class Dist(Generic[Out]):
-    """An immutable exact probability distribution over hashable outcomes.
+class ExactWeights(Generic[Out]):
+    """What a :class:`Dist` stores, and every query that reads it.
 
-    Build one with :meth:`certain`, :meth:`uniform` or :meth:`from_weights` (or from a dice
-    expression's ``exact()``, or from :func:`~rules_run.chance.source.enumerate_exact`).
-    Outcomes with probability 0 are never stored.
-
-    Don't confuse :meth:`plus` (the sum of two *independent* rolls) with :meth:`map` applied
-    to ``lambda v: v + v`` (the same roll counted twice); and ``==`` here is structural
-    equality of two distributions, never a distribution of comparisons.
-
-    Examples:
-        >>> d = Dist.uniform([1, 2, 3])
-        >>> d.probability(2)
-        Fraction(1, 3)
-        >>> d.plus(d)
-        Dist.from_weights({2: 1, 3: 2, 4: 3, 5: 2, 6: 1})
-        >>> d == Dist.from_weights({3: 1, 1: 1, 2: 1})
-        True
+    The outcomes in order, with either their Fractions or their int weights over the least
+    common denominator (each made from the other on first read), so sums, means and
+    sampling run in ints. Only :class:`Dist` is ever built; this half holds the reading,
+    :class:`Dist` the building and transforming.
     """
 
     __slots__ = ("_p", "_m", "_cumulative")
@@ -100,38 +75,7 @@ class Dist(Generic[Out]):
     A distribution built from int weights keeps only these, and makes its Fractions (slow
     for the huge denominators of a sum of many draws) when they are read."""
 
-    def __init__(self) -> None:
-        raise TypeError("use Dist.certain, Dist.uniform or Dist.from_weights to build a Dist")
-
-    # -- construction ------------------------------------------------------------------------
-
-    @classmethod
-    def _new_raw(cls, probabilities: Mapping[Out3, Fraction]) -> Dist[Out3]:
-        """Trusted constructor: positive Fractions summing to 1, keyed by distinct outcomes."""
-        self = cast("Dist[Out3]", object.__new__(cls))
-        order = _sorted_outcomes(probabilities)
-        pairs = tuple((o, probabilities[o]) for o in order)
-        object.__setattr__(self, "_p", pairs)
-        object.__setattr__(self, "_m", dict(pairs))
-        object.__setattr__(self, "_cumulative", None)
-        return self
-
-    @classmethod
-    def _from_int_weights(cls, weights: Mapping[Out3, int]) -> Dist[Out3]:
-        """Trusted constructor from non-negative int weights (zeros dropped), total > 0."""
-        order = _sorted_outcomes(o for o, w in weights.items() if w)
-        # over their gcd, the weights' total is the least common denominator
-        common = math.gcd(*(weights[o] for o in order))
-        running = 0
-        bounds: list[int] = []
-        for o in order:
-            running += weights[o] // common
-            bounds.append(running)
-        self = cast("Dist[Out3]", object.__new__(cls))
-        object.__setattr__(self, "_p", None)
-        object.__setattr__(self, "_m", None)
-        object.__setattr__(self, "_cumulative", (order, bounds, running, _numbers(order)))
-        return self
+    # -- storage -----------------------------------------------------------------------------
 
     @property
     def _pairs(self) -> tuple[tuple[Out, Fraction], ...]:
@@ -151,71 +95,29 @@ class Dist(Generic[Out]):
             object.__setattr__(self, "_m", found)
         return found
 
-    @classmethod
-    def certain(cls, outcome: Out3) -> Dist[Out3]:
-        """The distribution that always gives ``outcome``.
+    def _running(self) -> tuple[list[Out], list[int], int, list[int] | None]:
+        """:attr:`_cumulative`, worked out on first use (sums and means in ints are exact
+        and much faster than in Fractions)."""
+        cumulative = self._cumulative
+        if cumulative is None:
+            pairs = self._pairs
+            den = 1
+            for _, p in pairs:
+                den = den * p.denominator // math.gcd(den, p.denominator)
+            running = 0
+            bounds: list[int] = []
+            for _, p in pairs:
+                running += p.numerator * (den // p.denominator)
+                bounds.append(running)
+            outcomes = [o for o, _ in pairs]
+            cumulative = (outcomes, bounds, running, _numbers(outcomes))
+            object.__setattr__(self, "_cumulative", cumulative)
+        return cumulative
 
-        Examples:
-            >>> Dist.certain(3).items()
-            ((3, Fraction(1, 1)),)
-        """
-        return cls._new_raw({outcome: _ONE})
-
-    @classmethod
-    def uniform(cls, outcomes: Iterable[Out3]) -> Dist[Out3]:
-        """Each listed outcome equally likely; an outcome listed twice is twice as likely.
-
-        Raises:
-            ValueError: ``outcomes`` is empty.
-
-        Examples:
-            >>> Dist.uniform(["hit", "hit", "arrow"]).probability("hit")
-            Fraction(2, 3)
-        """
-        counts: dict[Out3, int] = {}
-        for o in outcomes:
-            counts[o] = counts.get(o, 0) + 1
-        if not counts:
-            raise ValueError("Dist.uniform needs at least one outcome")
-        return cls._from_int_weights(counts)
-
-    @classmethod
-    def from_weights(
-        cls, weights: Mapping[Out3, int | Fraction] | Iterable[tuple[Out3, int | Fraction]]
-    ) -> Dist[Out3]:
-        """A distribution from relative weights, normalised to sum to 1.
-
-        Args:
-            weights: a mapping outcome -> weight, or ``(outcome, weight)`` pairs (a repeated
-                outcome adds up its weights). Weights are ints or Fractions, not floats.
-
-        Raises:
-            ValueError: a weight is negative or inexact, or every weight is zero.
-
-        Examples:
-            >>> Dist.from_weights({"fail": 2, "pass": 1, "never": 0})
-            Dist.from_weights({'fail': 2, 'pass': 1})
-            >>> Dist.from_weights([(1, Fraction(1, 2)), (1, Fraction(1, 4)), (2, Fraction(1, 4))])
-            Dist.from_weights({1: 3, 2: 1})
-            >>> Dist.from_weights({1: 0.5})
-            Traceback (most recent call last):
-            ...
-            ValueError: weight 0.5 of outcome 1 is not exact; use an int or a Fraction
-        """
-        pairs: Iterable[tuple[Out3, int | Fraction]]
-        pairs = weights.items() if isinstance(weights, Mapping) else weights
-        merged: dict[Out3, int | Fraction] = {}
-        for pair in pairs:
-            try:
-                outcome, weight = pair
-            except (TypeError, ValueError):
-                raise ValueError(f"expected (outcome, weight) pairs, got {pair!r}") from None
-            w = _check_weight(outcome, weight)
-            merged[outcome] = merged.get(outcome, 0) + w
-        total = sum(merged.values())
-        if total == 0:
-            raise ValueError("a Dist needs at least one outcome with a positive weight")
-        return cls._new_raw({o: Fraction(w) / total for o, w in merged.items() if w})
+    def _int_weights(self) -> tuple[int, dict[Out, int]]:
+        """The least common denominator and each outcome's int numerator over it, in order."""
+        outcomes, bounds, total, _ = self._running()
+        return total, {o: b - a for o, a, b in zip(outcomes, [0, *bounds], bounds)}
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -340,6 +242,143 @@ class Dist(Generic[Out]):
             return Fraction(outcome)
         raise TypeError(f"outcome {outcome!r} is not a number; mean and variance need numbers")
 
+    # -- sampling ----------------------------------------------------------------------------
+
+    def sample(self, rng: random.Random) -> Out:
+        """One outcome drawn with its exact probability, using ``rng`` (never the global RNG).
+
+        Examples:
+            >>> Dist.certain("hit").sample(random.Random(1))
+            'hit'
+        """
+        outcomes, bounds, total, _ = self._running()
+        return outcomes[bisect.bisect_right(bounds, rng.randrange(total))]
+
+
+
+class Dist(ExactWeights[Out]):
+    """An immutable exact probability distribution over hashable outcomes.
+
+    Build one with :meth:`certain`, :meth:`uniform` or :meth:`from_weights` (or from a dice
+    expression's ``exact()``, or from :func:`~rules_run.chance.source.enumerate_exact`).
+    Outcomes with probability 0 are never stored.
+
+    Don't confuse :meth:`plus` (the sum of two *independent* rolls) with :meth:`map` applied
+    to ``lambda v: v + v`` (the same roll counted twice); and ``==`` here is structural
+    equality of two distributions, never a distribution of comparisons.
+
+    Examples:
+        >>> d = Dist.uniform([1, 2, 3])
+        >>> d.probability(2)
+        Fraction(1, 3)
+        >>> d.plus(d)
+        Dist.from_weights({2: 1, 3: 2, 4: 3, 5: 2, 6: 1})
+        >>> d == Dist.from_weights({3: 1, 1: 1, 2: 1})
+        True
+    """
+
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        raise TypeError("use Dist.certain, Dist.uniform or Dist.from_weights to build a Dist")
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def _new_raw(cls, probabilities: Mapping[Out3, Fraction]) -> Dist[Out3]:
+        """Trusted constructor: positive Fractions summing to 1, keyed by distinct outcomes."""
+        self = cast("Dist[Out3]", object.__new__(cls))
+        order = sorted_outcomes(probabilities)
+        pairs = tuple((o, probabilities[o]) for o in order)
+        object.__setattr__(self, "_p", pairs)
+        object.__setattr__(self, "_m", dict(pairs))
+        object.__setattr__(self, "_cumulative", None)
+        return self
+
+    @classmethod
+    def _from_int_weights(cls, weights: Mapping[Out3, int]) -> Dist[Out3]:
+        """Trusted constructor from non-negative int weights (zeros dropped), total > 0."""
+        order = sorted_outcomes(o for o, w in weights.items() if w)
+        # over their gcd, the weights' total is the least common denominator
+        common = math.gcd(*(weights[o] for o in order))
+        running = 0
+        bounds: list[int] = []
+        for o in order:
+            running += weights[o] // common
+            bounds.append(running)
+        self = cast("Dist[Out3]", object.__new__(cls))
+        object.__setattr__(self, "_p", None)
+        object.__setattr__(self, "_m", None)
+        object.__setattr__(self, "_cumulative", (order, bounds, running, _numbers(order)))
+        return self
+
+    @classmethod
+    def certain(cls, outcome: Out3) -> Dist[Out3]:
+        """The distribution that always gives ``outcome``.
+
+        Examples:
+            >>> Dist.certain(3).items()
+            ((3, Fraction(1, 1)),)
+        """
+        return cls._new_raw({outcome: _ONE})
+
+    @classmethod
+    def uniform(cls, outcomes: Iterable[Out3]) -> Dist[Out3]:
+        """Each listed outcome equally likely; an outcome listed twice is twice as likely.
+
+        Raises:
+            ValueError: ``outcomes`` is empty.
+
+        Examples:
+            >>> Dist.uniform(["hit", "hit", "arrow"]).probability("hit")
+            Fraction(2, 3)
+        """
+        counts: dict[Out3, int] = {}
+        for o in outcomes:
+            counts[o] = counts.get(o, 0) + 1
+        if not counts:
+            raise ValueError("Dist.uniform needs at least one outcome")
+        return cls._from_int_weights(counts)
+
+    @classmethod
+    def from_weights(
+        cls, weights: Mapping[Out3, int | Fraction] | Iterable[tuple[Out3, int | Fraction]]
+    ) -> Dist[Out3]:
+        """A distribution from relative weights, normalised to sum to 1.
+
+        Args:
+            weights: a mapping outcome -> weight, or ``(outcome, weight)`` pairs (a repeated
+                outcome adds up its weights). Weights are ints or Fractions, not floats.
+
+        Raises:
+            ValueError: a weight is negative or inexact, or every weight is zero.
+
+        Examples:
+            >>> Dist.from_weights({"fail": 2, "pass": 1, "never": 0})
+            Dist.from_weights({'fail': 2, 'pass': 1})
+            >>> Dist.from_weights([(1, Fraction(1, 2)), (1, Fraction(1, 4)), (2, Fraction(1, 4))])
+            Dist.from_weights({1: 3, 2: 1})
+            >>> Dist.from_weights({1: 0.5})
+            Traceback (most recent call last):
+            ...
+            ValueError: weight 0.5 of outcome 1 is not exact; use an int or a Fraction
+        """
+        pairs: Iterable[tuple[Out3, int | Fraction]]
+        pairs = weights.items() if isinstance(weights, Mapping) else weights
+        merged: dict[Out3, int | Fraction] = {}
+        for pair in pairs:
+            try:
+                outcome, weight = pair
+            except (TypeError, ValueError):
+                raise ValueError(f"expected (outcome, weight) pairs, got {pair!r}") from None
+            w = _check_weight(outcome, weight)
+            merged[outcome] = merged.get(outcome, 0) + w
+        total = sum(merged.values())
+        if total == 0:
+            raise ValueError("a Dist needs at least one outcome with a positive weight")
+        return cls._new_raw({o: Fraction(w) / total for o, w in merged.items() if w})
+
     # -- transforming ------------------------------------------------------------------------
 
     def map(self, f: Callable[[Out], Out2]) -> Dist[Out2]:
@@ -396,12 +435,13 @@ class Dist(Generic[Out]):
         """
         _, a = self._int_weights()
         _, b = other._int_weights()
-        return Dist._from_int_weights(_convolve(a, b))
+        return Dist._from_int_weights(convolve(a, b))
 
     def repeat_sum(self, n: int) -> Dist[Any]:
         """The sum of ``n`` independent draws: for whole-number outcomes a few apart, the
-        n-th power of the generating polynomial by its recurrence (:func:`_power`, linear in
-        ``n``); else an n-fold convolution by repeated squaring.
+        n-th power of the generating polynomial by its recurrence
+        (:func:`~rules_run.chance.weights.power`, linear in ``n``); else an n-fold
+        convolution by repeated squaring.
 
         ``repeat_sum(0)`` is ``Dist.certain(0)``.
 
@@ -420,15 +460,15 @@ class Dist(Generic[Out]):
         _, base = self._int_weights()
         if n and all(type(o) is int for o in base):
             ints = cast("dict[int, int]", base)
-            if max(ints) - min(ints) <= _POWER_SPAN:
-                return Dist._from_int_weights(_power(ints, n))
+            if max(ints) - min(ints) <= POWER_SPAN:
+                return Dist._from_int_weights(power(ints, n))
         result: dict[Any, int] = {0: 1}
         while n:
             if n & 1:
-                result = _convolve(result, base)
+                result = convolve(result, base)
             n >>= 1
             if n:
-                base = _convolve(base, base)
+                base = convolve(base, base)
         return Dist._from_int_weights(result)
 
     def cap(self, hi: Any) -> Dist[Any]:
@@ -466,37 +506,6 @@ class Dist(Generic[Out]):
             for v, pv in binomial(k, q)._pairs:  # type: ignore[arg-type]
                 out[v] = out.get(v, _ZERO) + pk * pv
         return Dist._new_raw(out)
-
-    # -- sampling ----------------------------------------------------------------------------
-
-    def sample(self, rng: random.Random) -> Out:
-        """One outcome drawn with its exact probability, using ``rng`` (never the global RNG).
-
-        Examples:
-            >>> Dist.certain("hit").sample(random.Random(1))
-            'hit'
-        """
-        outcomes, bounds, total, _ = self._running()
-        return outcomes[bisect.bisect_right(bounds, rng.randrange(total))]
-
-    def _running(self) -> tuple[list[Out], list[int], int, list[int] | None]:
-        """:attr:`_cumulative`, worked out on first use (sums and means in ints are exact
-        and much faster than in Fractions)."""
-        cumulative = self._cumulative
-        if cumulative is None:
-            pairs = self._pairs
-            den = 1
-            for _, p in pairs:
-                den = den * p.denominator // math.gcd(den, p.denominator)
-            running = 0
-            bounds: list[int] = []
-            for _, p in pairs:
-                running += p.numerator * (den // p.denominator)
-                bounds.append(running)
-            outcomes = [o for o, _ in pairs]
-            cumulative = (outcomes, bounds, running, _numbers(outcomes))
-            object.__setattr__(self, "_cumulative", cumulative)
-        return cumulative
 
     # -- equality, text ----------------------------------------------------------------------
 
@@ -542,60 +551,10 @@ class Dist(Generic[Out]):
         """
         return {o: float(p) for o, p in self._pairs}
 
-    # -- internals ---------------------------------------------------------------------------
-
-    def _int_weights(self) -> tuple[int, dict[Out, int]]:
-        """The least common denominator and each outcome's int numerator over it, in order."""
-        outcomes, bounds, total, _ = self._running()
-        return total, {o: b - a for o, a, b in zip(outcomes, [0, *bounds], bounds)}
-
 
 def _numbers(outcomes: list[Any]) -> list[int] | None:
     """The outcomes, when all are whole numbers (not bools), else None."""
     return outcomes if all(type(o) is int for o in outcomes) else None
-
-
-def _convolve(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
-    """Int weights of the sum of independent draws from ``a`` and ``b``."""
-    out: dict[Any, int] = {}
-    get = out.get
-    for x, wx in a.items():
-        for y, wy in b.items():
-            s = x + y
-            out[s] = get(s, 0) + wx * wy
-    return out
-
-
-_POWER_SPAN = 64
-"""Outcomes at most this far apart make :meth:`Dist.repeat_sum` use :func:`_power`."""
-
-
-def _power(weights: Mapping[int, int], n: int) -> dict[int, int]:
-    """Int weights of the sum of ``n`` >= 1 independent draws from int-valued ``weights``.
-
-    The weights are the coefficients of a polynomial P (outcome o at x**(o - lowest)); the
-    sum's are those of P**n, by J. C. P. Miller's recurrence: with a_0 != 0 and q_0 = a_0**n,
-    ``k * a_0 * q_k = sum over i = 1..min(k, m) of ((n + 1) * i - k) * a_i * q_(k-i)``, an exact
-    division of integers. About n * m**2 products for outcomes m apart, where repeated
-    squaring needs (n * m)**2.
-
-    Examples:
-        >>> _power({0: 1, 1: 1}, 3)
-        {0: 1, 1: 3, 2: 3, 3: 1}
-        >>> _power({2: 1, 4: 1}, 2)
-        {4: 1, 6: 2, 8: 1}
-    """
-    low = min(weights)
-    m = max(weights) - low
-    a = [weights.get(low + i, 0) for i in range(m + 1)]
-    q = [a[0] ** n]
-    for k in range(1, n * m + 1):
-        total = 0
-        for i in range(1, min(k, m) + 1):
-            if a[i]:
-                total += ((n + 1) * i - k) * a[i] * q[k - i]
-        q.append(total // (k * a[0]))
-    return {n * low + k: w for k, w in enumerate(q) if w}
 
 
 def binomial(n: int, p: Fraction | int) -> Dist[int]:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from rules_run.chance.dice import Die, FaceValue, _outcome_counts, ordered_outcomes
+from rules_run.chance.die import Die, FaceValue, ordered_outcomes, outcome_counts
 from rules_run.chance.dist import Dist
 from rules_run.diagnostics import ChanceError
 
@@ -117,7 +117,7 @@ class RandomChance:
     ``random.Random.choice``, exactly uniform over a die's sides.
 
     Examples:
-        >>> from rules_run.chance.dice import D6
+        >>> from rules_run.chance.die import D6
         >>> a, b = RandomChance(7), RandomChance(7)
         >>> [a.roll((D6, D6), "x") for _ in range(3)] == [b.roll((D6, D6), "x") for _ in range(3)]
         True
@@ -173,7 +173,7 @@ class ScriptedChance:
     ``choose(n, tag)`` consumes one value too, read as a 0-based index.
 
     Examples:
-        >>> from rules_run.chance.dice import D6
+        >>> from rules_run.chance.die import D6
         >>> s = ScriptedChance({"to_hit": [4, 2], "*": [6]})
         >>> s.roll((D6, D6), "to_hit"), s.roll((D6,), "to_wound")
         ((4, 2), (6,))
@@ -307,7 +307,7 @@ def sample(procedure: Callable[[Chance], Out], chance: Chance) -> Out:
     """Run ``procedure`` once with ``chance``: one sampled result.
 
     Examples:
-        >>> from rules_run.chance.dice import D6
+        >>> from rules_run.chance.die import D6
         >>> sample(lambda c: c.roll((D6,), "x")[0] >= 4, ScriptedChance([4]))
         True
     """
@@ -325,7 +325,7 @@ def monte_carlo(procedure: Callable[[Chance], Out], n: int, seed: int) -> Dist[O
         ChanceError: ``n`` is not a whole number >= 1.
 
     Examples:
-        >>> from rules_run.chance.dice import D6
+        >>> from rules_run.chance.die import D6
         >>> est = monte_carlo(lambda c: c.roll((D6,), "x")[0] >= 4, 1000, seed=1)
         >>> abs(est.probability(True) - Fraction(1, 2)) < Fraction(1, 10)
         True
@@ -432,7 +432,7 @@ class ReplayChance:
                     total *= len(d.faces)
                 found = ([(f, int(p * total)) for f, p in pairs], total)
             else:
-                found = _outcome_counts(dice)
+                found = outcome_counts(dice)
             self._options[dice] = found
         return self._branch(dice, found[0], found[1])
 
@@ -471,7 +471,7 @@ def enumerate_exact(
 
     The procedure runs once per leaf of its chance tree. Each run replays a recorded prefix of
     answers; at the first roll beyond it, every distinct result of the dice (multisets, see
-    :func:`~rules_run.chance.dice.outcomes`) becomes a branch weighted by its probability, and
+    :func:`~rules_run.chance.die.outcomes`) becomes a branch weighted by its probability, and
     likewise each index of a ``choose``. Results are accumulated exactly.
 
     The procedure must be deterministic given its chance answers, and its result hashable.
@@ -487,7 +487,7 @@ def enumerate_exact(
             dice when replayed the same answers.
 
     Examples:
-        >>> from rules_run.chance.dice import D6
+        >>> from rules_run.chance.die import D6
         >>> def hit_and_wound(chance):
         ...     if chance.roll((D6,), "to_hit")[0] < 4:
         ...         return False

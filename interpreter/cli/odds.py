@@ -18,6 +18,7 @@ from rules_run.cli.common import (
     editions_text,
     load_context,
     options_from,
+    parse_option,
     print_json,
     progress_bar,
     run_command,
@@ -27,11 +28,12 @@ from rules_run.engine.charts import damage_panel, write_chart
 from rules_run.engine.odds import Odds, compute_odds
 from rules_run.limits import limit, too_many
 
-__all__ = ["main", "build_parser", "odds"]
+__all__ = ["main", "build_parser", "odds", "settings_from"]
 
 EXAMPLES = """\
 examples:
   rules-odds --edition EDITION BATTLE.yaml --attacker U --target V
+  rules-odds -e EDITION BATTLE.yaml --attacker U --target V --mode MODE --set PARAM=VALUE
   rules-odds -e EDITION BATTLE.yaml --attacker U --attacker W --target V   side by side
   rules-odds -e EDITION BATTLE.yaml --attacker U --target V --attacks 1 --exact
   rules-odds -e EDITION BATTLE.yaml --attacker U --target V --plot odds.svg
@@ -54,10 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--attacker", required=True, action="append", metavar="U",
                         help="id of the attacking unit; repeat to compare several side by side")
     parser.add_argument("--target", required=True, metavar="V", help="id of the target unit")
-    kind = parser.add_mutually_exclusive_group()
-    kind.add_argument("--shooting", action="store_true", help="missile attacks instead of melee")
-    parser.add_argument("--charging", action="store_true",
-                        help="the attacker charged this turn (charge effects apply)")
+    parser.add_argument("--mode", metavar="NAME",
+                        help="which of the ruleset's attack modes ('attacks:' in its "
+                        "index.yaml; default: the first it lists)")
+    parser.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
+                        dest="settings",
+                        help="give a parameter the mode lets a user set (its 'set:'), "
+                        "as PARAM=true or PARAM=3; repeatable")
     parser.add_argument("--attacks", type=at_least(1), metavar="N",
                         help="fix the number of attacks (default: the attacker's full allocation)")
     parser.add_argument("--samples", type=at_least(1), metavar="N",
@@ -79,14 +84,15 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return run_command(lambda: odds(
         edition=args.edition, battle=args.battle, attacker=args.attacker, target=args.target,
-        shooting=args.shooting, charging=args.charging, attacks=args.attacks,
+        mode=args.mode, settings=settings_from(args.settings), attacks=args.attacks,
         samples=args.samples, seed=args.seed, as_json=args.json, exact=args.exact,
         plot=args.plot, options=options_from(args.option),
     ), args)
 
 
 def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], target: str,
-         shooting: bool = False, charging: bool = False, attacks: int | None = None,
+         mode: str | None = None, settings: dict[str, Any] | None = None,
+         attacks: int | None = None,
          samples: int | None = None, seed: int = 1, as_json: bool = False, exact: bool = False,
          plot: str | None = None, options: dict[str, Any] | None = None) -> int:
     """Compute and print the odds; return the exit code."""
@@ -102,9 +108,9 @@ def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], 
     for name in names:
         with progress_bar(samples or 0, f"samples of {name}",
                           quiet=as_json) as bar:
-            found.append(compute_odds(runtime, fight, name, target, shooting=shooting,
-                                      charging=charging, attacks=attacks, samples=samples or 0,
-                                      seed=seed, progress=bar))
+            found.append(compute_odds(runtime, fight, name, target, mode=mode,
+                                      settings=settings, attacks=attacks,
+                                      samples=samples or 0, seed=seed, progress=bar))
     if plot is not None:
         write_chart([damage_panel(found)], plot)
     if as_json:
@@ -118,6 +124,19 @@ def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], 
         if plot is not None:
             print(f"chart written to {plot}")
     return 0
+
+
+def settings_from(values: list[str]) -> dict[str, Any]:
+    """The ``--set PARAM=VALUE`` values as a dict (values read as ``--option`` reads them).
+
+    Raises:
+        CommandLineError: a value without ``=``.
+    """
+    for text in values:
+        key, sep, _ = text.partition("=")
+        if not sep or not key:
+            raise CommandLineError(f"--set takes PARAM=VALUE, got {text!r}")
+    return dict(parse_option(v) for v in values)
 
 
 def _pct(p: Fraction | float) -> str:

@@ -172,6 +172,19 @@ def _a(word: str) -> str:
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
+SETTING_TYPES: dict[str, type | tuple[type, ...]] = {
+    "bool": bool, "int": int, "number": (int, float), "text": str}
+"""The parameter types an attack mode may let a user ``set``, and the values each takes."""
+
+_ROLE_LISTS = ("attacker", "target", "set")
+"""The keys of an attack mode that take a name or a list of names."""
+
+
+def _names(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """A name or a list of names, as a tuple."""
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
 def _origin_key(kind: str, name: str) -> str:
     """The key :attr:`Ruleset.origins` uses: the name, or ``rule:<name>`` for a rule."""
     return f"rule:{name}" if kind == "rule" else name
@@ -449,6 +462,9 @@ class _Builder:
         return out
 
     def attack_modes(self, manifest: YamlDocument, decls, base) -> dict:
+        """The ``attacks:`` modes, over the base's: each its ``sequence``, ``count``, the
+        parameters given the attacker, the target and each weapon, and those a user may
+        ``set`` (names normalised to tuples; checked against the declarations)."""
         modes = dict(base.attack_modes) if base else {}
         for mode, spec in (manifest.value.get("attacks") or {}).items():
             for key, kind in (("sequence", "sequence"), ("count", "action")):
@@ -459,8 +475,45 @@ class _Builder:
                         manifest.span(("attacks", mode, key)), code="unknown-name",
                         hint=did_you_mean(name, [n for n, d in decls.items() if d.kind == kind]),
                     )
-            modes[mode] = dict(spec)
+            modes[mode] = {key: (_names(value) if key in _ROLE_LISTS else value)
+                           for key, value in spec.items()}
+            self.attack_roles(manifest, mode, modes[mode], decls)
         return modes
+
+    def attack_roles(self, manifest: YamlDocument, mode: str, spec: dict, decls) -> None:
+        """Each parameter a mode names is one of its sequence's or count's, a parameter it
+        ``set``s is of a type a command line can give, and every parameter without a default
+        is given (by the attacker, the target, the weapon or a setting)."""
+        called = [decls[spec[key]] for key in ("sequence", "count")
+                  if isinstance(decls.get(spec.get(key)), (ast.SequenceDecl, ast.ActionDecl))]
+        if not called:  # its sequence is unknown: reported above
+            return
+        params = {p.name: p for d in called for p in d.params}
+        for key in ("attacker", "target", "weapon", "set"):
+            written = manifest.value["attacks"][mode].get(key)
+            for i, name in enumerate(_names(spec.get(key, ()))):
+                where = ("attacks", mode, key) + ((i,) if isinstance(written, list) else ())
+                if name not in params:
+                    self.bag.add(
+                        f"attacks.{mode}.{key} names {name!r}, which is not a parameter of "
+                        + " or ".join(repr(d.name) for d in called),
+                        manifest.span(where), code="unknown-name",
+                        hint=did_you_mean(name, params))
+                elif key == "set" and params[name].type not in SETTING_TYPES:
+                    self.bag.add(
+                        f"attacks.{mode}.set names {name!r}, a parameter of type "
+                        f"{params[name].type}: a setting is of type "
+                        + ", ".join(SETTING_TYPES),
+                        manifest.span(where), code="bad-setting")
+        given = {n for key in ("attacker", "target", "weapon", "set")
+                 for n in _names(spec.get(key, ()))}
+        for d in called:
+            for p in d.params:
+                if p.default is None and p.name not in given:
+                    self.bag.add(
+                        f"{d.kind} {d.name!r} needs {p.name!r}, which attacks.{mode} does not "
+                        "give", manifest.span(("attacks", mode)), code="unbound-parameter",
+                        hint="name it as the mode's attacker, target or weapon, or in its set")
 
     def base(self, header: ast.Header) -> Ruleset | None:
         if header.extends is None:

@@ -60,9 +60,11 @@ class Ruleset:
     """Bundled battle files."""
     default_battle: Path | None
     """The battle ``rules-run --edition <id>`` runs when no file is given."""
-    attack_modes: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
-    """How attack tools use the ruleset: mode (``melee``, ``shooting``) -> its ``sequence``
-    and the ``count`` action giving the number of attacks (``attacks:`` in index.yaml)."""
+    attack_modes: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict)
+    """How attack tools use the ruleset (``attacks:`` in index.yaml): each mode, by the
+    ruleset's own name, -> its ``sequence``, the ``count`` action giving the number of
+    attacks, the parameters taking the ``attacker``, the ``target`` (tuples of names) and
+    each ``weapon``, and those a user may ``set`` (a tuple)."""
     library: frozenset[str] = frozenset()
     """Declarations kept for tools, worked examples or patches (``library:`` in index.yaml,
     with its base's): never reported as unused."""

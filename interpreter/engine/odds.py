@@ -1,15 +1,16 @@
 """Exact odds of an attack: one declared sequence, enumerated, then convolved over N attacks.
 
-The ruleset's manifest says which sequence resolves a melee or a shooting attack and which
-action counts the attacks (``attacks:`` in ``index.yaml``); everything else is the ruleset's
-own declarations, run by the same compiled code as a battle, with an enumerating chance
-source instead of a random one.
+The ruleset's manifest names its attack modes (``attacks:`` in ``index.yaml``): for each,
+the sequence that resolves one attack, the action that counts the attacks, and which of
+their parameters take the attacker, the target, each weapon and the values a user may set.
+Everything else is the ruleset's own declarations, run by the same compiled code as a
+battle, with an enumerating chance source instead of a random one.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -17,12 +18,13 @@ import attrs
 
 from rules_run.chance import Dist, RandomChance, derive_seed, enumerate_exact
 from rules_run.diagnostics import Diagnostic, UsageError, did_you_mean
+from rules_run.editions.loader import SETTING_TYPES
 from rules_run.engine.entities import Unit, Weapon, wounds_per_model
 from rules_run.lang.compiler import Runtime
 from rules_run.limits import limit, too_many
 
-__all__ = ["AttackPlan", "AttackOdds", "plan_attacks", "attack_odds", "sample_attacks", "Odds",
-           "compute_odds"]
+__all__ = ["AttackPlan", "AttackOdds", "attack_mode", "plan_attacks", "attack_odds",
+           "sample_attacks", "Odds", "compute_odds"]
 
 
 @attrs.frozen
@@ -35,7 +37,7 @@ class AttackPlan:
     """How many: a number, or its distribution when counting them rolls dice (a random
     Attacks characteristic, ``D3``)."""
     label: str
-    """``melee`` or ``shooting``, and the weapon when there is one."""
+    """The mode's name, and the weapon when there is one."""
 
 
 @attrs.frozen
@@ -55,25 +57,59 @@ class AttackOdds:
     """Models removed by that damage (wounds per model from the ``as wounds`` characteristic)."""
 
 
-def _mode_spec(runtime: Runtime, mode: str) -> dict[str, str]:
-    manifest_attacks = runtime.ruleset.attack_modes
-    spec = manifest_attacks.get(mode)
-    if spec is None:
-        raise UsageError(
-            f"the ruleset {runtime.ruleset.id!r} declares no {mode} attacks in its index.yaml "
-            f"('attacks: {mode}: ...'); it declares: " + (", ".join(manifest_attacks) or "none")
-        )
-    return spec
+def attack_mode(runtime: Runtime, mode: str | None) -> tuple[str, Mapping[str, Any]]:
+    """The mode's name and its ``attacks:`` entry; None is the manifest's first mode.
+
+    Raises:
+        UsageError: the ruleset declares no such mode (with a did-you-mean), or none at all.
+    """
+    modes = runtime.ruleset.attack_modes
+    if not modes:
+        raise UsageError(f"the ruleset {runtime.ruleset.id!r} declares no attack modes "
+                         "('attacks:' in its index.yaml)")
+    name = next(iter(modes)) if mode is None else mode
+    if name not in modes:
+        hint = did_you_mean(name, modes) or "its modes: " + ", ".join(modes)
+        raise UsageError(f"--mode {name}: the ruleset {runtime.ruleset.id!r} declares no "
+                         f"{name!r} attacks; {hint}")
+    return name, modes[name]
 
 
-def _bind(runtime: Runtime, name: str, context: dict[str, Any]) -> dict[str, Any]:
-    """The arguments of a declaration, taken by name from ``context``."""
+def _settings(runtime: Runtime, mode: str, spec: Mapping[str, Any],
+              given: Mapping[str, Any]) -> dict[str, Any]:
+    """The values a user sets, checked against the mode's ``set`` parameters and their types.
+
+    Raises:
+        UsageError: a parameter the mode does not let a user set, or a value of another type.
+    """
+    allowed = spec.get("set", ())
+    params = {p.name: p for key in ("sequence", "count") if key in spec
+              for p in runtime.decls[spec[key]].params}
+    for name, value in given.items():
+        if name not in allowed:
+            hint = did_you_mean(name, allowed) or (
+                "they let a user set: " + ", ".join(allowed) if allowed
+                else "they let a user set nothing")
+            raise UsageError(f"--set {name}: the {mode} attacks of {runtime.ruleset.id!r} "
+                             f"have no parameter {name!r} to set; {hint}")
+        kind = params[name].type
+        if not isinstance(value, SETTING_TYPES[kind]) or (kind != "bool"
+                                                          and isinstance(value, bool)):
+            raise UsageError(f"--set {name}={value}: {name!r} takes a value of type {kind}, "
+                             f"not {value!r}")
+    return dict(given)
+
+
+def _bind(runtime: Runtime, name: str, context: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments of a declaration, taken by name from ``context``, else its defaults."""
     decl = runtime.decls[name]
     args = {}
     for p in decl.params:
         if p.name in context:
             args[p.name] = context[p.name]
-        elif p.default is None:
+        elif p.default is not None:
+            args[p.name] = runtime.constant(p.default)
+        else:
             raise UsageError(
                 f"{decl.kind} {name!r} needs {p.name!r}, which rules-odds cannot give "
                 f"(it gives: {', '.join(context)})"
@@ -81,24 +117,29 @@ def _bind(runtime: Runtime, name: str, context: dict[str, Any]) -> dict[str, Any
     return args
 
 
-def plan_attacks(runtime: Runtime, attacker: Unit, target: Unit, *, mode: str = "melee",
-                 attacks: int | None = None, charging: bool = False,
+def plan_attacks(runtime: Runtime, attacker: Unit, target: Unit, *, mode: str | None = None,
+                 attacks: int | None = None, settings: Mapping[str, Any] | None = None,
                  options: dict[str, Any] | None = None) -> list[AttackPlan]:
-    """The attacks ``attacker`` makes at ``target``, grouped by weapon.
+    """The attacks ``attacker`` makes at ``target`` in ``mode`` (default: the manifest's
+    first), grouped by weapon.
 
-    With ``attacks`` the count is fixed (one group per weapon the attacker carries, each
-    with that count); otherwise the ruleset's counting action gives the groups: a number,
-    or ``[weapon, count]`` pairs, so the ruleset decides which weapons fit the mode. The
-    counting action is enumerated exactly: a count that rolls dice is a distribution.
+    The mode's ``attacks:`` entry says which parameters take the attacker, the target and
+    each weapon; ``settings`` gives the parameters it lets a user ``set`` (the rest take their
+    defaults). With ``attacks`` the count is fixed (one group per weapon the attacker
+    carries, each with that count); otherwise the ruleset's counting action gives the
+    groups: a number, or ``[weapon, count]`` pairs, so the ruleset decides which weapons fit
+    the mode. The counting action is enumerated exactly: a count that rolls dice is a
+    distribution.
 
     Raises:
-        UsageError: the counts of two weapons depend on the same dice, so their attacks
-            cannot be added up as independent (give ``attacks``).
+        UsageError: an unknown mode or setting; or the counts of two weapons depend on the
+            same dice, so their attacks cannot be added up as independent (give ``attacks``).
     """
-    spec = _mode_spec(runtime, mode)
+    name, spec = attack_mode(runtime, mode)
     sequence = spec["sequence"]
-    context = {"attacker": attacker, "shooter": attacker, "target": target,
-               "charging": charging}
+    context = _settings(runtime, name, spec, settings or {})
+    context.update({p: attacker for p in spec["attacker"]})
+    context.update({p: target for p in spec["target"]})
     groups: list[tuple[Weapon | None, int | Dist[int]]]
     if "count" in spec and attacks is None:
         groups = _counted(runtime, spec["count"], _bind(runtime, spec["count"], context),
@@ -108,8 +149,8 @@ def plan_attacks(runtime: Runtime, attacker: Unit, target: Unit, *, mode: str = 
         groups = [(w, attacks if attacks is not None else 1) for w in weapons]
     plans = []
     for weapon, count in groups:
-        ctx = dict(context, weapon=weapon)
-        label = mode + (f" ({weapon.name})" if weapon is not None else "")
+        ctx = dict(context, **({spec["weapon"]: weapon} if "weapon" in spec else {}))
+        label = name + (f" ({weapon.name})" if weapon is not None else "")
         plans.append(AttackPlan(sequence, _bind(runtime, sequence, ctx), count, label))
     return plans
 
@@ -211,20 +252,22 @@ class Odds:
         return self.rows[-2][1]
 
 
-def compute_odds(runtime, fight, attacker: str, target: str, *, shooting: bool = False,
-                 charging: bool = False, attacks: int | None = None, samples: int = 0,
-                 seed: int = 1, progress: Any = None) -> Odds:
-    """The exact odds of one attacker's attacks on the target (and ``samples`` draws)."""
+def compute_odds(runtime, fight, attacker: str, target: str, *, mode: str | None = None,
+                 settings: Mapping[str, Any] | None = None, attacks: int | None = None,
+                 samples: int = 0, seed: int = 1, progress: Any = None) -> Odds:
+    """The exact odds of one attacker's attacks on the target in ``mode`` (default: the
+    manifest's first), with ``settings`` for the parameters the mode lets a user set (and
+    ``samples`` draws)."""
     a, t = _unit(fight, attacker, "attacker"), _unit(fight, target, "target")
-    mode = "shooting" if shooting else "melee"
-    plans = plan_attacks(runtime, a, t, mode=mode, attacks=attacks, charging=charging,
+    name, spec = attack_mode(runtime, mode)
+    plans = plan_attacks(runtime, a, t, mode=name, attacks=attacks, settings=settings,
                          options=fight.options)
     if not plans:
-        raise UsageError(f"{attacker!r} makes no {mode} attacks: the ruleset counts none for it")
+        raise UsageError(f"{attacker!r} makes no {name} attacks: the ruleset counts none for it")
     most = sum(p.attacks if isinstance(p.attacks, int) else p.attacks.max() for p in plans)
     if most > limit("odds_attacks"):
         ruleset = runtime.ruleset
-        counter = ruleset.attack_modes.get(mode, {}).get("count")
+        counter = spec.get("count")
         where = ruleset.decls[counter].span if counter in ruleset.decls else None
         raise UsageError([Diagnostic(
             f"{counter or 'the count'} gives {attacker!r} up to {most} attacks: "

@@ -109,7 +109,7 @@ class CodeGen:
     """Writes the Python functions of one compiled ruleset (a :class:`Runtime`)."""
 
     def __init__(self, runtime: Any) -> None:
-        from rules_run.engine.state import BUILTINS
+        from rules_run.engine.builtins import BUILTINS
         from rules_run.lang import compiler as c
 
         self.rt = runtime

@@ -32,7 +32,8 @@ from rules_run.chance import (
     Pool,
     Times,
 )
-from rules_run.chance.dice import Face, FaceValue
+from rules_run.chance.dice import Face
+from rules_run.chance.die import FaceValue
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
 from rules_run.engine.entities import Bearer, RuleInstance, Unit, Weapon
 from rules_run.lang import ast

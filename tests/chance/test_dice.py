@@ -1,4 +1,4 @@
-"""Tests for rules_run.chance.dice: dice values, dice expressions, roll outcomes."""
+"""Tests for rules_run.chance.die and .dice: dice values, dice expressions, roll outcomes."""
 
 from __future__ import annotations
 

@@ -77,8 +77,8 @@ def attacker_with(rt, *args: Any, **kwargs: Any) -> Unit:
 
 def odds(rt, a: Unit, t: Unit, *, mode: str = "melee", charging: bool = False,
          options: dict[str, Any] | None = None, attacks: int = 1):
-    (plan,) = plan_attacks(rt, a, t, mode=mode, attacks=attacks, charging=charging,
-                           options=options)
+    (plan,) = plan_attacks(rt, a, t, mode=mode, attacks=attacks,
+                           settings={"charging": charging}, options=options)
     return attack_odds(rt, plan, t, options)
 
 
@@ -737,7 +737,7 @@ def test_monte_carlo_agrees_with_exact(rt, label, w, t, n, charging, seed) -> No
         rules += ("Charge (+1 Damage)",)
     a = attacker_with(rt, hit, wound, rend, damage, rules=rules)
     target = unit(rt, **t)
-    (plan,) = plan_attacks(rt, a, target, attacks=n, charging=charging)
+    (plan,) = plan_attacks(rt, a, target, attacks=n, settings={"charging": charging})
     exact = attack_odds(rt, plan, target).damage
     sampled = sample_attacks(rt, plan, MC_SAMPLES, seed)
     assert within_four_sigma(sampled, exact, MC_SAMPLES) == []

@@ -22,6 +22,7 @@ from helpers.aos4_probe import Probe, battle_file
 from rules_run import open_battle
 from rules_run.engine.driver import run_battle
 from rules_run.engine.entities import Weapon
+from rules_run.engine.builtins import BUILTINS
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ("aos4", "aos4-gh2025", "aos4-gh2026")
@@ -199,12 +200,12 @@ def test_we42_seizing_the_initiative_makes_the_opponent_the_underdog() -> None:
     # points makes the opponent the underdog (L406); behind by 11, the usual rule holds.
     for behind, dog in ((10, "order"), (11, "chaos")):
         probe = Probe("aos4-gh2025", BATTLE)
-        probe.state._b_score_points(probe.env, None, "order", behind)
+        BUILTINS["score_points"](probe.state, probe.env, None, "order", behind)
         probe("double_turn_taken", side="chaos")
         assert probe("underdog") == dog
     # the original rules have no such thing: the fewer victory points make the underdog
     probe = Probe("aos4", BATTLE)
-    probe.state._b_score_points(probe.env, None, "order", 10)
+    BUILTINS["score_points"](probe.state, probe.env, None, "order", 10)
     probe("double_turn_taken", side="chaos")
     assert probe("underdog") == "chaos"
 
@@ -218,7 +219,7 @@ def test_a_command_costs_one_point_and_is_used_once_per_phase_by_an_army() -> No
     probe("set_counter", which="command_points", owner="order", amount=4)
     assert probe("can_command", u="liberators", command="All-out Attack")
     probe("use_command", u="liberators", command="All-out Attack")
-    assert probe.state._b_counter(probe.env, None, "command_points", "order") == 3
+    assert BUILTINS["counter"](probe.state, probe.env, None, "command_points", "order") == 3
     assert not probe("can_command", u="liberators", command="All-out Attack")
     assert not probe("can_command", u="judicators", command="All-out Attack")  # the army's
     assert probe("can_command", u="judicators", command="All-out Defence")
@@ -242,9 +243,9 @@ def test_all_out_attack_and_defence_change_hit_and_save_rolls_for_one_attack() -
     # the turn (L769); All-out Defence: +1 to save until the ability is resolved (L1542).
     probe = Probe("aos4", BATTLE)
     lib, hounds = probe.unit["liberators"], probe.unit["warhounds"]
-    probe.state._b_apply(probe.env, None, "all_out_attacking", lib)
-    probe.state._b_apply(probe.env, None, "exposed", lib)
-    probe.state._b_apply(probe.env, None, "all_out_defending", hounds)
+    BUILTINS["apply"](probe.state, probe.env, None, "all_out_attacking", lib)
+    BUILTINS["apply"](probe.state, probe.env, None, "exposed", lib)
+    BUILTINS["apply"](probe.state, probe.env, None, "all_out_defending", hounds)
     assert probe("hit_modifier", attacker="liberators", target="warhounds", shooting=False) == 1
     assert probe("save_modifier", target="warhounds") == 1
     assert probe("save_modifier", target="liberators") == -1
@@ -486,13 +487,13 @@ def test_mystic_shield_gives_a_ward_of_6_for_the_turn() -> None:
     probe = Probe("aos4", BATTLE, dice={"battle_ward_roll": [6, 5]})
     lib = probe.unit["liberators"]
     assert probe.runtime.invoke("battle_ward_roll", probe.env, {"target": lib}).passed is False
-    probe.state._b_apply(probe.env, None, "shielded", lib)
+    BUILTINS["apply"](probe.state, probe.env, None, "shielded", lib)
     assert probe.runtime.invoke("battle_ward_roll", probe.env, {"target": lib}).passed
     assert not probe.runtime.invoke("battle_ward_roll", probe.env, {"target": lib}).passed
     # a WARD (5+) is better than the shield's 6+: the lowest applies (L788)
     probe = Probe("aos4", BATTLE, dice={"battle_ward_roll": [5]})
     seer = probe.unit["grey_seer"]
-    probe.state._b_apply(probe.env, None, "shielded", seer)
+    BUILTINS["apply"](probe.state, probe.env, None, "shielded", seer)
     assert probe.runtime.invoke("battle_ward_roll", probe.env, {"target": seer}).passed
 
 
@@ -516,7 +517,7 @@ def test_we11_a_charge_roll_of_3_and_5_reaches_8_and_a_half_inches(
     # 2D6 summed (L849): 8; the unit must end within 1/2" of the enemy (L709), else it stays
     # where it is (L135).
     probe = Probe("aos4", two_units(tmp_path, gap), dice={"charge_roll": [3, 5]})
-    assert abs(probe.state._b_distance(probe.env, None, probe.unit["liberators"],
+    assert abs(BUILTINS["distance"](probe.state, probe.env, None, probe.unit["liberators"],
                                        probe.unit["clanrat"]) - gap) < 1e-3
     probe("charge_at", u="liberators", t="clanrat")
     assert probe.unit["liberators"].statuses.get("charged") == ("turn" if charges else None)
@@ -535,10 +536,10 @@ def test_we21_retreating_3_inches_straight_away_leaves_combat(tmp_path: Path) ->
     # FAQ L613-L614: a model in base contact that retreats 3" directly away is not in combat.
     probe = Probe("aos4", two_units(tmp_path, 1.0))
     lib, rat = probe.unit["liberators"], probe.unit["clanrat"]
-    probe.state._b_engage(probe.env, None, lib, rat)
+    BUILTINS["engage"](probe.state, probe.env, None, lib, rat)
     assert probe("in_combat", u="liberators")
-    probe.state._b_move_away(probe.env, None, lib, rat, 3)
-    assert probe.state._b_distance(probe.env, None, lib, rat) == pytest.approx(3)
+    BUILTINS["move_away"](probe.state, probe.env, None, lib, rat, 3)
+    assert BUILTINS["distance"](probe.state, probe.env, None, lib, rat) == pytest.approx(3)
     assert not probe("in_combat", u="liberators")
 
 
@@ -563,7 +564,7 @@ def test_we46_a_guarded_infantry_hero_beyond_12_inches_cannot_be_shot() -> None:
     assert probe("targetable", shooter="judicators", target="clanrats")
     assert probe("hit_modifier", attacker="judicators", target="grey_seer", shooting=True) == -1
     assert probe("hit_modifier", attacker="judicators", target="grey_seer", shooting=False) == 0
-    probe.state._b_destroy(probe.env, None, probe.unit["clanrats"])
+    BUILTINS["destroy"](probe.state, probe.env, None, probe.unit["clanrats"])
     assert not probe("guarded", u="grey_seer")
     assert probe("targetable", shooter="judicators", target="grey_seer")
 
@@ -672,7 +673,7 @@ def test_cover_gives_minus_1_to_hit_to_a_unit_wholly_on_the_feature() -> None:
     probe = Probe("aos4", BATTLE)
     assert probe("cover_models", attacker="clanrats", target="judicators") == 20
     assert probe("cover_models", attacker="clanrats", target="liberators") == 0
-    probe.state._b_apply(probe.env, None, "charged", probe.unit["judicators"])
+    BUILTINS["apply"](probe.state, probe.env, None, "charged", probe.unit["judicators"])
     assert probe("cover_models", attacker="clanrats", target="judicators") == 0
 
 
@@ -751,7 +752,7 @@ def test_covering_fire_shoots_at_minus_1_to_hit() -> None:
             and e["seq"] < volley["seq"]]
     # +1 All-out Attack and -1 Covering Fire: the situation modifier is 0 (L761, L769)
     probe = Probe("aos4-gh2025", f"{SEASONS}/covering_fire_guarded.yaml")
-    probe.state._b_apply(probe.env, None, "covering_volley", probe.unit["judicators"])
+    BUILTINS["apply"](probe.state, probe.env, None, "covering_volley", probe.unit["judicators"])
     assert probe("hit_modifier", attacker="judicators", target="clanrats", shooting=True) == -1
     assert hits
 
@@ -846,9 +847,9 @@ def test_a_side_with_a_unit_in_reserve_is_still_in_the_battle() -> None:
     probe = Probe("aos4", RESERVES, active="chaos")
     probe("place_reserves")
     for u in ("grey_seer", "clanrats"):
-        probe.state._b_destroy(probe.env, None, probe.unit[u])
+        BUILTINS["destroy"](probe.state, probe.env, None, probe.unit[u])
     assert probe("wiped_out", side="chaos") is False
-    probe.state._b_destroy(probe.env, None, probe.unit["stormvermin"])
+    BUILTINS["destroy"](probe.state, probe.env, None, probe.unit["stormvermin"])
     assert probe("wiped_out", side="chaos") is True
 
 
@@ -871,7 +872,7 @@ def strike_once(probe: Probe, attacker: str, target: str, **named: Any) -> int:
     """One attack of the attacker's first melee weapon through the battle's ``strike``."""
     a = probe.unit[attacker]
     w = probe("melee_weapons", u=attacker)[0]
-    return probe.state._b_fight(probe.env, None, "strike", a, probe.unit[target], 1, weapon=w,
+    return BUILTINS["fight"](probe.state, probe.env, None, "strike", a, probe.unit[target], 1, weapon=w,
                                 **named)
 
 
@@ -918,11 +919,11 @@ def test_we36_a_control_score_counts_control_and_the_standard_bearer(tmp_path: P
     # 10 models with Control 1, all within 3" of the objective, with a standard bearer:
     # 11 (L1049, L1196).
     probe = Probe("aos4", battle_file(tmp_path, CONTROL), active="chaos")
-    assert probe.state._b_models_within(probe.env, None, probe.unit["rats_a"], "stone",
+    assert BUILTINS["models_within"](probe.state, probe.env, None, probe.unit["rats_a"], "stone",
                                         3.79) == 10
     assert probe("control_of", u="rats_a", o="stone") == 11
     assert probe("control_of", u="rats_b", o="stone") == 10
-    assert probe.state._b_control_score(probe.env, None, "stone", "chaos", "Control", 3.79) == 10
+    assert BUILTINS["control_score"](probe.state, probe.env, None, "stone", "chaos", "Control", 3.79) == 10
 
 
 def test_we37_control_stays_until_the_opponent_gains_it(tmp_path: Path) -> None:
@@ -930,11 +931,11 @@ def test_we37_control_stays_until_the_opponent_gains_it(tmp_path: Path) -> None:
     probe = Probe("aos4", battle_file(tmp_path, CONTROL), active="chaos")
     probe("determine_control")
     assert probe.logged("gains control of") == [["chaos", "stone", 11, 10]]
-    assert probe.state._b_controller(probe.env, None, "stone") == "chaos"
+    assert BUILTINS["controller"](probe.state, probe.env, None, "stone") == "chaos"
     for unit in ("rats_a", "rats_b"):
-        probe.state._b_destroy(probe.env, None, probe.unit[unit])
+        BUILTINS["destroy"](probe.state, probe.env, None, probe.unit[unit])
     probe("determine_control")
-    assert probe.state._b_controller(probe.env, None, "stone") == "chaos"
+    assert BUILTINS["controller"](probe.state, probe.env, None, "stone") == "chaos"
 
 
 def test_a_unit_contests_one_objective_only(tmp_path: Path) -> None:
@@ -989,8 +990,8 @@ units:
   - {id: clanrats, side: chaos, profile: chaos/clanrats, models: 5, position: {x: 30, y: 19, facing: 180}}
 """)
     probe = Probe("aos4", path)
-    moved = probe.state._b_move_to(probe.env, None, probe.unit["liberators"], "stone", 10, 3)
-    gap = probe.state._b_distance(probe.env, None, probe.unit["liberators"],
+    moved = BUILTINS["move_to"](probe.state, probe.env, None, probe.unit["liberators"], "stone", 10, 3)
+    gap = BUILTINS["distance"](probe.state, probe.env, None, probe.unit["liberators"],
                                   probe.unit["clanrats"])
     assert 0 < moved < 10 and 3 <= gap < 3.2
 
@@ -1024,12 +1025,12 @@ def test_a_place_the_battle_file_does_not_name_is_a_located_error(tmp_path: Path
 
     probe = Probe("aos4", BATTLE)
     with pytest.raises(BattleError, match="no objective or terrain feature 'stones'"):
-        probe.state._b_models_within(probe.env, None, probe.unit["liberators"], "stones", 3)
+        BUILTINS["models_within"](probe.state, probe.env, None, probe.unit["liberators"], "stones", 3)
     with pytest.raises(BattleError, match="'Contrl' is not a characteristic"):
-        probe.state._b_control_score(probe.env, None, "west_stone", "order", "Contrl", 3)
-    assert probe.state._b_features(probe.env, None, "Obscuring") == ["warpwood"]
-    assert probe.state._b_features(probe.env, None) == ["ruins", "warpwood"]
-    assert probe.state._b_objectives(probe.env, None) == ["west_stone", "east_stone"]
+        BUILTINS["control_score"](probe.state, probe.env, None, "west_stone", "order", "Contrl", 3)
+    assert BUILTINS["features"](probe.state, probe.env, None, "Obscuring") == ["warpwood"]
+    assert BUILTINS["features"](probe.state, probe.env, None) == ["ruins", "warpwood"]
+    assert BUILTINS["objectives"](probe.state, probe.env, None) == ["west_stone", "east_stone"]
 
 
 def test_the_event_log_is_byte_identical_in_two_processes(tmp_path: Path) -> None:
@@ -1102,6 +1103,6 @@ def test_a_unit_is_in_combat_only_with_visible_enemies(tmp_path: Path) -> None:
     probe = Probe("aos4", hidden_target(tmp_path, screen=False, wall=True, clanrat_y=near))
     assert not probe("in_combat", u="judicators")
     assert probe("foes_in_combat", u="judicators") == []
-    probe.state._b_engage(probe.env, None, probe.unit["clanrat"], probe.unit["judicators"])
+    BUILTINS["engage"](probe.state, probe.env, None, probe.unit["clanrat"], probe.unit["judicators"])
     assert probe("in_combat", u="judicators")
     assert probe("foes_in_combat", u="judicators") == [probe.unit["clanrat"]]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers.wfb8_world import World, unit
+from rules_run.engine.builtins import BUILTINS
 
 
 def combined(tmp_path: Path, character: str = "empire/battle_wizard", **extra: Any) -> World:
@@ -19,7 +20,7 @@ def combined(tmp_path: Path, character: str = "empire/battle_wizard", **extra: A
              equipment=["hand_weapon", "shield", "light_armour"]),
     ], **extra)
     w.call("join_characters")
-    w.state._b_engage(w.env(), None, w.unit("b"), w.unit("a"))
+    BUILTINS["engage"](w.state, w.env(), None, w.unit("b"), w.unit("a"))
     return w
 
 
@@ -140,7 +141,7 @@ def test_the_characters_left_alone_fight_on_and_everyone_near_tests_for_panic(
 
 def test_a_character_left_alone_in_close_combat_stays_in_the_fight(tmp_path: Path) -> None:
     w = alone(tmp_path)
-    w.state._b_engage(w.env(), None, w.unit("b"), w.unit("a"))
+    BUILTINS["engage"](w.state, w.env(), None, w.unit("b"), w.unit("a"))
     w.call("deal", {"panic_test": [1, 1]}, attacker="b", target="a", damage=2)
     c, b = w.unit("c"), w.unit("b")
     assert w.unit("a").destroyed and c.leader is None
@@ -153,7 +154,7 @@ def test_a_joined_character_breaks_flees_and_rallies_with_its_unit(tmp_path: Pat
     # L755, L771: one Break test for the combined unit; the character flees with it and
     # rallies with it
     w = alone(tmp_path, models=10)
-    w.state._b_engage(w.env(), None, w.unit("b"), w.unit("a"))
+    BUILTINS["engage"](w.state, w.env(), None, w.unit("b"), w.unit("a"))
     a, c = w.unit("a"), w.unit("c")
     w.state.orders = [{"decision": "pursue", "unit": "b", "choose": "restrain"}]
     w.call("lose_combat", {"break_test": [6, 6], "restraint_test": [1, 1], "*": [3, 3]},

@@ -20,6 +20,7 @@ from helpers.wfb8_world import World, unit
 
 from rules_run.chance import RandomChance, ScriptedChance, enumerate_exact
 from rules_run import open_battle
+from rules_run.engine.builtins import BUILTINS
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "rulesets" / "wfb8" / "battles" / "duel.yaml")
@@ -372,8 +373,8 @@ def multiple_combat(tmp_path: Path) -> World:
         unit("orcs", "orcs", 36, 26, 180, profile="orcs/orc_boy", models=15, command=["standard"]),
         unit("goblins", "orcs", 25, 19.5, 90, profile="orcs/orc_boy", models=5, name="Goblins")])
     env = world.env()
-    world.state._b_engage(env, None, world.unit("orcs"), world.unit("halberdiers"))
-    world.state._b_engage(env, None, world.unit("goblins"), world.unit("halberdiers"))
+    BUILTINS["engage"](world.state, env, None, world.unit("orcs"), world.unit("halberdiers"))
+    BUILTINS["engage"](world.state, env, None, world.unit("goblins"), world.unit("halberdiers"))
     wounds = {("halberdiers", "orcs"): 2, ("halberdiers", "goblins"): 4, ("orcs", "halberdiers"): 4,
               ("goblins", "halberdiers"): 1}
     for (a, t), n in wounds.items():
@@ -413,7 +414,7 @@ def test_we25_26_a_steadfast_unit_borrows_the_general_s_leadership(
         unit("general", "empire", 36, 10, profile="empire/general", models=1,
              values={"general": True}),
         unit("orcs", "orcs", 36, 26, 180, profile="orcs/orc_boy", models=10)])
-    world.state._b_engage(world.env(), None, world.unit("orcs"), world.unit("men"))
+    BUILTINS["engage"](world.state, world.env(), None, world.unit("orcs"), world.unit("men"))
     assert world.call("steadfast", u="men", enemy="orcs")
     assert bool(world.call("take_break_test", {"break_test": dice}, l="men",
                            lost_by=lost_by)) is passed

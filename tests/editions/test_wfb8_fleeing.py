@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from helpers.wfb8_world import World, unit
+from rules_run.engine.builtins import BUILTINS
 
 INCH = {"w": 25.4, "d": 25.4}
 
@@ -59,7 +60,7 @@ def test_a_fleeing_enemy_or_one_only_passed_beside_deals_no_wounds(tmp_path: Pat
     # e is fleeing itself; s stands beside the path (x 38.5-41.5, touching its edge)
     w = fleeing_halberdiers(tmp_path, block("e", "orcs", 36, 14, 180, models=3, files=3),
                             block("s", "orcs", 40, 14, 180, models=3, files=3))
-    w.state._b_apply(w.env(), None, "fleeing", w.unit("e"))
+    BUILTINS["apply"](w.state, w.env(), None, "fleeing", w.unit("e"))
     w.call("flee_from", {"flee_distance": [4, 4]}, u="a", enemy="b")
     assert w.unit("a").models == 20 and w.logs("flees through") == []
 
@@ -102,7 +103,7 @@ def test_a_unit_breaking_from_combat_takes_no_wounds_from_the_enemy_it_broke_fro
         block("c", "orcs", 36, 15, 180, models=3, files=3),
     ], orders=[{"decision": "pursue", "unit": "b", "choose": "restrain"}])
     a, b = w.unit("a"), w.unit("b")
-    w.state._b_engage(w.env(), None, b, a)
+    BUILTINS["engage"](w.state, w.env(), None, b, a)
     w.call("flee_and_pursue", {"flee_distance": [4, 4], "restraint_test": [1, 1]},
            l="a", held=[])
     assert a.pose.y == pytest.approx(11.5, abs=1e-6)
@@ -161,7 +162,7 @@ def test_a_flee_ending_within_an_inch_of_a_unit_goes_on_until_clear(tmp_path: Pa
     assert move["inches"] == pytest.approx(15.5) and move["on_until_clear"] == pytest.approx(7.5)
     # it went through them: they test
     assert [t["units"] for t in w.tests("panic_test")] == [["k"]]
-    assert w.state._b_distance(w.env(), None, a, w.unit("k")) >= 1.0
+    assert BUILTINS["distance"](w.state, w.env(), None, a, w.unit("k")) >= 1.0
 
 
 def test_a_flee_ending_beside_an_enemy_goes_on_past_it_without_wounds(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers.wfb8_world import World, unit
+from rules_run.engine.builtins import BUILTINS
 
 
 def world(tmp_path: Path, lore: str, level: int = 2, orcs: dict | None = None,
@@ -90,7 +91,7 @@ def test_a_spell_remaining_in_play_is_dispelled_later_against_its_basic_value(
     assert w.call("spells_in_play") == [[w.unit("wizard"), "doom_and_darkness"]]
     assert "doom_and_darkness" not in w.call("castable", w="wizard")
     env = w.env({"dispel_die": [4, 3, 1]})
-    w.state._b_add_counter(env, None, "power_dice", "orcs", 3)
+    BUILTINS["add_counter"](w.state, env, None, "power_dice", "orcs", 3)
     w.state.active_side = "orcs"
     w.runtime.invoke("dispel_spells_in_play", env, {"side": "orcs"})
     assert w.logs("dispels") == [["shaman", 9, True]]
@@ -103,7 +104,7 @@ def test_a_spell_in_play_ends_with_its_caster_and_thorns_hurt_at_the_phase_end(
     # base contact with them takes 2D6 Strength 3 hits. L318: it ends when its caster falls.
     w = world(tmp_path, "life", level=4)
     env = w.env()
-    w.state._b_engage(env, None, w.unit("knights"), w.unit("orcs"))
+    BUILTINS["engage"](w.state, env, None, w.unit("knights"), w.unit("orcs"))
     w.call("resolve_spell", {}, s="shield_of_thorns", w="wizard", target="knights", result=9)
     w.call("thorns", {"*": [2, 3] + [1] * 20})
     assert w.logs("thorns") == [["knights", "orcs"]] and attacks(w, "orcs") == 5

@@ -13,6 +13,7 @@ from rules_run.chance.source import ScriptedChance
 from rules_run import open_battle
 from rules_run.engine.driver import run_battle
 from rules_run.engine.state import BattleState
+from rules_run.engine.builtins import BUILTINS
 
 
 def padded(dice: dict) -> dict:
@@ -45,11 +46,11 @@ class Arena:
         return self.runtime.invoke(name, self.env, bound)
 
     def engage(self, a: str, b: str) -> None:
-        self.state._b_engage(self.env, None, self.get[a], self.get[b])
+        BUILTINS["engage"](self.state, self.env, None, self.get[a], self.get[b])
 
     def arc(self, a: str, b: str) -> str:
         """The arc of b that a is in."""
-        return self.state._b_arc(self.env, None, self.get[a], self.get[b])
+        return BUILTINS["arc"](self.state, self.env, None, self.get[a], self.get[b])
 
     def logs(self, message: str) -> list[list]:
         return [e["values"] for e in self.events

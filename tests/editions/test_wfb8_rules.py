@@ -17,6 +17,7 @@ from helpers.wfb8_world import World, unit
 
 from rules_run.editions.loader import load_ruleset
 from rules_run.lang import ast
+from rules_run.engine.builtins import BUILTINS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -232,7 +233,7 @@ def test_strike_order_always_strikes_first_and_last(tmp_path: Path) -> None:
 def engaged(tmp_path: Path, a: dict, b: dict, **extra: Any) -> World:
     w = World(tmp_path, [unit("a", "empire", 36, 10, **a), unit("b", "orcs", 36, 14, 180, **b)],
               **extra)
-    w.state._b_engage(w.env(), None, w.unit("a"), w.unit("b"))
+    BUILTINS["engage"](w.state, w.env(), None, w.unit("a"), w.unit("b"))
     return w
 
 
@@ -376,7 +377,7 @@ def test_scouts_and_vanguard_move_before_the_battle(tmp_path: Path) -> None:
                               profile="orcs/orc_boy")])
     def gaps():
         enemy = w.unit("enemy")
-        distance = lambda u: w.state._b_distance(None, None, w.unit(u), enemy)
+        distance = lambda u: BUILTINS["distance"](w.state, None, None, w.unit(u), enemy)
         return {u: distance(u) for u in ("scouts", "vanguard")}
     before = gaps()
     w.call("deploy_specialists")
@@ -492,7 +493,7 @@ def test_who_can_shoot(tmp_path: Path) -> None:
     gun = shooting_world(tmp_path, shooter={"equipment": ["hand_weapon", "handgun"]})
     gun.unit("a").statuses["has_moved"] = "turn"
     assert not gun.call("can_shoot", u="a")
-    w.state._b_engage(w.env(), None, w.unit("a"), w.unit("b"))
+    BUILTINS["engage"](w.state, w.env(), None, w.unit("a"), w.unit("b"))
     assert not w.call("can_shoot", u="a")
 
 
@@ -704,13 +705,13 @@ def test_a_model_fights_with_one_of_its_close_combat_weapons(tmp_path: Path) -> 
     orcs, env = w.unit("orcs"), w.env()
     stat = lambda name: w.runtime.characteristic(env, orcs, name)
     assert (stat("A"), stat("S"), orcs.has_rule("Always Strikes Last")) == (2, 4, False)
-    w.state._b_wield(env, None, orcs, "great_weapon")
+    BUILTINS["wield"](w.state, env, None, orcs, "great_weapon")
     assert (stat("A"), stat("S"), orcs.has_rule("Always Strikes Last")) == (1, 6, True)
     # As the combat begins the side chooses (the decision close_combat_weapon, shown in the
     # log); the default policy weighs Attacks x P(wound) x P(armour fails) against the
     # Greatswords (T3, heavy armour 4+): 2 x 4/6 x 4/6 with the additional hand weapon beats
     # 1 x 5/6 x 6/6 with the great weapon.
-    w.state._b_engage(env, None, orcs, w.unit("men"))
+    BUILTINS["engage"](w.state, env, None, orcs, w.unit("men"))
     orcs.statuses["first_round"] = None
     w.call("take_up_weapons", members=[orcs, w.unit("men")])
     assert w.logs("fights with") == [["orcs", "additional_hand_weapon"]]
@@ -727,7 +728,7 @@ def test_a_two_handed_weapon_loses_the_shield_s_parry(tmp_path: Path) -> None:
     save = lambda: w.call("armour_save", {"armour_save": [4]}, target="b", attacker="a",
                           melee=True).need
     assert save() == 5
-    w.state._b_wield(w.env(), None, w.unit("b"), "hand_weapon")
+    BUILTINS["wield"](w.state, w.env(), None, w.unit("b"), "hand_weapon")
     assert save() == 4
 
 
@@ -742,9 +743,9 @@ def test_shooting_into_close_combat_within_4_of_a_free_arc(tmp_path: Path) -> No
         unit("guns", "empire", 36, 31, 180, profile="empire/handgunner", models=3, files=3),
         unit("front", "empire", 41, 21, 0, profile="empire/handgunner", models=3, files=3)])
     env = w.env()
-    w.state._b_engage(env, None, w.unit("halberdiers"), w.unit("orcs"))
+    BUILTINS["engage"](w.state, env, None, w.unit("halberdiers"), w.unit("orcs"))
     assert w.call("shooting_targets", u="guns") == [w.unit("orcs")]
-    assert w.state._b_distance(env, None, w.unit("front"), w.unit("orcs")) < 4
+    assert BUILTINS["distance"](w.state, env, None, w.unit("front"), w.unit("orcs")) < 4
     assert w.call("may_shoot_into_combat", u="front", e="orcs") is False
     dice = {"to_hit_missile": [1, 5, 2], "to_wound_missile": [6, 6], "armour_save": [1, 1],
             "ward_save": [1, 1], "regeneration_save": [1, 1]}

@@ -117,7 +117,7 @@ def test_an_unknown_piece_is_an_error(tmp_path: Path) -> None:
 def test_answers_are_kept_until_a_unit_moves(tmp_path: Path) -> None:
     state, _, b = build(tmp_path, [SHOOTER, TARGET], [piece("wall", 0, 9, 20, 11)])
     assert b("behind", "s", "t", "wall") and b("models_behind", "s", "t", "wall") == 5
-    assert state._behind
+    assert state._behind.entries
     target = next(u for u in state.units if u.id == "t")
     target.pose = Pose(40, 20, 180)   # beside the wall's end
     assert not b("behind", "s", "t", "wall")

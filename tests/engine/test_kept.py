@@ -12,7 +12,7 @@ from rules_run.space import Pose
 
 _KEPT = ("_footprints", "_gaps", "_outlines", "_terrain_under", "_in_range", "_between",
          "_bases", "_behind")
-"""The battle state's caches of geometry."""
+"""The battle state's caches of geometry (each a :class:`rules_run.engine.kept.Kept`)."""
 
 
 def test_kept_answers_are_those_computed_afresh() -> None:
@@ -46,12 +46,12 @@ def test_kept_answers_are_those_computed_afresh() -> None:
                                ("models_behind", [a, b, ["wood", "wall", "hill"],
                                                   rng.choice([0, 3]), rng.random() < 0.5])):
                 answer = state.builtin(env, name, args, None)
-                kept = {attr: getattr(state, attr) for attr in _KEPT}
+                kept = {attr: getattr(state, attr).entries for attr in _KEPT}
                 for attr in _KEPT:
-                    setattr(state, attr, {})
+                    getattr(state, attr).entries = {}
                 assert state.builtin(env, name, args, None) == answer, (name, args)
                 for attr, value in kept.items():
-                    setattr(state, attr, value)
+                    getattr(state, attr).entries = value
                 seen.add((name, bool(answer)))
     # each builtin said yes (or something) and no (or nothing) along the way
     assert len(seen) == 14, seen

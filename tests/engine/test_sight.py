@@ -16,7 +16,7 @@ import yaml
 from rules_run.chance import RandomChance
 from rules_run import open_battle
 from rules_run.diagnostics import BattleError
-from rules_run.engine.sight import TerrainPiece, clip_segment, grid_points
+from rules_run.engine.builtins.sight import TerrainPiece, clip_segment, grid_points
 from rules_run.engine.state import BattleState
 from rules_run.space import Footprint, Pose
 

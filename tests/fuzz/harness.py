@@ -377,7 +377,8 @@ _ARGUMENTS = {
                   "charge_roll", "x=1"],
     "rules-odds": ["battle.yaml", "-e", "wfb8", "--attacker", "--target", "halberdiers",
                    "orcs", "nobody", "--attacks", "0", "1", "3000", "-5", "x", "--samples",
-                   "0", "-1", "20", "--seed", "--shooting", "--charging", "--json"],
+                   "0", "-1", "20", "--seed", "--mode", "shooting", "melee", "--set",
+                   "charging=true", "charging", "--json"],
     "rules-diff": ["wfb8", "wfb9", "tiny", "--runs", "0", "2", "--top", "-1", "--plot",
                    "out.png", "out.svg", "--cells", "0", "--no-attribution", "--json"],
 }

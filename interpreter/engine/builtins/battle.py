@@ -1,0 +1,117 @@
+"""Statuses, counters, victory, chance and decisions: the generic builtins of the battle's
+bookkeeping."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules_run.diagnostics import Span
+from rules_run.engine.builtins.registry import builtin, fail, name_of
+from rules_run.lang import ast
+
+if TYPE_CHECKING:
+    from rules_run.engine.state import BattleState
+
+__all__: list[str] = []
+
+
+def _status_decl(state: BattleState, status: str, span: Span) -> ast.StatusDecl:
+    decl = state.runtime.decls.get(status)
+    if not isinstance(decl, ast.StatusDecl):
+        raise fail(f"{status!r} is not a status", span)
+    return decl
+
+
+@builtin("apply")
+def apply(state, env, span, status, thing, until=None):
+    decl = _status_decl(state, status, span)
+    fresh = status not in thing.statuses
+    thing.statuses[status] = until or decl.until
+    if fresh:
+        state.emit(env, "status", unit=getattr(thing, "id", None), status=status,
+                  change="gains", quiet=decl.quiet)
+        state.fire(env, status)
+    return True
+
+
+@builtin("clear")
+def clear(state, env, span, status, thing):
+    decl = _status_decl(state, status, span)
+    if thing.statuses.pop(status, "absent") != "absent":
+        state.emit(env, "status", unit=getattr(thing, "id", None), status=status,
+                  change="loses", quiet=decl.quiet)
+    return True
+
+
+def _counter_key(state: BattleState, env, name, owner, span):
+    key = (name, getattr(owner, "id", owner))
+    if key in state.counters:   # checked when it was first set
+        return key
+    decl = state.runtime.decls.get(name)
+    if not isinstance(decl, ast.CounterDecl):
+        raise fail(f"{name!r} is not a counter", span)
+    initial = 0
+    if decl.initial is not None:
+        initial = state.runtime.compile_expr(decl.initial, {})(env, {})
+    state.counters[key] = initial
+    return key
+
+
+@builtin("counter")
+def counter(state, env, span, name, owner):
+    return state.counters[_counter_key(state, env, name, owner, span)]
+
+
+@builtin("add_counter")
+def add_counter(state, env, span, name, owner, amount):
+    key = _counter_key(state, env, name, owner, span)
+    state.counters[key] += amount
+    return state.counters[key]
+
+
+@builtin("score_points")
+def score_points(state, env, span, side, points):
+    state.vp[side] = state.vp.get(side, 0) + int(points)
+    state.emit(env, "score", side=side, points=int(points), total=state.vp[side])
+    return state.vp[side]
+
+
+@builtin("win")
+def win(state, env, span, side, reason):
+    if side is not None and side not in state.sides:
+        raise fail(f"win(): {side!r} is not a side of this battle", span)
+    if state.won is not None:
+        return False
+    state.won = (side, str(reason))
+    state.ended = str(reason)
+    state.emit(env, "win", winner=side, reason=str(reason))
+    return True
+
+
+@builtin("roll_off")
+def roll_off(state, env, span, a, b, bonus_a=0, bonus_b=0):
+    from rules_run.chance import D6
+
+    while True:
+        ra = env.chance.roll((D6,), "roll_off")[0] + bonus_a
+        rb = env.chance.roll((D6,), "roll_off")[0] + bonus_b
+        state.emit(env, "roll_off", sides=[name_of(a), name_of(b)], rolls=[ra, rb])
+        if ra != rb:
+            return a if ra > rb else b
+
+
+@builtin("random_pick")
+def random_pick(state, env, span, options):
+    if not options:
+        raise fail("random_pick() of an empty list", span)
+    return options[env.chance.choose(len(options), "random_pick")]
+
+
+@builtin("decide")
+def decide(state, env, span, decision, *args):
+    return state.decide(env, span, decision, list(args))
+
+
+@builtin("play_turn")
+def play_turn(state, env, span, side):
+    return state.play_turn(env, side)

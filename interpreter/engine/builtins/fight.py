@@ -1,0 +1,119 @@
+"""Attacks: the ``fight`` builtin, which resolves a declared sequence once per attack.
+
+A statistics run (no events kept) draws each attack's damage from the sequence's exact
+distribution instead of rolling every step (:func:`_fight_sampled`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules_run.engine.builtins.registry import builtin, fail
+from rules_run.engine.entities import Unit, Weapon
+from rules_run.lang.builtins import UNIT_PROPERTIES
+from rules_run.limits import limit, too_many
+
+if TYPE_CHECKING:
+    from rules_run.engine.state import BattleState
+
+__all__: list[str] = []
+
+_PROPERTIES = frozenset(UNIT_PROPERTIES)
+
+
+@builtin("fight")
+def fight(state, env, span, sequence, attacker, target, attacks=1, **named):
+    """Resolve ``attacks`` attacks of a sequence; return the total damage.
+
+    The attacker and the target fill the sequence's first two parameters; named
+    arguments fill the parameters of those names; the rest take their defaults.
+    """
+    seq = state.runtime.sequences.get(sequence)
+    if seq is None:
+        raise fail(f"fight(): {sequence!r} is not a sequence", span)
+    if isinstance(attacks, int) and attacks > limit("attacks"):
+        raise fail(f"fight({sequence}, ...): " + too_many(
+            "attacks", "attacks in one volley", attacks), span, "too-many-attacks")
+    params = seq.decl.params
+    args = dict(zip((p.name for p in params), (attacker, target)))
+    args.update(named)
+    for p in params:
+        if p.name not in args:
+            if p.default is None:
+                raise fail(f"fight(): sequence {sequence!r} needs {p.name!r}", span)
+            args[p.name] = state.runtime.compile_expr(p.default, {})(env, {})
+    if env.events is None and seq.pure and hasattr(env.chance, "rng"):
+        return _fight_sampled(state, env, seq, args, attacker, target, int(attacks or 0))
+    total = 0
+    past = [0] * len(seq.step_names)
+    state.attacking = True
+    try:
+        for _ in range(int(attacks or 0)):
+            outcome = seq.run(env, args)
+            total += outcome.damage
+            for i, n in enumerate(outcome.past):
+                past[i] += n
+    finally:
+        state.attacking = False
+    weapon = next((v.name for v in args.values() if isinstance(v, Weapon)), None)
+    state.emit(env, "attacks", attacker=attacker.id, target=target.id, sequence=sequence,
+              attacks=int(attacks or 0), damage=total, in_contact=target in attacker.engaged,
+              weapon=weapon,
+              steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
+              cite=state.runtime.ruleset.cite(sequence))
+    return total
+
+
+def _fight_sampled(state: BattleState, env, seq, args, attacker, target, attacks: int) -> int:
+    """Statistics runs: draw each attack's damage from its exact distribution.
+
+    The distribution is enumerated from the same sequence (so it is the one the dice
+    would give), cached per ruleset for the attacker's and target's current state, and
+    sampled with the battle's own seeded generator: one draw per attack instead of a
+    roll per step. A narrated run never comes here: its
+    log keeps every die.
+    """
+    if attacks <= 0:
+        return 0
+    extra = tuple(sorted((k, _key_of(v)) for k, v in args.items()
+                         if v is not attacker and v is not target))
+    key = (seq.name, _snapshot(attacker, seq), _snapshot(target, seq), extra,
+           tuple(sorted(env.options.items())))
+    cache = state.runtime.fight_cache
+    dist = cache.get(key)
+    if dist is None:
+        dist = seq.exact(lambda chance: state.runtime.env(chance, env.options),
+                         dict(args)).map(lambda outcome: outcome.damage)
+        cache[key] = dist
+    rng = env.chance.rng
+    return sum(dist.sample(rng) for _ in range(attacks))
+
+
+def _snapshot(unit: Unit, seq: Any) -> tuple:
+    """Everything about a unit an attack's chances can depend on, as a hashable key.
+
+    Its characteristics, rules and values always count; a generic property (``models``,
+    ``files``, ...) or a status counts only when the attack reads it.
+    """
+    return (unit.id, tuple(sorted(unit.profile.items(), key=lambda kv: kv[0])),
+            tuple(sorted(s for s in unit.statuses if s in seq.statuses)),
+            tuple(r.text for r in unit.rules), tuple(sorted(unit.values.items())),
+            tuple(sorted(unit.idle)),
+            tuple(_frozen(getattr(unit, name, None)) for name in sorted(seq.reads & _PROPERTIES)))
+
+
+def _frozen(value: Any) -> Any:
+    """A property's value as a key: a set (``keywords``) as a frozenset."""
+    return frozenset(value) if isinstance(value, set) else value
+
+
+def _key_of(value: Any) -> Any:
+    """A hashable stand-in for an argument of an attack (a unit or weapon by name)."""
+    if isinstance(value, Unit):
+        return ("unit", value.id)
+    if isinstance(value, Weapon):
+        return ("weapon", value.name, getattr(value.owner, "id", None),
+                tuple(r.text for r in value.rules), tuple(sorted(value.profile.items(), key=str)))
+    return value
+
+

@@ -1,0 +1,303 @@
+"""Moving units and bringing them into and out of fights: generic builtins of distance,
+contact, moves, wheels, alignment and attachment.
+
+Every move says where the unit ends as an event (its ``placed`` field); units attached to
+another (``attach``) go where it goes and are in its fights.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from rules_run.engine.builtins.registry import builtin, fail
+from rules_run.engine.builtins.shapes import gap, unit_shape
+from rules_run.engine.entities import Unit, placed
+from rules_run.space import Pose, advance, arc_of, axes, corners, far_apart, heading_to
+from rules_run.space.lines import EPSILON, Convex, hull, overlap, until_clear
+
+if TYPE_CHECKING:
+    from rules_run.engine.state import BattleState
+
+__all__ = ["carry", "leave_fights", "moved_from", "on_table", "others"]
+
+
+@builtin("distance")
+def distance(state, env, span, a, b):
+    if b in a.engaged:
+        return 0.0
+    return gap(state, a, b)
+
+
+@builtin("within")
+def within(state, env, span, a, b, inches):
+    return distance(state, env, span, a, b) <= inches
+
+
+@builtin("in_contact")
+def in_contact(state, env, span, a, b):
+    return b in a.engaged
+
+
+@builtin("engaged_with")
+def engaged_with(state, env, span, unit):
+    return [u for u in unit.engaged if state.alive(u)]
+
+
+@builtin("arc")
+def arc(state, env, span, a, b):
+    return arc_of(b.pose, state.footprint(b), a.pose.x, a.pose.y)
+
+
+@builtin("move_toward")
+def move_toward(state, env, span, unit, other, inches):
+    gap = distance(state, env, span, unit, other)
+    step = max(0.0, min(float(inches), gap))
+    heading = heading_to(unit.pose, other.pose.x, other.pose.y)
+    start = unit.pose
+    unit.pose = advance(start, heading, step)
+    moved_from(state, unit, start)
+    carry(unit)
+    state.emit(env, "move", unit=unit.id, toward=other.id, inches=round(step, 3),
+              placed=state.positions(env, unit))
+    return step
+
+
+@builtin("move_away")
+def move_away(state, env, span, unit, other, inches, clear_of=None):
+    """Straight away from ``other``, turned to face the way it goes; with ``clear_of``,
+    on along the same line until it is that far or more from every other unit (those
+    attached to it aside). Returns the inches moved."""
+    heading = (heading_to(unit.pose, other.pose.x, other.pose.y) + 180) % 360
+    start = unit.pose
+    unit.pose = advance(start, heading, float(inches))
+    on = _on_until_clear(state, unit, heading, float(clear_of)) if clear_of else 0.0
+    moved_from(state, unit, start)
+    leave_fights(unit)
+    carry(unit)
+    if on:
+        moved = round(float(inches) + on, 3)
+        state.emit(env, "move", unit=unit.id, away_from=other.id, inches=moved,
+                  on_until_clear=round(on, 3), placed=state.positions(env, unit))
+    else:
+        moved = float(inches)
+        state.emit(env, "move", unit=unit.id, away_from=other.id, inches=moved,
+                  placed=state.positions(env, unit))
+    if not on_table(state, unit):
+        unit.on_table = False
+        carry(unit)
+        state.emit(env, "left_table", unit=unit.id,
+                  followers=[f.id for f in unit.followers])
+    return moved
+
+
+def moved_from(state: BattleState, unit: Unit, start: Pose) -> None:
+    """Remember a straight move from ``start`` to where the unit stands now."""
+    end = placed(unit)
+    state._moves[unit] = (Pose(start.x, start.y, end.facing), end, state.footprint(unit))
+
+
+def others(state: BattleState, unit: Unit) -> list[Unit]:
+    """The units in the battle but this one and those attached to it (or it to)."""
+    return [o for o in state.units if o is not unit and state.alive(o)
+            and o not in unit.followers and o is not unit.leader]
+
+
+def _on_until_clear(state: BattleState, unit: Unit, heading: float, reach: float) -> float:
+    """Move the unit on along ``heading`` until it is ``reach`` inches or more from every
+    other unit; returns how far.
+
+    Each step goes to where the unit is clear for good of every unit it is now nearer
+    than ``reach`` to (:func:`rules_run.space.lines.until_clear`): past that point it
+    never comes near that unit again, so there are at most as many steps as units.
+    Leaving the table ends the move.
+    """
+    size = state.footprint(unit)
+    v = axes(heading)[0]
+    rest = others(state, unit)
+    on = 0.0
+    for _ in range(len(rest) + 1):
+        pose = placed(unit)
+        near = [o for o in rest
+                if not far_apart(pose, size, placed(o), state.footprint(o), reach)
+                and gap(state, unit, o) < reach - 1e-9]
+        if not near or not on_table(state, unit):
+            break
+        shape = Convex(corners(pose, size))
+        step = max(EPSILON, max(until_clear(shape, unit_shape(state, o), v, reach)
+                                for o in near))
+        unit.pose = advance(pose, heading, step)
+        on += step
+    return on
+
+
+@builtin("passed_through")
+def passed_through(state, env, span, unit):
+    """The units (but those attached to it, or it to) whose footprints overlap the area
+    the unit's last straight move swept: the hull of its footprint where it started,
+    turned the way it went, and where it ended."""
+    move = state._moves.get(unit)
+    if move is None:
+        return []
+    start, end, size = move
+    swept = hull(corners(start, size) + corners(end, size))
+    x0, y0, x1, y1 = swept.box
+    out = []
+    for o in others(state, unit):
+        # the circle around its footprint misses the swept area's box: it is not touched
+        pose, there = placed(o), state.footprint(o)
+        r = math.hypot(there.width, there.depth) / 2
+        if (pose.x + r <= x0 or pose.x - r >= x1 or pose.y + r <= y0
+                or pose.y - r >= y1):
+            continue
+        if overlap(swept, unit_shape(state, o)):
+            out.append(o)
+    return out
+
+
+def on_table(state: BattleState, unit: Unit) -> bool:
+    size = state.footprint(unit)
+    r = max(size.width, size.depth) / 2
+    pose = placed(unit)
+    return (r <= pose.x <= state.width - r) and (r <= pose.y <= state.depth - r)
+
+
+@builtin("engage")
+def engage(state, env, span, unit, other, arc=None):
+    if other not in unit.engaged:
+        unit.engaged.append(other)
+    if unit not in other.engaged:
+        other.engaged.append(unit)
+    closing = gap(state, unit, other)
+    heading = heading_to(unit.pose, other.pose.x, other.pose.y)
+    unit.pose = advance(unit.pose, heading, closing)
+    carry(unit)
+    # units that move with another (attach) are in its fights too
+    for a, b in [(f, other) for f in unit.followers] + [(unit, g) for g in other.followers]:
+        if b not in a.engaged:
+            a.engaged.append(b)
+        if a not in b.engaged:
+            b.engaged.append(a)
+    if env.events is not None:
+        state.emit(env, "engage", unit=unit.id, target=other.id,
+                  arc=arc or arc_of(other.pose, state.footprint(other), unit.pose.x,
+                                    unit.pose.y), placed=state.positions(env, unit))
+    return True
+
+
+@builtin("wheel")
+def wheel(state, env, span, unit, degrees, most=None):
+    """Turn the unit about a front corner: clockwise (``degrees`` > 0, a wheel to the
+    right) about its right one, counter-clockwise about its left one; with ``most``, by
+    less when its outer front corner would travel farther than that; the inches that
+    corner travelled."""
+    if isinstance(degrees, bool) or not isinstance(degrees, (int, float)):
+        raise fail(f"a wheel turns by a number of degrees, got {degrees!r}", span,
+                   "bad-argument")
+    start = placed(unit)
+    size = state.footprint(unit)
+    if most is not None and size.width > 0:
+        limit = math.degrees(max(0.0, float(most)) / size.width)
+        degrees = max(-limit, min(limit, float(degrees)))
+    front_left, front_right = corners(start, size)[:2]
+    px, py = front_right if degrees > 0 else front_left
+    turn = math.radians(degrees)
+    # turning by +degrees (clockwise on the table, as facings go) about the pivot
+    dx, dy = start.x - px, start.y - py
+    cos, sin = math.cos(turn), math.sin(turn)
+    unit.pose = Pose(px + dx * cos + dy * sin, py - dx * sin + dy * cos,
+                     (start.facing + degrees) % 360)
+    moved_from(state, unit, start)
+    carry(unit)
+    inches = round(abs(turn) * size.width, 3)
+    state.emit(env, "wheel", unit=unit.id, degrees=round(float(degrees), 3), inches=inches,
+              placed=state.positions(env, unit))
+    return inches
+
+
+@builtin("align")
+def align(state, env, span, unit, other, side="front"):
+    """Turn and move the unit so that its side (``front``, ``flank``: the one nearer,
+    ``rear``) lies flush against the edge of ``other`` it stands before (the edge of the
+    arc of ``other`` it is in), as much of the two edges touching as their lengths allow,
+    with the least shift along the edge; ``other`` does not move."""
+    if side not in ("front", "flank", "rear"):
+        raise fail(f"align() puts a unit's front, flank or rear against another, got "
+                   f"{side!r}", span, "bad-argument")
+    start, fixed = placed(unit), placed(other)
+    mine, theirs = state.footprint(unit), state.footprint(other)
+    (fx, fy), (rx, ry) = axes(fixed.facing)
+    dx, dy = start.x - fixed.x, start.y - fixed.y
+    arc = arc_of(fixed, theirs, start.x, start.y)
+    if arc == "flank":
+        normal = fixed.facing + (90.0 if dx * rx + dy * ry >= 0 else -90.0)
+        edge_half, edge_length = theirs.width / 2, theirs.depth
+    else:
+        normal = fixed.facing + (0.0 if arc == "front" else 180.0)
+        edge_half, edge_length = theirs.depth / 2, theirs.width
+    (nx, ny), (ex, ey) = axes(normal)
+    if side == "flank":
+        # the flank nearer the other unit: its right flank when its centre is to the right
+        (_, _), (urx, ury) = axes(start.facing)
+        right = (fixed.x - start.x) * urx + (fixed.y - start.y) * ury >= 0
+        facing = normal + (90.0 if right else -90.0)
+        depth_half, length = mine.width / 2, mine.depth
+    else:
+        facing = normal + (180.0 if side == "front" else 0.0)
+        depth_half, length = mine.depth / 2, mine.width
+    slack = abs(edge_length - length) / 2
+    offset = max(-slack, min(slack, dx * ex + dy * ey))
+    out = edge_half + depth_half
+    unit.pose = Pose(fixed.x + nx * out + ex * offset, fixed.y + ny * out + ey * offset,
+                     facing % 360)
+    moved_from(state, unit, start)
+    carry(unit)
+    state.emit(env, "align", unit=unit.id, to=other.id, flush=side, arc=arc,
+              placed=state.positions(env, unit))
+    return True
+
+
+def carry(unit: Unit) -> None:
+    """Units attached to this one go where it goes."""
+    for follower in unit.followers:
+        follower.pose = unit.pose
+        follower.on_table = unit.on_table
+
+
+@builtin("attach")
+def attach(state, env, span, follower, leader):
+    """``attach(a, b)``: ``a`` moves with ``b`` (a character joined to a unit): it stands in
+    ``b``'s place, goes where ``b`` goes and is in ``b``'s fights."""
+    detach(state, env, span, follower)
+    follower.leader = leader
+    leader.followers.append(follower)
+    follower.pose = leader.pose
+    state.emit(env, "attach", unit=follower.id, to=leader.id,
+              placed=state.positions(env, follower))
+    return True
+
+
+@builtin("detach")
+def detach(state, env, span, follower):
+    """``detach(a)``: ``a`` moves on its own again."""
+    leader = follower.leader
+    if leader is not None:
+        leader.followers.remove(follower)
+        follower.leader = None
+        state.emit(env, "detach", unit=follower.id, to=leader.id)
+    return True
+
+
+def leave_fights(unit: Unit) -> None:
+    for other in unit.engaged:
+        if unit in other.engaged:
+            other.engaged.remove(unit)
+    unit.engaged = []
+    for follower in unit.followers:
+        leave_fights(follower)
+
+
+@builtin("disengage")
+def disengage(state, env, span, unit):
+    leave_fights(unit)
+    return True
