@@ -137,11 +137,10 @@ class BattleReport:
     def lines(self, explain: bool = False, decisions: bool = False) -> list[str]:
         """The result, the table of units and the battle report, as ``rules-run`` prints."""
         from rules_run.engine.narrate import Words, narrate, summary_table
-        from rules_run.runtime.events import from_json
 
         words = Words.of(self.opened.ruleset, self.opened.battle)
         return (summary_table(self.result, words) + [""]
-                + list(narrate(map(from_json, self.result.events or []), words, explain=explain,
+                + list(narrate(self.result.events or [], words, explain=explain,
                                decisions=decisions)))
 
     def to_records(self) -> list[dict[str, Any]]:

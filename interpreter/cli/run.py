@@ -126,7 +126,6 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     takes them) from the same log."""
     from rules_run.engine.driver import LOG_VERSION, run_battle
     from rules_run.engine.narrate import Words, narrate, summary_table
-    from rules_run.runtime.events import from_json
 
     if log:
         _check_log(log)
@@ -135,7 +134,8 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     result = run_battle(runtime, battle, seed=used_seed, keep_events=True)
     header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
               "battle": str(battle.doc.path), "seed": used_seed}
-    lines = [json.dumps(e, sort_keys=True) + "\n" for e in [header, *(result.events or [])]]
+    lines = [json.dumps(e, sort_keys=True) + "\n"
+             for e in [header, *(e.to_json() for e in result.events or [])]]
     if log:
         if log == "-":
             # the event log is the output: nothing else is printed
@@ -165,8 +165,8 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     if summary:
         return 0
     print()
-    for line in narrate(map(from_json, result.events or []), words, explain=explain,
-                        decisions=decisions, sources=sources):
+    for line in narrate(result.events or [], words, explain=explain, decisions=decisions,
+                        sources=sources):
         print(escaped(line, lines=True))
     return 0
 

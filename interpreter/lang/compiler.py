@@ -16,7 +16,7 @@ from __future__ import annotations
 import marshal
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ParamSpec
 
 import attrs
 
@@ -40,10 +40,12 @@ from rules_run.lang import ast
 from rules_run.lang.codegen import CodeGen
 from rules_run.lang.walk import walk
 from rules_run.limits import limit, too_many
+from rules_run.runtime.events import AutomaticTest, Event, Log, Roll, Test
 
 __all__ = ["Env", "RollResult", "SequenceOutcome", "Runtime", "compile_ruleset", "dice_of"]
 
 Closure = Callable[["Env", dict], Any]
+P = ParamSpec("P")
 
 
 @attrs.define
@@ -55,8 +57,8 @@ class Env:
     """A :class:`rules_run.chance.Chance`: random, scripted or enumerating."""
     options: Mapping[str, Any]
     """Ruleset options in force (defaults overridden by the battle file or the CLI)."""
-    events: list[dict] | None = None
-    """Where roll and test events go; None keeps logging off the hot path."""
+    events: list[Event] | None = None
+    """Where the events go; None keeps logging off the hot path."""
     state: Any = None
     """The battle state, when there is a battle."""
     steps: int = 0
@@ -65,17 +67,19 @@ class Env:
     """The rolls, tests and sequences running, innermost last, with their arguments (what
     a characteristic effect ``during`` one of them sees)."""
 
-    def emit(self, event: dict) -> None:
-        """Record an event (only when events are being kept), with where it happened."""
-        if self.events is not None:
-            event["seq"] = len(self.events) + 1
-            if self.state is not None:
-                event.setdefault("round", self.state.round)
-                event.setdefault("side", self.state.active_side)
-                event.setdefault("phase", self.state.phase)
-                if self.state.attacking:
-                    event["in_attack"] = True
-            self.events.append(event)
+    def emit(self, record: Callable[P, Event], *args: P.args, **fields: P.kwargs) -> None:
+        """Keep an event, the record of its kind built from ``fields`` and stamped with
+        where it happened; only when events are being kept (no record is built else)."""
+        if self.events is None:
+            return
+        event = record(*args, **fields)
+        state = self.state
+        if state is None:
+            event.stamp(len(self.events) + 1, None, None, None, False)
+        else:
+            event.stamp(len(self.events) + 1, state.round, state.active_side, state.phase,
+                        bool(state.attacking))
+        self.events.append(event)
 
 
 @attrs.frozen
@@ -949,8 +953,8 @@ class CompiledRoll:
         reroll_failed, reroll_passed, rerolled_by = rerolls
         if auto is not None:
             result = RollResult(self.name, None, 0, auto[0])
-            env.emit({"kind": "test", "rule": self.name, "cite": self.cite,
-                      "result": "pass" if auto[0] else "fail", "automatic": auto[1]})
+            env.emit(AutomaticTest, rule=self.name, cite=self.cite,
+                     result="pass" if auto[0] else "fail", automatic=auto[1])
             return result
         modifier = totals["result"]
         if self.own_modifier is not None:
@@ -971,23 +975,21 @@ class CompiledRoll:
                                      self._rerolled_faces(env, result, dice.dice()))
             rerolled = True
         if env.events is not None:
-            env.emit({
-                "kind": "test" if self.decl.is_test else "roll",
-                "rule": self.name,
-                "units": [v.id for v in vars.values() if isinstance(v, Unit)],
-                "cite": self.cite,
-                "dice": list(result.faces),
-                "natural": result.natural,
-                "modifiers": [{"amount": v, "source": s, "applies_to": p}
-                              for p, v, s in sources],
-                "need": result.need,
-                "value": result.value,
-                "result": None if result.passed is None else ("pass" if result.passed
-                                                               else "fail"),
-                "rerolled": rerolled,
-                "marks": sorted(result.marks),
+            env.emit(
+                Test if self.decl.is_test else Roll,
+                rule=self.name,
+                units=[v.id for v in vars.values() if isinstance(v, Unit)],
+                cite=self.cite,
+                dice=list(result.faces),
+                natural=result.natural,
+                modifiers=[{"amount": v, "source": s, "applies_to": p} for p, v, s in sources],
+                need=result.need,
+                value=result.value,
+                result=None if result.passed is None else ("pass" if result.passed else "fail"),
+                rerolled=rerolled,
+                marks=sorted(result.marks),
                 **self._described(env, vars, rerolled_by if rerolled else ()),
-            })
+            )
         return result
 
     def _described(self, env: Env, vars: dict, rerolled_by: Sequence[str]) -> dict[str, Any]:
@@ -1425,9 +1427,8 @@ def _log_statement(runtime: Runtime, s: ast.Log, types, cite: str) -> Closure:
     message, span = s.message, s.span
 
     def log(env, vars):
-        env.emit({"kind": "log", "message": message,
-                  "values": [_show(a(env, vars)) for a in args],
-                  "at": span.text(), "cite": cite})
+        env.emit(Log, message=message, values=[_show(a(env, vars)) for a in args],
+                 at=span.text(), cite=cite)
     return log
 
 

@@ -67,6 +67,19 @@ class Event:
     phase: str | None = None
     in_attack: bool = False
 
+    def stamp(self, seq: int, round: int | None, side: str | None, phase: str | None,
+              in_attack: bool) -> None:
+        """Say where it happened, as it is kept; a field the kind owns keeps its value."""
+        self.seq = seq
+        where = self.where
+        if "round" in where:
+            self.round = round
+        if "side" in where:
+            self.side = side
+        if "phase" in where:
+            self.phase = phase
+        self.in_attack = in_attack
+
     def to_json(self) -> dict[str, Any]:
         """The event as the ``--log`` file holds it (docs/event-log.md)."""
         out: dict[str, Any] = {"kind": self.kind}

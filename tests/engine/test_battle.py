@@ -29,7 +29,7 @@ def test_the_duel_is_fought_to_the_end(duel) -> None:
     result = run_battle(runtime, battle, seed=3)
     assert 1 <= result.rounds <= 6
     assert {u.id for u in result.units} == {"halberdiers", "orcs"}
-    kinds = {e["kind"] for e in result.events}
+    kinds = {e.kind for e in result.events}
     assert {"battle", "round", "turn", "phase", "decision", "test", "attacks",
             "result"} <= kinds
     assert result.winner in ("orcs", "empire", None)
@@ -96,13 +96,13 @@ def test_statistics_do_not_depend_on_the_number_of_workers() -> None:
 def test_scripted_dice_decide_the_battle() -> None:
     _, runtime, battle = open_battle("wfb8", SCRIPTED)
     result = run_battle(runtime, battle)
-    attacks = [e for e in result.events if e["kind"] == "attacks"]
+    attacks = [e for e in result.events if e.kind == "attacks"]
     # 11 hits, 4 wounds, 2 unsaved (the 6s save); then the Orcs strike back and miss
-    assert attacks[0]["attacker"] == "halberdiers"
-    assert attacks[0]["steps"][:3] == [["hit", 11, False], ["wound", 4, False],
+    assert attacks[0].attacker == "halberdiers"
+    assert attacks[0].steps[:3] == [["hit", 11, False], ["wound", 4, False],
                                        ["save", 2, True]]
-    assert attacks[0]["damage"] == 2
-    assert attacks[1]["damage"] == 0
+    assert attacks[0].damage == 2
+    assert attacks[1].damage == 0
     # caught by the pursuit: 2 Wounds per point of Unit Strength (20) destroy them (L470)
     assert result.winner == "empire"
     orcs = next(u for u in result.units if u.id == "orcs")
@@ -126,9 +126,9 @@ def test_a_scripted_order_overrides_the_policy(duel) -> None:
 
     doc = attrs.evolve(battle.doc, value=dict(battle.doc.value, orders=orders))
     result = run_battle(runtime, attrs.evolve(battle, doc=doc), seed=2)
-    first = next(e for e in result.events if e["kind"] == "decision")
-    assert first["decision"] == "charge" and first["choice"] is None
-    assert first["why"] == "scripted order"
+    first = next(e for e in result.events if e.kind == "decision")
+    assert first.decision == "charge" and first.choice is None
+    assert first.why == "scripted order"
 
 
 def test_statistics_runs_and_narrated_runs_agree(duel) -> None:
@@ -170,15 +170,14 @@ def test_a_ruleset_without_a_battle_declaration_cannot_run_battles(tmp_path: Pat
 
 def test_quiet_statuses_stay_in_the_event_log_but_not_in_the_narration(duel) -> None:
     from rules_run.engine.narrate import narrate
-    from rules_run.runtime.events import from_json
 
     _, runtime, battle = duel
     events = run_battle(runtime, battle, seed=3).events
-    quiet = [e for e in events if e["kind"] == "status" and e["quiet"]]
-    loud = [e for e in events if e["kind"] == "status" and not e["quiet"]]
-    assert {e["status"] for e in quiet} >= {"fought"}          # `status fought ... quiet`
-    assert {e["status"] for e in loud} >= {"charged"}
-    text = "\n".join(narrate(map(from_json, events)))
+    quiet = [e for e in events if e.kind == "status" and e.quiet]
+    loud = [e for e in events if e.kind == "status" and not e.quiet]
+    assert {e.status for e in quiet} >= {"fought"}          # `status fought ... quiet`
+    assert {e.status for e in loud} >= {"charged"}
+    text = "\n".join(narrate(events))
     assert "now fought" not in text and "now charged" in text
 
 

@@ -11,7 +11,6 @@ from rules_run.editions.loader import load_edition
 from rules_run.editions.registry import bundled_editions
 from rules_run.engine.driver import run_battle
 from rules_run.engine.narrate import Words, narrate, summary_table
-from rules_run.runtime.events import from_json
 
 SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
 BOOLEAN = re.compile(r"\b(True|False|None)\b")
@@ -30,7 +29,7 @@ def _report(edition, battle, seed=None, **how):
     result = run_battle(runtime, fight, seed=fight.seed if seed is None else seed,
                         keep_events=True)
     words = Words.of(ruleset, fight)
-    told = narrate(map(from_json, result.events), words, **how)
+    told = narrate(result.events, words, **how)
     return result, summary_table(result, words) + list(told)
 
 
@@ -52,7 +51,7 @@ def test_every_bundled_battle_narrates_without_trace_words(edition, battle):
 def test_every_log_statement_of_a_bundled_battle_has_its_phrase(edition, battle):
     result, _ = _report(edition, battle)
     words = load_edition(edition).report["messages"]
-    missing = {e["message"] for e in result.events if e["kind"] == "log"} - set(words)
+    missing = {e.message for e in result.events if e.kind == "log"} - set(words)
     assert missing == set()
 
 

@@ -22,6 +22,7 @@ from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.engine.builtins.movement import carry, moved_from
 from rules_run.engine.builtins.shapes import model_bases
 from rules_run.engine.entities import placed
+from rules_run.runtime.events import StraightMove
 from rules_run.space import Footprint, Pose, advance, axes, edge_distance, far_apart, heading_to
 from rules_run.space import point_distance
 
@@ -226,8 +227,8 @@ def move_to(state, env, span, unit, place_id, inches, keep_away=None):
     moved_from(state, unit, start)
     carry(unit)
     moved = round(moved, 3)
-    state.emit(env, "move", unit=unit.id, toward=where.id, inches=moved,
-               placed=state.positions(env, unit))
+    env.emit(StraightMove, unit=unit.id, toward=where.id, inches=moved,
+             placed=state.positions(env, unit))
     return moved
 
 
