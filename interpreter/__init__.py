@@ -12,6 +12,7 @@ The library (for scripts and notebooks; docs/tutorial-notebook.md walks through 
     many = rr.run_many(fight, runs=1000, seed=1)      # statistics, many.to_records()
     many.distribution("rounds")                       # a column's distribution, charted
     odds = rr.attack_odds(fight, ["U", "W"], "V")     # exact odds, odds.to_records()
+    change = rr.compare("EDITION", "PATCH_FOLDER")    # what a patch changes, .to_json()
 
 Conventions:
     - An edition is named by its id, an alias or a ruleset folder; a battle by its file
@@ -27,51 +28,78 @@ Conventions:
       ``BattleError``, ``UsageError``) whose ``render()`` is the located message the
       commands print; nothing here prints or exits.
 
-Subpackages:
-    lang: parse and check rule files (AST with source spans, checker, compiler)
-    data: YAML loading with locations, JSON Schema validation
-    editions: the ruleset registry, ``extends`` and patches
+Subpackages and modules, lowest layer first (each imports only from its own layer and
+lower ones; tests/test_layers.py holds the order):
+    diagnostics, limits, paths, buffers, cache: located errors, limits, file reading
     chance: dice, exact distributions, seeded, scripted and enumerated chance
-    engine: battle state, the turn driver, decisions, triggers, the event log, charts
     space: battlefield geometry
-    diff: rules-diff
-    cli: the ``rules-run``, ``rules-check``, ``rules-odds`` and ``rules-diff`` commands
+    data: YAML loading with locations, JSON Schema validation
+    lang: parse and check rule files (AST with source spans, checker, compiler)
+    editions: the ruleset registry, ``extends`` and patches
+    engine: battle state, the turn driver, decisions, triggers, the event log, charts;
+        ``engine.front`` opens an edition and a battle (every command's first step)
+    diff, replay: rules-diff; the replay pages of an event log
+    api: the functions and results named here
+    cli: the ``rules-run``, ``rules-check``, ``rules-odds``, ``rules-diff`` and
+        ``rules-replay`` commands
     editor: the ``rules-lsp`` language server and the Pygments lexer (optional extras)
 """
 
 from __future__ import annotations
 
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules_run.api import (
+        AttackOdds,
+        BattleReport,
+        Distribution,
+        ManyBattles,
+        attack_odds,
+        compare,
+        run_battle,
+        run_many,
+    )
+    from rules_run.diagnostics import (
+        BattleError,
+        DataError,
+        InterpreterError,
+        LanguageError,
+        PatchError,
+        UsageError,
+    )
+    from rules_run.editions.loader import load_edition
+    from rules_run.engine.front import Battle, open_battle
 
 __version__ = "0.1.0"
 
+_HOMES = {
+    "load_edition": "rules_run.editions.loader",
+    "open_battle": "rules_run.engine.front", "Battle": "rules_run.engine.front",
+    **dict.fromkeys(("run_battle", "run_many", "attack_odds", "compare", "BattleReport",
+                     "ManyBattles", "AttackOdds", "Distribution"), "rules_run.api"),
+    **dict.fromkeys(("InterpreterError", "LanguageError", "DataError", "PatchError",
+                     "BattleError", "UsageError"), "rules_run.diagnostics"),
+}
+"""Each public name and the module that defines it."""
+
 __all__ = [
-    "load_edition", "open_battle", "run_battle", "run_many", "attack_odds", "diff",
-    "Battle", "BattleReport", "ManyBattles", "AttackOdds", "Distribution",
+    "load_edition", "open_battle", "Battle", "run_battle", "run_many", "attack_odds",
+    "compare", "BattleReport", "ManyBattles", "AttackOdds", "Distribution",
     "InterpreterError", "LanguageError", "DataError", "PatchError", "BattleError",
     "UsageError", "__version__",
 ]
-
-_ERRORS = {"InterpreterError", "LanguageError", "DataError", "PatchError", "BattleError",
-           "UsageError"}
+"""The public names: :data:`_HOMES`'s and the version (tests/test_layers.py checks it)."""
 
 
 def __getattr__(name: str) -> Any:
     """The public names, imported on first use (``import rules_run`` stays light and
     never imports a subpackage before it is asked for)."""
-    if name in _ERRORS:
-        from rules_run import diagnostics
-
-        return getattr(diagnostics, name)
-    if name == "load_edition":
-        from rules_run.editions.loader import load_edition
-
-        return load_edition
-    if name in __all__:
-        from rules_run import api
-
-        return getattr(api, name)
-    raise AttributeError(f"module 'rules_run' has no attribute {name!r}")
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'rules_run' has no attribute {name!r}")
+    return getattr(import_module(home), name)
 
 
 def __dir__() -> list[str]:

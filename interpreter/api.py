@@ -1,26 +1,30 @@
-"""The library's front door (re-exported by :mod:`interpreter`): what the commands do, as
-functions that return results a notebook shows as a table and a chart.
+"""The library (named by :mod:`rules_run`): what the commands do, as functions that return
+results a notebook shows as a table and a chart. A battle is opened by
+:func:`rules_run.engine.front.open_battle`, the front door every command uses too.
 
-See :mod:`interpreter` for the conventions; docs/tutorial-notebook.md for a walk through.
+See :mod:`rules_run` for the conventions; docs/tutorial-notebook.md for a walk through.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules_run.editions.loader import load_edition
-from rules_run.editions.ruleset import Ruleset
 from rules_run.engine.charts import Panel, damage_panel, stats_panels, svg_text, write_chart
 from rules_run.engine.driver import BattleResult
+from rules_run.engine.front import Battle, open_battle
 from rules_run.engine.odds import Odds
 
-__all__ = ["open_battle", "Battle", "run_battle", "run_many", "attack_odds", "diff",
-           "BattleReport", "ManyBattles", "AttackOdds", "Distribution"]
+if TYPE_CHECKING:
+    from rules_run.chance import Dist
+    from rules_run.diff.report import DiffReport
+
+__all__ = ["run_battle", "run_many", "attack_odds", "compare", "BattleReport", "ManyBattles",
+           "AttackOdds", "Distribution"]
 
 
 def _table_html(rows: Sequence[Mapping[str, Any]], caption: str = "") -> str:
@@ -37,85 +41,6 @@ def _table_html(rows: Sequence[Mapping[str, Any]], caption: str = "") -> str:
 
 def _cell(value: Any) -> str:
     return f"{value:.4g}" if isinstance(value, float) else ("" if value is None else str(value))
-
-
-class Battle(NamedTuple):
-    """A battle ready to fight: the ruleset, its compiled runtime and the battle's units.
-    Unpacks as ``ruleset, runtime, battle``."""
-
-    ruleset: Ruleset
-    runtime: Any
-    battle: Any
-
-
-def open_battle(edition: str | Path | None = None, battle: str | Path | None = None,
-                options: Mapping[str, Any] | None = None, *, text: str | None = None
-                ) -> Battle:
-    """Load a ruleset and a battle.
-
-    Args:
-        edition: an edition id or alias, or a ruleset folder; None: the battle file's
-            ``edition:``.
-        battle: a battle file; None: the edition's bundled battle.
-        options: ruleset options (readings of ambiguous rules) over the battle file's.
-        text: the battle file's text, when you have it rather than a file (``battle``
-            then only names it in messages).
-
-    Raises:
-        UsageError: no edition given or named; the edition bundles no battle.
-        InterpreterError: a broken ruleset or battle file (every problem, located).
-    """
-    from rules_run.data.yaml_loader import YamlDocument
-    from rules_run.diagnostics import UsageError
-    from rules_run.editions.loader import load_ruleset
-    from rules_run.engine.setup import battle_edition, load_battle, read_battle
-    from rules_run.lang.compiler import compile_ruleset
-    from rules_run.paths import shown
-
-    problems: list = []   # the schema's, reported with what the ruleset finds
-    name = None if battle is None else str(battle)
-    doc: YamlDocument | None
-    if text is not None:
-        doc = read_battle(name or "<battle>", problems, text)
-    else:
-        doc = read_battle(name, problems) if name else None
-    if edition is not None:
-        ruleset = load_edition(edition)
-    elif doc is not None and (named := battle_edition(doc)) is not None:
-        ruleset = load_ruleset(_battle_edition_folder(doc, named))
-    else:
-        raise UsageError("which edition? give --edition E, or name it in the battle file "
-                         "('edition: <id>')")
-    if doc is None:
-        if ruleset.default_battle is None:
-            raise UsageError(f"the edition {ruleset.id!r} bundles no battle; give a battle file")
-        doc = read_battle(shown(ruleset.default_battle))
-    runtime = compile_ruleset(ruleset)
-    fight = load_battle(doc, ruleset, runtime, dict(options) if options else None, problems)
-    return Battle(ruleset, runtime, fight)
-
-
-def _battle_edition_folder(doc: Any, name: str) -> Path:
-    """The ruleset folder a battle file's ``edition:`` names: an id, or a folder relative
-    to the battle file (inside its folder or the bundled rulesets).
-
-    Raises:
-        DataError: located at ``edition:``.
-    """
-    from rules_run.diagnostics import DataError, DiagnosticBag, UsageError
-    from rules_run.editions.registry import find_edition
-    from rules_run.paths import PathRefused
-
-    try:
-        return find_edition(name, named_in=Path(doc.path).parent)
-    except PathRefused as refused:
-        message, hint = refused.message, refused.hint
-    except UsageError as err:
-        message, hint = err.diagnostics[0].message, err.diagnostics[0].hint
-    bag = DiagnosticBag()
-    bag.remember_source(doc.path, doc.text)
-    bag.add(f"edition: {message}", doc.span(("edition",)), code="unknown-edition", hint=hint)
-    raise DataError(bag.items)
 
 
 def _opened(battle: Battle | str | Path | None, edition: str | Path | None = None) -> Battle:
@@ -251,7 +176,7 @@ class AttackOdds(_Charted):
 
     odds: tuple[Odds, ...]
 
-    def damage(self, i: int = 0) -> Any:
+    def damage(self, i: int = 0) -> Dist[int]:
         """The distribution of the damage the ``i``-th attacker does
         (:class:`rules_run.chance.Dist`, exact fractions)."""
         return self.odds[i].damage
@@ -291,7 +216,7 @@ def run_battle(battle: Battle | str | Path | None = None, *, edition: str | Path
 def run_many(battle: Battle | str | Path | None = None, runs: int = 1000, *,
              edition: str | Path | None = None, seed: int | None = None,
              workers: int = 1, options: Mapping[str, Any] | None = None,
-             progress: Any = None) -> ManyBattles:
+             progress: Callable[[int, int], None] | None = None) -> ManyBattles:
     """Fight ``runs`` battles (run ``i`` with the seed derived from ``seed`` and ``i``,
     so any number of ``workers`` gives the same results).
 
@@ -312,7 +237,7 @@ def run_many(battle: Battle | str | Path | None = None, runs: int = 1000, *,
         name = None if edition is None else str(edition)
     used = opened.battle.seed if seed is None else seed
     spec = RunSpec(name or opened.ruleset.id, path, dict(options or {}), used)
-    results = many(spec, runs, workers, progress)
+    results = many(spec, runs, workers, progress, opened=opened)
     stats = summarise(results)
     stats.update({"edition": opened.ruleset.id, "seed": used})
     return ManyBattles(results, stats, {u.id: u.name for u in opened.battle.units})
@@ -334,10 +259,12 @@ def attack_odds(battle: Battle | str | Path | None, attackers: str | Sequence[st
                                          attacks=attacks) for a in names))
 
 
-def diff(a: str | Path, b: str | Path, battle: str | Path | None = None, **how: Any) -> Any:
+def compare(a: str | Path, b: str | Path, battle: str | Path | None = None, **how: Any
+            ) -> DiffReport:
     """What changes between two rulesets (:func:`rules_run.diff.diff_rulesets`; the
     same keywords: ``runs``, ``seed``, ``workers``, ...): a report whose ``to_json()`` is
-    ``rules-diff --json``."""
+    ``rules-diff --json``. (Not ``diff``: that name is the subpackage's, which importing
+    it puts on :mod:`rules_run`.)"""
     from rules_run.diff import diff_rulesets
 
     return diff_rulesets(str(a), str(b), None if battle is None else str(battle), **how)

@@ -1,13 +1,13 @@
-"""Where the grammar, the schemas and the bundled rulesets are; the one place that resolves
-a path a ruleset or a battle file names, and the one way input files are read.
+"""Where the grammar, the schemas and the bundled rulesets are, and the one place that
+resolves a path a ruleset or a battle file names (input files are read by
+:func:`rules_run.buffers.read_text`).
 
 An installed package carries its data in ``rules_run/_data/``; a source checkout (or an
 editable install) has it at the top of the repository.
 
 A ruleset or battle file is shared between people, so what it names must never reach the
 rest of the disk: :func:`named_path` accepts a relative path that stays (symbolic links
-resolved) inside the folder of the file naming it or the bundled rulesets, and
-:func:`read_text` reads only regular files up to the ``file_size`` limit.
+resolved) inside the folder of the file naming it or the bundled rulesets.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["data_folder", "shown", "named_path", "read_text", "PathRefused", "GRAMMAR_DIR",
-           "SCHEMAS_DIR", "RULESETS_DIR"]
+__all__ = ["data_folder", "shown", "named_path", "PathRefused", "GRAMMAR_DIR", "SCHEMAS_DIR",
+           "RULESETS_DIR"]
 
 _HERE = Path(__file__).resolve().parent
 
@@ -29,7 +29,7 @@ def data_folder(name: str) -> Path:
     return _HERE.parent / name
 
 
-def shown(path: os.PathLike | str) -> str:
+def shown(path: os.PathLike[str] | str) -> str:
     """A path as messages show it: relative to the working directory (``str(path)`` when
     it cannot be, e.g. on another drive)."""
     try:
@@ -77,27 +77,6 @@ def named_path(name: str, folder: Path, what: str, also: Path | None = None) -> 
             "rules-run reads only files inside " + what + " and the bundled rulesets",
         )
     return target
-
-
-def read_text(path: os.PathLike | str) -> str:
-    """The text of an input file (UTF-8, a byte-order mark dropped).
-
-    Raises:
-        PathRefused: not a regular file (a device such as /dev/zero, a pipe, a folder), or
-            larger than the ``file_size`` limit.
-        OSError: it cannot be read; UnicodeDecodeError: it is not UTF-8.
-    """
-    from rules_run.limits import limit, too_many
-
-    p = Path(path)
-    if p.exists() and not p.is_file():
-        kind = "a folder" if p.is_dir() else "not a regular file"
-        raise PathRefused(f"{shown(p)!r} is {kind}", "give a file of text")
-    with p.open("rb") as f:
-        data = f.read(limit("file_size") + 1)
-    if len(data) > limit("file_size"):
-        raise PathRefused(too_many("file_size", f"bytes in {shown(p)!r}"))
-    return data.decode("utf-8-sig")
 
 
 GRAMMAR_DIR = data_folder("grammar")

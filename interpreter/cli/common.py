@@ -22,7 +22,7 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules_run.diagnostics import (
     CommandLineError,
@@ -32,7 +32,9 @@ from rules_run.diagnostics import (
     UsageError,
     escaped,
 )
-from rules_run.paths import PathRefused, shown
+
+if TYPE_CHECKING:
+    from rules_run.engine.front import Battle
 
 __all__ = [
     "run_command", "parse_option", "print_json", "add_edition_argument", "add_option_argument",
@@ -325,14 +327,14 @@ def standard_input() -> str:
 
 
 def load_context(edition: str | None, battle_path: str | None,
-                 options: dict[str, Any] | None = None):
-    """:func:`rules_run.open_battle` for a command: a battle file ``-`` is read from
-    standard input.
+                 options: dict[str, Any] | None = None) -> Battle:
+    """:func:`~rules_run.engine.front.open_battle` for a command: a battle file ``-`` is
+    read from standard input.
 
     Raises:
         InterpreterError: an unknown edition, a broken ruleset or battle file.
     """
-    from rules_run.api import open_battle
+    from rules_run.engine.front import open_battle
 
     if battle_path == "-":
         return open_battle(edition, "<stdin>", options, text=standard_input())

@@ -186,19 +186,14 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
               plot: str | None = None, executor: str | None = None) -> int:
     """Fight ``runs`` battles and print their statistics (on Dask, each task carries the
     ruleset's and the battle's files: :mod:`rules_run.editions.bundle`)."""
-    from rules_run.engine.stats import (
-        RunSpec,
-        context,
-        default_workers,
-        run_many,
-        summarise,
-    )
+    from rules_run.engine.stats import RunSpec, default_workers, run_many, summarise
 
     if workers is None:
         workers = default_workers(runs)
     if runs < 1 or workers < 1:
         raise CommandLineError("--runs and --workers must be at least 1")
-    ruleset, _, battle = context(RunSpec(edition, battle_path, options, 0))
+    opened = load_context(edition, battle_path, options)
+    ruleset, battle = opened.ruleset, opened.battle
     used_seed = battle.seed if seed is None else seed
     bundle = None
     if executor is not None and executor.startswith("dask"):
@@ -207,7 +202,7 @@ def run_batch(edition: str | None, battle_path: str | None, options: dict[str, A
         bundle = pack([ruleset], battle_path or ruleset.default_battle)
     spec = RunSpec(edition, battle_path, options, used_seed, bundle)
     with progress_bar(runs, "battles", quiet=as_json) as bar:
-        results = run_many(spec, runs, workers, bar, executor)
+        results = run_many(spec, runs, workers, bar, executor, opened)
     stats = summarise(results)
     stats.update({"edition": ruleset.id, "seed": used_seed})
     if plot is not None:

@@ -3,7 +3,7 @@
 Attribution runs the battle under A, then under A with the first operation applied, the
 first two, ... up to B. Each intermediate ruleset is a new :class:`Ruleset` whose
 declarations are A's with the operations applied in order by the loader's own
-:func:`~rules_run.editions.loader.apply_patch_op`, never a change to A. An intermediate
+:func:`~rules_run.editions.patching.apply_patch_op`, never a change to A. An intermediate
 that does not check (an operation that only makes sense with a later one) is reported, and
 the caller merges that operation with the next.
 """
@@ -17,7 +17,7 @@ import attrs
 from rules_run.data.tables import load_table
 from rules_run.diagnostics import DiagnosticBag, PatchError
 from rules_run.diff.structure import PatchStep, patch_rulesets, patch_steps
-from rules_run.editions.loader import apply_patch_op
+from rules_run.editions.patching import apply_patch_op
 from rules_run.editions.ruleset import Ruleset
 from rules_run.lang import ast
 from rules_run.lang.checker import check_declarations

@@ -60,7 +60,7 @@ def _files_of(folder: Path) -> list[tuple[str, bytes]]:
     return out
 
 
-def pack(rulesets: Sequence[Ruleset], battle: str | os.PathLike | None) -> Bundle:
+def pack(rulesets: Sequence[Ruleset], battle: str | os.PathLike[str] | None) -> Bundle:
     """The files of ``rulesets`` (and their bases) and of the battle file.
 
     Raises:

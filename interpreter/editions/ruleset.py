@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from rules_run.data.tables import Table
 from rules_run.diagnostics import Diagnostic
 from rules_run.lang import ast
 from rules_run.lang.checker import Usage
@@ -50,7 +51,7 @@ class Ruleset:
     """For each patch in the chain (root first), its id and its operations in file order."""
     sources: tuple[str, ...]
     """The seed files this ruleset cites; the first is the default."""
-    tables: Mapping[str, Any]
+    tables: Mapping[str, Table]
     """Loaded tables (:class:`rules_run.data.tables.Table`) by name."""
     units: Mapping[str, Mapping[str, Any]]
     """Unit profiles by ``file/profile`` (``empire/halberdier``)."""

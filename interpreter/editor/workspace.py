@@ -26,7 +26,8 @@ from rules_run import buffers
 from rules_run.buffers import read_text
 from rules_run.data.yaml_loader import load_yaml
 from rules_run.diagnostics import Diagnostic, DiagnosticBag, InterpreterError, Span
-from rules_run.editions.loader import apply_patch_op, load_ruleset
+from rules_run.editions.loader import load_ruleset
+from rules_run.editions.patching import apply_patch_op
 from rules_run.editions.registry import MANIFEST, find_edition
 from rules_run.editions.ruleset import Origin, Ruleset
 from rules_run.lang import ast
@@ -251,7 +252,7 @@ class Workspace:
         return found
 
     def _check_battle(self, path: str, edition: str | None) -> list[Diagnostic]:
-        from rules_run.cli.common import load_context
+        from rules_run.engine.front import open_battle
 
         if edition is None:
             _, named = self._yaml_kind(path)
@@ -259,7 +260,7 @@ class Workspace:
                 folder = self.folder_of(path)
                 edition = str(folder) if folder is not None else None
         try:
-            load_context(edition, shown(path), None)
+            open_battle(edition, shown(path))
         except InterpreterError as err:
             return list(err.diagnostics)
         return []

@@ -19,6 +19,9 @@ from rules_run.diagnostics import UsageError
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
+    from rules_run.editions.bundle import Bundle
+    from rules_run.engine.front import Battle
+
 __all__ = ["RunSpec", "context", "default_workers", "open_executor", "run_many", "summarise",
            "wilson"]
 
@@ -27,38 +30,62 @@ Z95 = 1.959963984540054
 
 
 class RunSpec:
-    """What a worker needs to rebuild the battle: plain values only (picklable).
+    """What a worker needs to open the battle: plain values only (picklable).
 
     With a ``bundle`` (:mod:`rules_run.editions.bundle`: the ruleset's and the battle's
     files, with the ruleset's fingerprint) it is self-contained: the worker fights the
     battle from those files, checked, not from the edition and path named."""
 
     def __init__(self, edition: str | None, battle: str | None, options: dict[str, Any],
-                 seed: int, bundle: Any = None) -> None:
+                 seed: int, bundle: Bundle | None = None) -> None:
         self.edition, self.battle, self.options, self.seed = edition, battle, options, seed
         self.bundle = bundle
 
+    def key(self) -> tuple[Any, ...]:
+        """What names the battle the spec opens (not the seed)."""
+        return (self.edition, self.battle, tuple(sorted(self.options.items())), self.bundle)
 
-_WORKER_CONTEXT: dict[tuple, Any] = {}
+
+_WORKER_CONTEXT: dict[tuple[Any, ...], Battle] = {}
 
 
-def context(spec: RunSpec):
-    """The ruleset, runtime and battle of a spec (:func:`~rules_run.cli.common.load_context`),
-    loaded once per process: the command that made the spec and a worker share them."""
-    from rules_run.cli.common import load_context
+def context(spec: RunSpec) -> Battle:
+    """The battle of a spec (:func:`~rules_run.engine.front.open_battle`), opened once per
+    process, or the one :func:`run_many` was given (worker processes forked from it share
+    it)."""
     from rules_run.editions.bundle import unpack
+    from rules_run.engine.front import open_battle
 
-    key = (spec.edition, spec.battle, tuple(sorted(spec.options.items())), spec.bundle)
+    key = spec.key()
     if key not in _WORKER_CONTEXT:
         edition, battle = spec.edition, spec.battle
         if spec.bundle is not None:
             folders, path = unpack(spec.bundle)
             edition, battle = str(folders[0]), str(path) if path else None
-        _WORKER_CONTEXT[key] = load_context(edition, battle, spec.options)
+        _WORKER_CONTEXT[key] = open_battle(edition, battle, spec.options)
     return _WORKER_CONTEXT[key]
 
 
-def _run_chunk(spec: RunSpec, indices: list[int]) -> list[tuple[int, dict]]:
+@contextlib.contextmanager
+def _lent(spec: RunSpec, opened: Battle | None) -> Iterator[None]:
+    """While it runs, ``opened`` is the battle :func:`context` gives for ``spec`` in this
+    process and in the worker processes forked from it."""
+    if opened is None:
+        yield
+        return
+    key = spec.key()
+    before = _WORKER_CONTEXT.get(key)
+    _WORKER_CONTEXT[key] = opened
+    try:
+        yield
+    finally:
+        if before is None:
+            del _WORKER_CONTEXT[key]
+        else:
+            _WORKER_CONTEXT[key] = before
+
+
+def _run_chunk(spec: RunSpec, indices: list[int]) -> list[tuple[int, dict[str, Any]]]:
     from rules_run.engine.driver import run_battle
 
     _, runtime, battle = context(spec)
@@ -118,31 +145,35 @@ def open_executor(name: str | None, workers: int) -> Iterator[Executor]:
 
 def run_many(spec: RunSpec, runs: int, workers: int = 1,
              progress: Callable[[int, int], None] | None = None,
-             executor: str | None = None) -> list[dict]:
+             executor: str | None = None, opened: Battle | None = None
+             ) -> list[dict[str, Any]]:
     """Run ``runs`` battles; their results (``BattleResult.to_json()``) in run order.
 
     With more than one worker, or an ``executor`` (:func:`open_executor`), chunks of runs
-    go to worker processes; the results are the same."""
+    go to worker processes; the results are the same. ``opened``: the spec's battle,
+    opened already by the caller, so this process and the workers it forks fight it
+    without opening it again."""
     chunk = max(1, min(100, runs // (workers * 8) or 1))
     chunks = [list(range(s, min(runs, s + chunk))) for s in range(0, runs, chunk)]
-    results: dict[int, dict] = {}
+    results: dict[int, dict[str, Any]] = {}
     done = 0
-    if workers <= 1 and executor is None:
-        for indices in chunks:
-            for i, r in _run_chunk(spec, indices):
-                results[i] = r
-            done += len(indices)
-            if progress:
-                progress(done, runs)
-    else:
-        with open_executor(executor, workers) as pool:
-            futures = [pool.submit(_run_chunk, spec, indices) for indices in chunks]
-            for future in futures:
-                for i, r in future.result():
+    with _lent(spec, opened):
+        if workers <= 1 and executor is None:
+            for indices in chunks:
+                for i, r in _run_chunk(spec, indices):
                     results[i] = r
-                    done += 1
+                done += len(indices)
                 if progress:
                     progress(done, runs)
+        else:
+            with open_executor(executor, workers) as pool:
+                futures = [pool.submit(_run_chunk, spec, indices) for indices in chunks]
+                for future in futures:
+                    for i, r in future.result():
+                        results[i] = r
+                        done += 1
+                    if progress:
+                        progress(done, runs)
     return [results[i] for i in range(runs)]
 
 
@@ -182,7 +213,7 @@ def _spread(values: list[float]) -> dict[str, float]:
             "q95": round(_quantile(s, 0.95), 6)}
 
 
-def summarise(results: list[dict]) -> dict[str, Any]:
+def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Win and draw rates with 95% intervals; survivors and victory points per unit/side."""
     n = len(results)
     sides = list(results[0]["victory_points"]) if results else []
