@@ -30,7 +30,7 @@ def apply(state, env, span, status, thing, until=None):
     thing.statuses[status] = until or decl.until
     if fresh:
         env.emit(Status, unit=getattr(thing, "id", None), status=status,
-                change="gains", quiet=decl.quiet)
+                 change="gains", quiet=decl.quiet)
         state.fire(env, status)
     return True
 
@@ -40,7 +40,7 @@ def clear(state, env, span, status, thing):
     decl = _status_decl(state, status, span)
     if thing.statuses.pop(status, "absent") != "absent":
         env.emit(Status, unit=getattr(thing, "id", None), status=status,
-                change="loses", quiet=decl.quiet)
+                 change="loses", quiet=decl.quiet)
     return True
 
 

@@ -58,10 +58,10 @@ def fight(state, env, span, sequence, attacker, target, attacks=1, **named):
         state.attacking = False
     weapon = next((v.name for v in args.values() if isinstance(v, Weapon)), None)
     env.emit(Volley, attacker=attacker.id, target=target.id, sequence=sequence,
-            attacks=int(attacks or 0), damage=total, in_contact=target in attacker.engaged,
-            weapon=weapon,
-            steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
-            cite=state.runtime.ruleset.cite(sequence))
+             attacks=int(attacks or 0), damage=total, in_contact=target in attacker.engaged,
+             weapon=weapon,
+             steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
+             cite=state.runtime.ruleset.cite(sequence))
     return total
 
 

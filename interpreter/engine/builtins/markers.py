@@ -80,9 +80,9 @@ def _reading(reading: Any, span: Span | None) -> str:
 def _put(state: BattleState, env: Any, marker_id: str, shape: Sweep, change: str) -> None:
     state._markers[marker_id] = shape
     env.emit(Marker, marker=marker_id, change=change,
-            at=[round(shape.x1, 3), round(shape.y1, 3)],
-            to=[round(shape.x2, 3), round(shape.y2, 3)],
-            diameters=[round(2 * shape.r1, 3), round(2 * shape.r2, 3)])
+             at=[round(shape.x1, 3), round(shape.y1, 3)],
+             to=[round(shape.x2, 3), round(shape.y2, 3)],
+             diameters=[round(2 * shape.r1, 3), round(2 * shape.r2, 3)])
 
 
 # ---------------------------------------------------------------- placing and moving

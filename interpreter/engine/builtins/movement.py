@@ -60,7 +60,7 @@ def move_toward(state, env, span, unit, other, inches):
     moved_from(state, unit, start)
     carry(unit)
     env.emit(StraightMove, unit=unit.id, toward=other.id, inches=round(step, 3),
-            placed=state.positions(env, unit))
+             placed=state.positions(env, unit))
     return step
 
 
@@ -79,16 +79,16 @@ def move_away(state, env, span, unit, other, inches, clear_of=None):
     if on:
         moved = round(float(inches) + on, 3)
         env.emit(StraightMove, unit=unit.id, away_from=other.id, inches=moved,
-                on_until_clear=round(on, 3), placed=state.positions(env, unit))
+                 on_until_clear=round(on, 3), placed=state.positions(env, unit))
     else:
         moved = float(inches)
         env.emit(StraightMove, unit=unit.id, away_from=other.id, inches=moved,
-                placed=state.positions(env, unit))
+                 placed=state.positions(env, unit))
     if not on_table(state, unit):
         unit.on_table = False
         carry(unit)
         env.emit(LeftTable, unit=unit.id,
-                followers=[f.id for f in unit.followers])
+                 followers=[f.id for f in unit.followers])
     return moved
 
 
@@ -181,8 +181,8 @@ def engage(state, env, span, unit, other, arc=None):
             b.engaged.append(a)
     if env.events is not None:
         env.emit(Engage, unit=unit.id, target=other.id,
-                arc=arc or arc_of(other.pose, state.footprint(other), unit.pose.x,
-                                  unit.pose.y), placed=state.positions(env, unit))
+                 arc=arc or arc_of(other.pose, state.footprint(other), unit.pose.x,
+                                   unit.pose.y), placed=state.positions(env, unit))
     return True
 
 
@@ -212,7 +212,7 @@ def wheel(state, env, span, unit, degrees, most=None):
     carry(unit)
     inches = round(abs(turn) * size.width, 3)
     env.emit(Wheel, unit=unit.id, degrees=round(float(degrees), 3), inches=inches,
-            placed=state.positions(env, unit))
+             placed=state.positions(env, unit))
     return inches
 
 
@@ -254,7 +254,7 @@ def align(state, env, span, unit, other, side="front"):
     moved_from(state, unit, start)
     carry(unit)
     env.emit(Align, unit=unit.id, to=other.id, flush=side, arc=arc,
-            placed=state.positions(env, unit))
+             placed=state.positions(env, unit))
     return True
 
 
@@ -274,7 +274,7 @@ def attach(state, env, span, follower, leader):
     leader.followers.append(follower)
     follower.pose = leader.pose
     env.emit(Attach, unit=follower.id, to=leader.id,
-            placed=state.positions(env, follower))
+             placed=state.positions(env, follower))
     return True
 
 

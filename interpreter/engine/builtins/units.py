@@ -105,7 +105,7 @@ def return_models(state, env, span, unit, n):
     if back and not unit.destroyed:
         unit.models += back
         env.emit(Returned, unit=unit.id, models=back, models_left=unit.models,
-                wounds=unit.wounds, placed=state.positions(env, unit))
+                 wounds=unit.wounds, placed=state.positions(env, unit))
     return back
 
 
@@ -122,10 +122,10 @@ def inflict(state, env, span, unit, damage, saves=None):
         slain += 1
     if env.events is not None:
         env.emit(Casualties, unit=unit.id, damage=int(damage), slain=slain,
-                models_left=unit.models, wounds=unit.wounds,
-                wounds_each=unit.wounds_each,
-                wounds_lost=unit.damage if unit.models > 0 else 0,
-                placed=state.positions(env, unit) if unit.models > 0 else {})
+                 models_left=unit.models, wounds=unit.wounds,
+                 wounds_each=unit.wounds_each,
+                 wounds_lost=unit.damage if unit.models > 0 else 0,
+                 placed=state.positions(env, unit) if unit.models > 0 else {})
     if slain:
         state.fire(env, "slain")
     if unit.models <= 0:
@@ -178,7 +178,7 @@ def arrive(state, env, span, unit, edge=None, along=None, keep_away=None):
     unit.on_table = True
     unit.pose = pose
     env.emit(Arrive, unit=unit.id, at=[round(pose.x, 3), round(pose.y, 3)],
-            facing=pose.facing, placed=state.positions(env, unit))
+             facing=pose.facing, placed=state.positions(env, unit))
     return True
 
 
