@@ -16,7 +16,7 @@ from rules_run.diagnostics import DataError, Diagnostic, Span, did_you_mean
 from rules_run.editions.reading import FolderReader, by_text
 from rules_run.editions.ruleset import Origin, Ruleset
 from rules_run.lang import ast
-from rules_run.lang.checker import rule_reference_problem
+from rules_run.lang.rule_refs import rule_reference_problem
 from rules_run.lang.walk import walk
 from rules_run.paths import shown
 

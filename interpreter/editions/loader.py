@@ -28,7 +28,7 @@ from rules_run.editions.registry import MANIFEST, find_edition
 from rules_run.editions.ruleset import Origin, Ruleset
 from rules_run.lang import ast
 from rules_run.lang.checker import check_declarations, forget_checked, report_unused
-from rules_run.lang.parser import forget_parsed
+from rules_run.lang.parser import forget_parsed, parse_file
 from rules_run.lang.reuse import resolve_reuses
 from rules_run.limits import current as current_limits
 from rules_run.paths import PathRefused, named_path, shown
@@ -147,10 +147,6 @@ class _Builder:
 
     # ------------------------------------------------------------ build
     def build(self) -> Ruleset:
-        # only here: lark, which it needs, is slow to import, and a ruleset in the disk
-        # cache is never parsed
-        from rules_run.lang.parser import parse_file
-
         manifest_path = self.folder / MANIFEST
         manifest = self.reader.yaml(manifest_path, "manifest")
         if manifest is None:

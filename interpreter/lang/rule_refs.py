@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
+from rules_run.diagnostics import did_you_mean
+from rules_run.lang import ast
+
 __all__ = ["RuleArg", "RuleRef", "RuleRefError", "parse_rule_ref", "resolve_rule",
-           "template_params"]
+           "rule_arguments_problem", "rule_reference_problem", "template_params"]
 
 _DICE = re.compile(r"^([0-9]*)D([0-9]+)(?:x([0-9]+))?([+-][0-9]+)?$")
 _NEED = re.compile(r"^([0-9]+)\+$")
@@ -207,3 +210,81 @@ def resolve_rule(text: str, rules: Mapping[str, Any]) -> tuple[Any, tuple[RuleAr
                 return rule, args
     ref = parse_rule_ref(text)
     return rules[ref.name], ref.args
+
+
+_ARGUMENT_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
+    "int": (("int",), "a whole number (1, +1, -2)"),
+    "number": (("int",), "a number (1, 2)"),
+    "need": (("need",), "a score (5+)"),
+    "dice": (("dice", "int"), "dice or a number (D3, D6+1, 2)"),
+    "keyword": (("words",), "a keyword (Infantry)"),
+}
+"""What a rule reference may pass for a parameter of each type: the argument kinds
+(:class:`RuleArg.kind`) accepted, and what to call them. Other types accept any argument."""
+
+
+def rule_reference_problem(text: str, rules: Mapping[str, ast.RuleDecl],
+                           removed: Callable[[str], str | None] = lambda name: None
+                           ) -> tuple[str, str, str | None] | None:
+    """Why ``text`` names no rule of ``rules`` or does not fit its parameters, or None.
+
+    Returns:
+        ``(code, message, hint)``: an unknown rule (``unknown-rule``; the hint is what
+        ``removed`` says of the name, else the closest names), text that is no reference
+        (``bad-rule-reference``), or arguments that do not fit (see
+        :func:`rule_arguments_problem`).
+    """
+    try:
+        rule, args = resolve_rule(text, rules)
+    except RuleRefError as err:
+        # A rule whose own name has brackets ("Crit (2 Hits)") is looked up whole.
+        close = did_you_mean(text, rules)
+        if close is not None:
+            return "unknown-rule", f"unknown rule {text!r}", close
+        return "bad-rule-reference", str(err), None
+    except KeyError:
+        name = text.split("(")[0].strip()
+        return ("unknown-rule", f"unknown rule {text!r}",
+                removed(name) or did_you_mean(name, rules))
+    return rule_arguments_problem(rule, text, args)
+
+
+def rule_arguments_problem(
+    rule: ast.RuleDecl, text: str, args: tuple[RuleArg, ...]
+) -> tuple[str, str, str] | None:
+    """Why the reference ``text`` does not fit the parameters of ``rule``, or None.
+
+    Returns:
+        ``(code, message, hint)``: a wrong number of arguments (``wrong-arity``), or an
+        argument of the wrong kind (``bad-argument``).
+
+    Examples:
+        >>> from rules_run.diagnostics import Span
+        >>> rule = ast.RuleDecl(Span("r.rules", 1), "Ward Save", None,
+        ...                     params=(ast.Param(Span("r.rules", 1), "value", "need"),))
+        >>> rule_arguments_problem(rule, "Ward Save (5+)", parse_rule_ref("Ward Save (5+)").args)
+        >>> rule_arguments_problem(rule, "Ward Save (5)", parse_rule_ref("Ward Save (5)").args)[1]
+        "'Ward Save (5)': the parameter 'value' of rule 'Ward Save' takes a score (5+), got '5'"
+    """
+    params = rule.params
+    required = [p for p in params if p.default is None]
+    example = f"{rule.name} ({', '.join(p.name for p in params)})" if params else rule.name
+    if not len(required) <= len(args) <= len(params):
+        takes = (f"{len(params)}" if len(required) == len(params)
+                 else f"{len(required)} to {len(params)}")
+        return (
+            "wrong-arity",
+            f"rule {rule.name!r} takes {takes} parameter{'' if takes == '1' else 's'}, "
+            f"{text!r} gives {len(args)}",
+            f"write {example!r}" if params else f"write {rule.name!r}, without arguments",
+        )
+    for param, arg in zip(params, args):
+        kinds, words = _ARGUMENT_KINDS.get(param.type, ((), ""))
+        if kinds and arg.kind not in kinds:
+            return (
+                "bad-argument",
+                f"{text!r}: the parameter {param.name!r} of rule {rule.name!r} takes {words}, "
+                f"got {arg.text!r}",
+                f"rule {rule.name!r} takes ({', '.join(f'{p.name}: {p.type}' for p in params)})",
+            )
+    return None

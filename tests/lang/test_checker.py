@@ -12,9 +12,9 @@ import pytest
 
 from rules_run.diagnostics import DiagnosticBag
 from rules_run.lang import ast
-from rules_run.lang.checker import check_declarations, report_unused, rule_arguments_problem
+from rules_run.lang.checker import check_declarations, report_unused
 from rules_run.lang.parser import parse_rules
-from rules_run.lang.rule_refs import parse_rule_ref
+from rules_run.lang.rule_refs import parse_rule_ref, rule_arguments_problem
 
 SOURCES = ("000_c4300f58fce5f1da.txt",)
 TINY = Path(__file__).resolve().parent / "fixtures" / "tiny" / "core.rules"

@@ -11,7 +11,8 @@ import pytest
 from rules_run import buffers
 from rules_run.diagnostics import InterpreterError
 from rules_run.editions.loader import clear_cache, load_ruleset
-from rules_run.lang import checker
+from rules_run.lang.check_declarations import DeclarationChecker
+from rules_run.lang.check_effects import EffectChecker
 
 ROOT = Path(__file__).resolve().parents[2]
 WFB8 = ROOT / "rulesets" / "wfb8"
@@ -74,14 +75,16 @@ def test_an_edit_checks_again_only_the_declarations_it_touches(unsaved, monkeypa
     clear_cache()
     _report(WFB8)
     ran: list[str] = []
-    for kind in ("ActionDecl", "RollDecl", "SequenceDecl", "PhaseDecl", "RuleDecl"):
-        method = getattr(checker._Checker, f"check_{kind}")
+    for owner, kind in ((DeclarationChecker, "ActionDecl"), (DeclarationChecker, "RollDecl"),
+                        (DeclarationChecker, "SequenceDecl"), (DeclarationChecker, "PhaseDecl"),
+                        (EffectChecker, "RuleDecl")):
+        method = getattr(owner, f"check_{kind}")
 
         def counting(self, decl, method=method):
             ran.append(decl.name)
             return method(self, decl)
 
-        monkeypatch.setattr(checker._Checker, f"check_{kind}", counting)
+        monkeypatch.setattr(owner, f"check_{kind}", counting)
     _report(WFB8)
     assert ran == []   # nothing changed: nothing checked again
     ran.clear()

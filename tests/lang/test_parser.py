@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from rules_run.diagnostics import DiagnosticBag, LanguageError, Span
 from rules_run.lang import ast
-from rules_run.lang.parser import SYNTAX_ERROR_EXAMPLES, parse_dice, parse_rules
+from rules_run.lang.parser import parse_dice, parse_rules
+from rules_run.lang.syntax_errors import SYNTAX_ERROR_EXAMPLES
 
 
 def parse(text: str) -> ast.RulesFile:

@@ -1,0 +1,350 @@
+"""Declarations of the rules language (all but rules), the header, patches and a parsed file."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import attrs
+
+from rules_run.diagnostics import Span
+from rules_run.lang.ast.expressions import Call, Cite, CountedDice, DiceLit, Expr, Param
+from rules_run.lang.ast.statements import Stmt
+from rules_run.lang.ast.words import HookKind, PatchVerb
+
+__all__ = [
+    "Decl", "SourceDecl", "Header", "CharacteristicDecl", "TableDecl", "DieDecl", "OptionDecl",
+    "StatusDecl", "CounterDecl", "KeywordDecl", "Natural", "RollDecl", "ClausePatch",
+    "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "ActionDecl", "DecisionDecl",
+    "PolicyDecl", "PhaseDecl", "BattleDecl", "PatchOp", "RulesFile"
+]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@attrs.frozen
+class Decl:
+    """Base of every declaration: a named thing with a citation."""
+
+    KIND: ClassVar[str] = ""
+    span: Span
+    name: str
+    cite: Cite | None
+
+    @property
+    def kind(self) -> str:
+        """The declaration kind, as written in ``remove <kind> <name>``."""
+        return self.KIND
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """The declared parameters: none, unless the kind takes some (a roll, a rule, ...)."""
+        return ()
+
+
+@attrs.frozen
+class SourceDecl:
+    """``source "000_c4300f58fce5f1da.txt"``: a seed file the ruleset cites."""
+
+    span: Span
+    file: str
+
+
+@attrs.frozen
+class Header:
+    """``ruleset <id> "<title>" [extends <id>]`` and its sources."""
+
+    span: Span
+    id: str
+    title: str
+    extends: str | None
+    cite: Cite | None
+    sources: tuple[SourceDecl, ...] = ()
+
+
+@attrs.frozen
+class CharacteristicDecl(Decl):
+    """One characteristic of a profile kind (model, weapon)."""
+
+    KIND: ClassVar[str] = "characteristics"
+    entity: str = "model"
+    type: str = "int"
+    low: int | None = None
+    high: int | None = None
+    role: str | None = None
+    """What the engine uses it for: ``wounds`` (each model's wounds), ``move`` (inches)."""
+    floor: int | None = None
+    """``minimum N``: rule effects and equipment never take the value below N (nor below
+    the unmodified value, where that is lower)."""
+
+    def range_problem(self, value: object) -> str | None:
+        """Why a number a profile gives this characteristic is outside its declared range
+        (``range LO..HI``), or None (also for a value that is not a number, such as dice)."""
+        if type(value) not in (int, float):
+            return None
+        low = -math.inf if self.low is None else self.low
+        high = math.inf if self.high is None else self.high
+        if low <= value <= high:  # type: ignore[operator]
+            return None
+        low_text = "" if self.low is None else self.low
+        high_text = "" if self.high is None else self.high
+        return f"{self.name} {value!r} is outside its declared range {low_text}..{high_text}"
+
+
+@attrs.frozen
+class TableDecl(Decl):
+    KIND: ClassVar[str] = "table"
+    keys: tuple[str, ...] = ()
+    file: str = ""
+
+
+@attrs.frozen
+class DieDecl(Decl):
+    KIND: ClassVar[str] = "die"
+    faces: tuple[int | str, ...] = ()
+
+
+@attrs.frozen
+class OptionDecl(Decl):
+    """A reading of an ambiguous rule, selectable in battle files."""
+
+    KIND: ClassVar[str] = "option"
+    type: str = "int"
+    choices: tuple[str, ...] = ()
+    default: object = None
+    doc: str = ""
+    low: int | None = None
+    """The smallest value a number option takes (``range LO..HI``), if bounded."""
+    high: int | None = None
+    """The largest, if bounded."""
+
+
+@attrs.frozen
+class StatusDecl(Decl):
+    KIND: ClassVar[str] = "status"
+    until: str | None = None
+    """``phase``, ``turn``, ``round``, ``battle``: when it wears off by itself."""
+    quiet: bool = False
+    """Bookkeeping: the narrated log leaves its changes out (the event log keeps them)."""
+
+
+@attrs.frozen
+class CounterDecl(Decl):
+    KIND: ClassVar[str] = "counter"
+    scope: str = "unit"
+    initial: Expr | None = None
+
+
+@attrs.frozen
+class KeywordDecl(Decl):
+    KIND: ClassVar[str] = "keyword"
+
+
+@attrs.frozen
+class Natural:
+    """``natural 6 passes`` / ``natural 1 fails`` / ``natural 6 is critical``."""
+
+    span: Span
+    values: tuple[int, ...]
+    effect: str
+    """``fails``, ``passes`` or ``mark``."""
+    mark: str | None = None
+
+    def text(self) -> str:
+        """As written: ``natural 6 passes``, ``natural 6 is six``."""
+        said = f"is {self.mark}" if self.mark is not None else self.effect
+        return f"natural {', '.join(str(v) for v in self.values)} {said}"
+
+
+@attrs.frozen
+class RollDecl(Decl):
+    """A roll (a value) or a test (a roll with a pass condition)."""
+
+    KIND: ClassVar[str] = "roll"
+    is_test: bool = False
+    params: tuple[Param, ...] = ()
+    dice: DiceLit | CountedDice | None = None
+    need: Expr | None = None
+    pass_if: Expr | None = None
+    naturals: tuple[Natural, ...] = ()
+    cap: tuple[int | None, int | None] = (None, None)
+    value: Expr | None = None
+    beyond: tuple[int, Expr] | None = None
+    reroll: str = "all dice"
+    """How a granted re-roll applies to a many-dice roll: ``all dice``, ``one die``, ``never``."""
+    marks: tuple[tuple[str, Expr], ...] = ()
+    """``mark NAME if COND``: marks set by a condition on ``dice``, ``natural``, ``result``."""
+    modifier: Expr | None = None
+    """``modifier EXPR``: the roll's own modifier, capped with the rules' modifiers."""
+    failing_marks: tuple[tuple[str, Span], ...] = ()
+    """``marked NAME fails``: a result with that mark fails (as ``natural N fails`` does)."""
+    reuses: Call | None = None
+    """``test NAME is BASE(args)``: the roll whose clauses this one takes, its parameters
+    bound to ``args`` (:mod:`rules_run.lang.reuse` fills the clauses in after patches)."""
+
+    @property
+    def kind(self) -> str:
+        return "test" if self.is_test else "roll"
+
+
+@attrs.frozen
+class ClausePatch(Decl):
+    """``override test NAME`` with clauses: the roll of that name with these clauses in place
+    of its own; its parameters, and every clause not given, stay."""
+
+    is_test: bool = False
+    changes: tuple[tuple[str, Any], ...] = ()
+    """(RollDecl field, value) for each clause given; ``naturals`` and ``marks`` are added."""
+    removed: tuple[Natural, ...] = ()
+    """``remove natural ...``: natural clauses taken away (matched by what they say)."""
+
+    @property
+    def kind(self) -> str:
+        return "test" if self.is_test else "roll"
+
+    def missing(self, base: RollDecl) -> list[Natural]:
+        """The removed natural clauses that ``base`` does not have."""
+        have = {(n.values, n.effect, n.mark) for n in base.naturals}
+        return [n for n in self.removed if (n.values, n.effect, n.mark) not in have]
+
+    def applied_to(self, base: RollDecl) -> RollDecl:
+        """``base`` with these clauses changed, cited and located as this patch."""
+        gone = {(n.values, n.effect, n.mark) for n in self.removed}
+        naturals = tuple(n for n in base.naturals if (n.values, n.effect, n.mark) not in gone)
+        fields: dict[str, Any] = {"naturals": naturals}
+        for key, value in self.changes:
+            fields[key] = fields.get(key, getattr(base, key)) + value if key in (
+                "naturals", "marks") else value
+        return attrs.evolve(base, span=self.span, cite=self.cite, **fields)
+
+
+@attrs.frozen
+class HookEffect:
+    span: Span
+    kind: HookKind
+    arg: Expr | str | None = None
+
+
+@attrs.frozen
+class Hook:
+    """``on critical [if cond]: chains 2`` on a sequence step."""
+
+    span: Span
+    mark: str
+    condition: Expr | None
+    effect: HookEffect
+    cite: Cite | None = None
+
+
+@attrs.frozen
+class Step:
+    span: Span
+    name: str
+    call: Call
+    stop_on: str
+    """``fail``: the chain ends when the test fails; ``pass``: when it passes (saves)."""
+    hooks: tuple[Hook, ...] = ()
+
+
+@attrs.frozen
+class PerPoint:
+    """``each point: ward(target) removes on pass``: a test per damage point."""
+
+    span: Span
+    call: Call
+    removes_on: str
+
+
+@attrs.frozen
+class SequenceDecl(Decl):
+    KIND: ClassVar[str] = "sequence"
+    params: tuple[Param, ...] = ()
+    steps: tuple[Step, ...] = ()
+    damage: Expr | None = None
+    per_point: PerPoint | None = None
+
+
+@attrs.frozen
+class ActionDecl(Decl):
+    KIND: ClassVar[str] = "action"
+    params: tuple[Param, ...] = ()
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class DecisionDecl(Decl):
+    KIND: ClassVar[str] = "decision"
+    params: tuple[Param, ...] = ()
+    options: Expr = attrs.field(kw_only=True)
+    default: str | None = None
+
+
+@attrs.frozen
+class PolicyDecl(Decl):
+    KIND: ClassVar[str] = "policy"
+    choices: tuple[tuple[str, Expr], ...] = ()
+    is_default: bool = False
+    """``policy <name> is default``: sides without a policy of their own play by it."""
+    extends: str | None = None
+    """``policy <name> extends <base>``: for a decision it does not choose for, the base's
+    choice (and so on up the chain)."""
+
+    def choices_for(self, decision: str, decls: Mapping[str, Decl]) -> tuple[Expr, ...]:
+        """The choices for ``decision`` of the nearest policy up the chain that has one."""
+        policy: Decl | None = self
+        seen: set[str] = set()
+        while isinstance(policy, PolicyDecl) and policy.name not in seen:
+            seen.add(policy.name)
+            found = tuple(e for d, e in policy.choices if d == decision)
+            if found:
+                return found
+            policy = decls.get(policy.extends) if policy.extends else None
+        return ()
+
+
+@attrs.frozen
+class PhaseDecl(Decl):
+    KIND: ClassVar[str] = "phase"
+    params: tuple[Param, ...] = ()
+    parent: str | None = None
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class BattleDecl(Decl):
+    """The turn tree's root: setup, number of rounds, a round, a turn, the end, the score."""
+
+    KIND: ClassVar[str] = "battle"
+    setup: tuple[Stmt, ...] = ()
+    rounds: Expr | None = None
+    round: tuple[Stmt, ...] = ()
+    turn: tuple[Stmt, ...] = ()
+    end: tuple[Expr, ...] = ()
+    score: tuple[Stmt, ...] = ()
+
+
+# ---------------------------------------------------------------- files and patches
+
+
+@attrs.frozen
+class PatchOp:
+    """``override``/``add``/``define`` a declaration, or ``remove`` one."""
+
+    span: Span
+    op: PatchVerb
+    kind: str
+    name: str
+    decl: Decl | None
+    """None for ``remove``."""
+    cite: Cite | None = None
+
+
+@attrs.frozen
+class RulesFile:
+    """One parsed ``.rules`` file."""
+
+    path: str
+    header: Header | None
+    items: tuple[Decl | PatchOp, ...]

@@ -1,0 +1,101 @@
+"""Statements of the rules language: the bodies of actions, phases and the battle."""
+
+from __future__ import annotations
+
+import attrs
+
+from rules_run.diagnostics import Span
+from rules_run.lang.ast.expressions import Attribute, Call, Expr, Name
+
+__all__ = [
+    "Stmt", "Let", "Assign", "CallStmt", "Return", "Log", "Pass", "Stop", "If", "ForEach",
+    "While", "Activate"
+]
+
+
+# ---------------------------------------------------------------- statements
+
+
+@attrs.frozen
+class Stmt:
+    span: Span
+
+
+@attrs.frozen
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@attrs.frozen
+class Assign(Stmt):
+    """``x = e``, ``x += e``, ``unit.flag = e``."""
+
+    target: Name | Attribute
+    op: str
+    value: Expr
+
+
+@attrs.frozen
+class CallStmt(Stmt):
+    call: Call
+
+
+@attrs.frozen
+class Return(Stmt):
+    value: Expr | None
+
+
+@attrs.frozen
+class Log(Stmt):
+    message: str
+    args: tuple[Expr, ...]
+
+
+@attrs.frozen
+class Pass(Stmt):
+    pass
+
+
+@attrs.frozen
+class Stop(Stmt):
+    """Stop the battle with a message (a situation the rules do not cover)."""
+
+    message: str
+
+
+@attrs.frozen
+class If(Stmt):
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    otherwise: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class ForEach(Stmt):
+    var: str
+    iterable: Expr
+    where: Expr | None
+    order: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen
+class While(Stmt):
+    condition: Expr
+    body: tuple[Stmt, ...]
+
+
+@attrs.frozen
+class Activate(Stmt):
+    """Units act one at a time: ``activate u in units alternately starting with s: ...``."""
+
+    var: str
+    units: Expr
+    order: str
+    """``alternately`` (sides take turns picking) or ``by side`` (one side, then the other)."""
+    start: Expr
+    picker: str | None
+    """The decision that picks the next unit; None picks in listed order."""
+    body: tuple[Stmt, ...]
+    where: Expr | None = None
+    """``where C``: a unit is handed out only while ``C`` holds for it (checked at each pick)."""

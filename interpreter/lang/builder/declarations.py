@@ -1,0 +1,294 @@
+"""The hand-written callbacks of declarations: the file and its patches, citations, simple
+declarations, rolls and tests, sequences, procedures, the battle and rules.
+
+Each reads more than it copies: it gathers clauses (refusing one given twice), picks
+optional parts out, or fills defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+from lark import Token
+from lark.tree import Meta
+
+from rules_run.lang import ast
+from rules_run.lang.builder.core import (
+    AstBuilder,
+    BuildError,
+    Callback,
+    Clause,
+    Part,
+    as_literal,
+    clauses,
+    unquote,
+)
+
+__all__ = ["CALLBACKS"]
+
+
+# ---------------------------------------------------------------- file
+def start(b: AstBuilder, meta: Meta, c: list[Any]) -> list[Any]:
+    return [x for x in c if x is not None]
+
+
+def header(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Header:
+    return ast.Header(
+        span=b.span(meta),
+        id=str(c[0]),
+        title=unquote(c[1]),
+        extends=b.part(c, "extends"),
+        cite=b.cite(c),
+        sources=tuple(b.pick(c, ast.SourceDecl)),
+    )
+
+
+def patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> list[ast.PatchOp]:
+    op, decls = c[0], c[1]
+    decls = decls if isinstance(decls, list) else [decls]
+    return [
+        ast.PatchOp(span=b.span(meta), op=op, kind=d.kind, name=d.name, decl=d, cite=d.cite)
+        for d in decls
+    ]
+
+
+def clause_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
+    op, kind, name = c[0], c[1], str(c[2])
+    if op != "override":
+        raise BuildError(f"'{op}' takes a whole declaration; 'override {kind} {name}' "
+                         "changes clauses", b.span(meta), code="syntax")
+    fields = clauses(c, f"override {kind} {name!r}",
+                     repeatable=("natural", "mark", "remove_natural"))
+    removed = fields.pop("remove_natural")
+    keys = {"natural": "naturals", "mark": "marks"}
+    changes = tuple((keys.get(k, k), v) for k, v in fields.items() if v != ())
+    decl = ast.ClausePatch(span=b.span(meta), name=name, cite=b.cite(c),
+                           is_test=kind == "test", changes=changes, removed=removed)
+    return ast.PatchOp(span=b.span(meta), op=op, kind=decl.kind, name=name, decl=decl,
+                       cite=decl.cite)
+
+
+def remove_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
+    return ast.PatchOp(span=b.span(meta), op=ast.PatchVerb.REMOVE, kind=c[0],
+                       name=unquote(c[1]), decl=None, cite=b.cite(c))
+
+
+# ---------------------------------------------------------------- citations
+def citation(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Cite:
+    if isinstance(c[0], ast.Cite):
+        return attrs.evolve(c[0], span=b.span(meta))
+    return ast.Cite(span=b.span(meta), note=unquote(c[0]))
+
+
+def cite_lines(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Cite:
+    source = None
+    ranges = []
+    for token in c:
+        if token.type == "SEED":
+            source = str(token)
+        else:
+            ranges.append(str(token))
+    return ast.Cite(span=b.span(meta), source=source, ranges=tuple(ranges))
+
+
+# ---------------------------------------------------------------- simple declarations
+def char_item(b: AstBuilder, meta: Meta, c: list[Any]) -> tuple[Any, ...]:
+    type_ = next((x for x in c[1:] if isinstance(x, str) and not isinstance(x, Token)), "int")
+    role = next((str(x) for x in c[1:] if isinstance(x, Token) and x.type == "ROLE"), None)
+    return (str(c[0]), type_, role, b.tspan(c[0]), b.part(c, "floor"))
+
+
+def characteristics_decl(b: AstBuilder, meta: Meta,
+                         c: list[Any]) -> list[ast.CharacteristicDecl]:
+    low, high = b.part(c, "range", (None, None))
+    cite = b.cite(c)
+    return [
+        ast.CharacteristicDecl(span=span, name=name, cite=cite, entity=str(c[0]), type=type_,
+                               low=low, high=high, role=role, floor=floor)
+        for name, type_, role, span, floor in (x for x in c if isinstance(x, tuple))
+    ]
+
+
+def table_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.TableDecl:
+    names = b.names(c)
+    file = next(unquote(x) for x in c if isinstance(x, Token) and x.type == "STRING")
+    return ast.TableDecl(span=b.span(meta), name=names[0], cite=b.cite(c),
+                         keys=tuple(names[1:]), file=file)
+
+
+def die_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DieDecl:
+    faces = tuple(int(x) if x.type == "INT" else str(x) for x in c[1:] if isinstance(x, Token))
+    return ast.DieDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c), faces=faces)
+
+
+def option_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.OptionDecl:
+    name = str(c[0])
+    kind, detail = c[1]
+    bounds = c[2].value if isinstance(c[2], Part) else None
+    if bounds is not None:
+        c = [*c[:2], *c[3:]]
+    default = as_literal(c[2], b)
+    doc = ""
+    rest = c[3:]
+    if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+        doc = unquote(rest[0])
+    default_value = default.value if isinstance(default, ast.Literal) else default
+    if isinstance(default, ast.Name):
+        default_value = default.name
+    return ast.OptionDecl(
+        span=b.span(meta), name=name, cite=b.cite(c),
+        type="choice" if kind == "choice" else detail,
+        choices=detail if kind == "choice" else (),
+        default=default_value, doc=doc,
+        low=bounds[0] if bounds else None, high=bounds[1] if bounds else None,
+    )
+
+
+def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
+    return ast.StatusDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
+                          until=b.part(c, "until"), quiet=b.flag(c, "STATUS_QUIET"))
+
+
+def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
+    return ast.CounterDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
+                           scope=b.part(c, "scope"),
+                           initial=next((x for x in c if isinstance(x, ast.Expr)), None))
+
+
+def keyword_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> list[ast.KeywordDecl]:
+    cite = b.cite(c)
+    return [ast.KeywordDecl(span=b.tspan(x), name=unquote(x), cite=cite)
+            for x in c if isinstance(x, Token)]
+
+
+# ---------------------------------------------------------------- rolls and tests
+def param(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Param:
+    type_ = "any"
+    default = None
+    for x in c[1:]:
+        if isinstance(x, str) and not isinstance(x, Token):
+            type_ = x
+        else:
+            default = as_literal(x, b)
+    return ast.Param(b.span(meta), str(c[0]), type_, default)
+
+
+def natural_clause(b: AstBuilder, meta: Meta, c: list[Any]) -> Clause:
+    effect, mark = c[-1]
+    natural = ast.Natural(b.span(meta), tuple(int(x) for x in c[:-1]), effect, mark)
+    return Clause("natural", natural, b.span(meta))
+
+
+def roll_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RollDecl:
+    kind, name = c[0], str(c[1])
+    fields = clauses(c, f"{kind} {name!r}", repeatable=("natural", "mark", "marked"))
+    return ast.RollDecl(
+        span=b.span(meta),
+        name=name,
+        cite=b.cite(c),
+        is_test=kind == "test",
+        params=b.param_list(c),
+        dice=fields.get("dice"),
+        need=fields.get("need"),
+        pass_if=fields.get("pass_if"),
+        naturals=tuple(fields.get("natural", ())),
+        cap=fields.get("cap", (None, None)),
+        value=fields.get("value"),
+        beyond=fields.get("beyond"),
+        reroll=fields.get("reroll", "all dice"),
+        marks=tuple(fields.get("mark", ())),
+        modifier=fields.get("modifier"),
+        failing_marks=tuple(fields.get("marked", ())),
+    )
+
+
+def reuse_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RollDecl:
+    kind, name = c[0], str(c[1])
+    base = next(x for x in c[2:] if isinstance(x, (ast.Call, Token)))
+    if isinstance(base, Token):
+        base = ast.Call(b.tspan(base), str(base))
+    return ast.RollDecl(span=b.span(meta), name=name, cite=b.cite(c), is_test=kind == "test",
+                        params=b.param_list(c), reuses=base)
+
+
+# ---------------------------------------------------------------- sequences
+def hook(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Hook:
+    effect = next(x for x in c if isinstance(x, ast.HookEffect))
+    condition = next((x for x in c[1:] if isinstance(x, ast.Expr)), None)
+    return ast.Hook(b.span(meta), str(c[0]), condition, effect, b.cite(c))
+
+
+def step(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Step:
+    return ast.Step(b.span(meta), str(c[0]), c[1], b.part(c, "stop_on"),
+                    tuple(b.pick(c, ast.Hook)))
+
+
+def per_point_clause(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PerPoint:
+    return ast.PerPoint(b.span(meta), c[0], b.part(c, "stop_on"))
+
+
+def sequence_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
+    fields = clauses(c, f"sequence {str(c[0])!r}")
+    per_points = b.pick(c, ast.PerPoint)
+    if len(per_points) > 1:
+        raise BuildError(f"sequence {str(c[0])!r} gives 'each point' twice", per_points[1].span,
+                         code="duplicate-clause")
+    return ast.SequenceDecl(
+        span=b.span(meta), name=str(c[0]), cite=b.cite(c), params=b.param_list(c),
+        steps=tuple(b.pick(c, ast.Step)), damage=fields.get("damage"),
+        per_point=per_points[0] if per_points else None,
+    )
+
+
+# ---------------------------------------------------------------- procedures
+def action_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.ActionDecl:
+    return ast.ActionDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
+                          params=b.param_list(c), body=b.body(c))
+
+
+def decision_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DecisionDecl:
+    return ast.DecisionDecl(
+        span=b.span(meta), name=str(c[0]), cite=b.cite(c), params=b.param_list(c),
+        options=next(x for x in c[1:] if isinstance(x, ast.Expr)),
+        default=b.part(c, "default"),
+    )
+
+
+def policy_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PolicyDecl:
+    return ast.PolicyDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
+                          choices=tuple(b.parts(c, "policy_rule")),
+                          is_default=b.flag(c, "POLICY_DEFAULT"))
+
+
+def policy_extends_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PolicyDecl:
+    names = b.names(c)
+    return attrs.evolve(policy_decl(b, meta, c), name=names[0], extends=names[1])
+
+
+def phase_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PhaseDecl:
+    names = b.names(c)
+    return ast.PhaseDecl(span=b.span(meta), name=names[0], cite=b.cite(c), params=b.param_list(c),
+                         parent=names[1] if len(names) > 1 else None, body=b.body(c))
+
+
+def battle_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.BattleDecl:
+    fields = clauses(c, "'battle'", repeatable=("end",))
+    return ast.BattleDecl(span=b.span(meta), name="battle", cite=b.cite(c), **fields)
+
+
+# ---------------------------------------------------------------- rules
+def rule_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RuleDecl:
+    return ast.RuleDecl(span=b.span(meta), name=unquote(c[0]), cite=b.cite(c),
+                        params=b.param_list(c), effects=tuple(b.pick(c, ast.Effect)),
+                        is_global=b.flag(c, "RULE_GLOBAL"))
+
+
+CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
+    start, header, patch_decl, clause_patch_decl, remove_decl, citation, cite_lines, char_item,
+    characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
+    keyword_decl, param, natural_clause, roll_decl, reuse_decl, hook, step, per_point_clause,
+    sequence_decl, action_decl, decision_decl, policy_decl, policy_extends_decl, phase_decl,
+    battle_decl, rule_decl,
+)}
+"""The hand-written declaration callbacks, by grammar rule (the function's name)."""

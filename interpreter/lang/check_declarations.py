@@ -1,0 +1,347 @@
+"""Check the declarations other than rules: characteristics, options, dice, rolls and tests,
+sequences and their hooks, actions, phases, decisions, policies, the battle, and citations."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rules_run.diagnostics import Span, did_you_mean
+from rules_run.lang import ast
+from rules_run.lang import types as ty
+from rules_run.lang.ast import find_source
+from rules_run.lang.check_context import NOT_IN_SEED, NUMERIC_CHARACTERISTICS, article
+
+if TYPE_CHECKING:
+    from rules_run.lang.check_context import Context
+
+__all__ = ["DeclarationChecker"]
+
+
+class DeclarationChecker:
+    """Checks each kind of declaration (``check_<Node>``), and citations."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def check_cite(self, cite: ast.Cite | None, span: Span, what: str) -> None:
+        seen = cite if cite is not None else (span.path, span.line)
+        if seen in self.ctx.cited:
+            return
+        self.ctx.note_cited(seen)
+        if cite is None:
+            self.ctx.error(
+                f"{what} has no citation",
+                Span(span.path, span.line, span.column),
+                "missing-citation",
+                hint='end the line with @ L<line> (the seed line) or '
+                '@ "not in seed: <where the value comes from>"',
+            )
+            return
+        if cite.note is not None:
+            if not cite.note.startswith(NOT_IN_SEED):
+                self.ctx.error(
+                    f"a quoted citation must start with 'not in seed:', got {cite.note!r}",
+                    cite.span,
+                    "bad-citation",
+                    hint='cite a seed line (@ L450) or write @ "not in seed: standard published '
+                    'value"',
+                )
+            return
+        if not self.ctx.sources:
+            self.ctx.error(
+                "a line citation needs a source: the ruleset header declares none",
+                cite.span,
+                "bad-citation",
+                hint='add to the header: source "<seed file>"',
+            )
+        elif cite.source is not None and find_source(cite.source, self.ctx.sources) is None:
+            self.ctx.error(
+                f"no declared source is seed {cite.source!r}",
+                cite.span,
+                "bad-citation",
+                hint="declared sources: " + ", ".join(self.ctx.sources),
+            )
+        for r in cite.ranges:
+            m = _LINE_RE.match(r)
+            if m and m.group(2) and int(m.group(2)) < int(m.group(1)):
+                self.ctx.error(f"line range {r!r} ends before it starts", cite.span, "bad-citation")
+
+    def check_roles(self) -> None:
+        roles: dict[tuple[str, str], ast.CharacteristicDecl] = {}
+        for d in self.ctx.decls.values():
+            if isinstance(d, ast.CharacteristicDecl) and d.role:
+                first = roles.setdefault((d.entity, d.role), d)
+                if first is not d:
+                    self.ctx.error(f"two characteristics of {d.entity} are 'as {d.role}': "
+                                   f"{first.name!r} and {d.name!r}", d.span, "duplicate-role",
+                                   hint=f"one characteristic of {d.entity} plays each role")
+
+    def check_CharacteristicDecl(self, d: ast.CharacteristicDecl) -> None:
+        if d.low is not None and d.high is not None and d.low > d.high:
+            # One range serves a whole line of characteristics: report it once.
+            line = ("range", d.span.path, d.span.line)
+            if line not in self.ctx.cited:
+                self.ctx.note_cited(line)
+                self.ctx.error(
+                    f"characteristic {d.name!r} has an empty range {d.low}..{d.high}",
+                    d.span, "bad-range",
+                    hint=f"a range goes from the lowest value up: range {d.high}..{d.low}",
+                )
+
+        if d.floor is not None and d.type not in NUMERIC_CHARACTERISTICS:
+            self.ctx.error(f"characteristic {d.name!r} is {article(d.type)}: only a number has a "
+                           f"'minimum'", d.span, "bad-floor",
+                           hint="give 'minimum' to an int or dice characteristic, or drop it")
+
+    def check_OptionDecl(self, d: ast.OptionDecl) -> None:
+        if d.choices and d.default not in d.choices:
+            self.ctx.error(
+                f"option {d.name!r} defaults to {d.default!r}, which is not one of its choices "
+                + ", ".join(repr(c) for c in d.choices),
+                d.span, "bad-option",
+                hint=did_you_mean(str(d.default), d.choices),
+            )
+        if not d.choices:
+            types: dict[str, type | tuple[type, ...]] = {
+                "int": int, "number": (int, float), "bool": bool, "text": str,
+            }
+            expected = types.get(d.type)
+            if expected is not None and (
+                not isinstance(d.default, expected)
+                or (d.type == "int" and isinstance(d.default, bool))
+            ):
+                self.ctx.error(
+                    f"option {d.name!r} is declared {d.type} but defaults to {d.default!r}",
+                    d.span, "bad-option",
+                )
+            elif d.low is not None and d.high is not None:
+                if d.type not in ("int", "number"):
+                    self.ctx.error(f"option {d.name!r} is {d.type}: only numbers take a range",
+                                   d.span, "bad-option")
+                elif d.low > d.high:
+                    self.ctx.error(f"option {d.name!r}: the range {d.low}..{d.high} is empty",
+                                   d.span, "bad-range")
+                elif isinstance(d.default, (int, float)) and not d.low <= d.default <= d.high:
+                    self.ctx.error(f"option {d.name!r} defaults to {d.default!r}, outside its "
+                                   f"range {d.low}..{d.high}", d.span, "bad-option")
+
+    def check_CounterDecl(self, d: ast.CounterDecl) -> None:
+        if d.initial is not None:
+            self.ctx.exprs.expr(d.initial, self.ctx.globals)
+
+    def check_DieDecl(self, d: ast.DieDecl) -> None:
+        if len(d.faces) < 2:
+            self.ctx.error(f"die {d.name!r} needs at least two faces", d.span, "bad-die")
+
+    def check_RollDecl(self, d: ast.RollDecl) -> None:
+        if d.reuses is not None and (not self.reused(d) or d.dice is None):
+            return  # it could not take its base's clauses (reported)
+        params = self.ctx.stmts.param_scope(d.params)
+        # while the roll is worked out, `result` and `natural` are its totals
+        scope = params.child({"result": "int", "natural": "int"})
+        what = f"{d.kind} {d.name!r}"
+        if d.dice is None:
+            self.ctx.error(f"{what} says no dice", d.span, "missing-dice",
+                           hint="add a line such as: dice D6")
+        elif isinstance(d.dice, ast.CountedDice):
+            # a counted number of dice is known before they are rolled
+            self.ctx.exprs.expect(d.dice.number, params, "int", "the number of dice")
+        else:
+            self.ctx.exprs.dice(d.dice)
+            symbols = self.symbol_faces(d.dice)
+            if symbols and d.need is not None:
+                self.ctx.error(f"{what} needs a score, but die {d.dice.die_name!r} has faces that "
+                               f"are not numbers ({', '.join(symbols)})", d.span, "need-on-symbols",
+                               hint="compare its result in 'pass if' (pass if result == \"hit\")")
+        if d.is_test and d.need is None and d.pass_if is None:
+            self.ctx.error(f"{what} has no pass condition", d.span, "missing-pass",
+                           hint="add 'need <score>' or 'pass if <condition>'")
+        if not d.is_test and (d.need is not None or d.pass_if is not None):
+            self.ctx.error(f"{what} has a pass condition; declare it as a test", d.span,
+                           "roll-with-pass", hint=f"write: test {d.name}(...)")
+        if d.need is not None and d.pass_if is not None:
+            self.ctx.error(f"{what} gives both 'need' and 'pass if'", d.span, "need-and-pass")
+        # the score needed and the roll's own modifier are known before the dice are rolled,
+        # so they cannot read them
+        self.ctx.exprs.expect(d.need, params, "number", "'need'")
+        self.ctx.exprs.expect(d.modifier, params, "number", "'modifier'")
+        for _, condition in d.marks:
+            self.ctx.exprs.expr(condition, scope.child({"dice": ty.list_of("int")}))
+        given = ({n.mark for n in d.naturals if n.mark} | {mark for mark, _ in d.marks}
+                 | self.ctx.rule_marks.get(d.name, set()))
+        for mark, span in d.failing_marks:
+            if not d.is_test:
+                self.ctx.error(f"'marked {mark} fails' in {what}: only a test passes or fails",
+                               span, "roll-with-pass", hint=f"write: test {d.name}(...)")
+            elif mark not in given:
+                self.ctx.error(f"{what} never marks its result as {mark!r}", span, "unknown-mark",
+                               hint=did_you_mean(mark, given)
+                               or f"mark it first: mark {mark} if <condition on the dice>")
+        for e in (d.pass_if, d.value):
+            if e is not None:
+                self.ctx.exprs.expr(e, scope)
+        if d.beyond is not None:
+            self.ctx.exprs.expect(d.beyond[1], params.child({"need": "int"}), "number", "'beyond'")
+            if d.need is None:
+                self.ctx.error(f"{what} has 'beyond' but no 'need'", d.span, "beyond-without-need")
+        lo, hi = d.cap
+        if lo is not None and hi is not None and lo > hi:
+            self.ctx.error(f"{what}: modifiers capped {lo}..{hi} is an empty range", d.span,
+                           "bad-range")
+
+    def rule_dice(self, e: ast.DiceEffect) -> None:
+        """``roll NAME with DICE``: dice whose number is known, of numbers where the roll
+        needs a score."""
+        if isinstance(e.dice, ast.CountedDice):
+            if e.dice.number is not None:
+                self.ctx.error(f"'roll {e.roll} with': the number of dice a rule sets is a whole "
+                               "number", e.dice.number.span, "bad-dice")
+            return
+        self.ctx.exprs.dice(e.dice)
+        target = self.ctx.decls.get(e.roll)
+        symbols = self.symbol_faces(e.dice)
+        if symbols and isinstance(target, ast.RollDecl) and target.need is not None:
+            self.ctx.error(f"'roll {e.roll} with': {e.roll!r} needs a score, but die "
+                           f"{e.dice.die_name!r} has faces that are not numbers "
+                           f"({', '.join(symbols)})", e.span, "need-on-symbols")
+
+    def reused(self, d: ast.RollDecl) -> bool:
+        """``test NAME(params) is BASE(args)``: the arguments are checked as a call's (the
+        loader has said why a base that is no roll of the same kind cannot be reused);
+        whether they fit, so the clauses taken with them are worth checking."""
+        call = d.reuses
+        assert call is not None
+        base = self.ctx.decls.get(call.name)
+        if not isinstance(base, ast.RollDecl) or base.kind != d.kind:
+            return False
+        if not call.args and not call.kwargs and d.params == base.params:
+            self.ctx.use(call.name)  # the base's parameters, passed on
+            return True
+        before = len(self.ctx.bag.errors)
+        self.ctx.exprs.call(call, self.ctx.stmts.param_scope(d.params))
+        return len(self.ctx.bag.errors) == before
+
+    def symbol_faces(self, dice: ast.DiceLit) -> list[str]:
+        """The faces of a special die that are not numbers (none for other dice)."""
+        decl = self.ctx.decls.get(dice.die_name) if dice.die_name else None
+        faces = decl.faces if isinstance(decl, ast.DieDecl) else ()
+        return list(dict.fromkeys(str(f) for f in faces if not isinstance(f, int)))
+
+    def check_SequenceDecl(self, d: ast.SequenceDecl) -> None:
+        scope = self.ctx.stmts.param_scope(d.params)
+        names = [s.name for s in d.steps]
+        seen: set[str] = set()
+        for i, step in enumerate(d.steps):
+            if step.name in seen:
+                self.ctx.error(f"sequence {d.name!r} has two steps named {step.name!r}", step.span,
+                               "duplicate-step")
+            seen.add(step.name)
+            self.ctx.exprs.call(step.call, scope, want=("test",))
+            for hook in step.hooks:
+                if hook.cite is not None:
+                    self.check_cite(hook.cite, hook.span, f"a hook of step {step.name!r}")
+                self.hook(hook.mark, hook.condition, hook.effect, hook.span, scope,
+                          names[i + 1:], d.name, names[: i + 1])
+        if not d.steps:
+            self.ctx.error(f"sequence {d.name!r} has no steps", d.span, "empty-sequence")
+        self.ctx.exprs.expect(d.damage, scope, "number", "'damage'")
+        if d.per_point is not None:
+            self.ctx.exprs.call(d.per_point.call, scope, want=("test",))
+
+    def hook(self, mark, condition, effect, span, scope, later_steps, sequence,
+             earlier_steps=()) -> None:
+        if mark not in self.ctx.marks:
+            self.ctx.error(
+                f"no roll marks results as {mark!r}", span, "unknown-mark",
+                hint=did_you_mean(mark, self.ctx.marks)
+                or "declare it in a roll: natural 6 is " + mark,
+            )
+        if condition is not None:
+            self.ctx.exprs.expr(condition, scope)
+        if effect.kind == "skip" and effect.arg in earlier_steps:
+            self.ctx.error(
+                f"'skip {effect.arg}': step {effect.arg!r} of sequence {sequence!r} is not "
+                "after this one; a hook can only skip a later step",
+                effect.span, "unknown-step",
+                hint="later steps: " + ", ".join(later_steps) if later_steps
+                else "this is the last step: there is nothing to skip",
+            )
+        elif effect.kind == "skip" and effect.arg not in later_steps:
+            self.ctx.error(
+                f"'skip {effect.arg}': sequence {sequence!r} has no later step {effect.arg!r}",
+                effect.span, "unknown-step",
+                hint=did_you_mean(str(effect.arg), later_steps),
+            )
+        elif isinstance(effect.arg, ast.Expr):
+            words = "chains" if effect.kind == "chains" else "end with damage"
+            self.ctx.exprs.expect(effect.arg, scope, "number", f"'{words}'")
+
+    def check_ActionDecl(self, d: ast.ActionDecl) -> None:
+        self.ctx.stmts.body(d.body, self.ctx.stmts.param_scope(d.params))
+
+    def check_PhaseDecl(self, d: ast.PhaseDecl) -> None:
+        if d.parent is not None and self.ctx.kind_of(d.parent) != "phase":
+            self.ctx.error(f"phase {d.name!r} is in {d.parent!r}, which is not a phase", d.span,
+                           "unknown-phase", hint=did_you_mean(d.parent, self.ctx.names_of("phase")))
+        self.ctx.stmts.body(d.body, self.ctx.stmts.param_scope(d.params))
+
+    def check_DecisionDecl(self, d: ast.DecisionDecl) -> None:
+        t = self.ctx.exprs.expr(d.options, self.ctx.stmts.param_scope(d.params))
+        if not ty.iterable(t):
+            self.ctx.error(f"the options of decision {d.name!r} must be a list, got "
+                           f"{ty.show(t)}", d.options.span, "wrong-type")
+
+    def check_default_policy(self) -> None:
+        defaults = [d for d in self.ctx.decls.values()
+                    if isinstance(d, ast.PolicyDecl) and d.is_default]
+        for extra in defaults[1:]:
+            self.ctx.error(f"two policies are the default: {defaults[0].name!r} and {extra.name!r}",
+                           extra.span, "duplicate-default")
+
+    def check_PolicyDecl(self, d: ast.PolicyDecl) -> None:
+        if d.extends is not None:
+            self.policy_base(d)
+        for decision, expr in d.choices:
+            target = self.ctx.decls.get(decision)
+            if not isinstance(target, ast.DecisionDecl):
+                self.ctx.error(f"policy {d.name!r} chooses for {decision!r}, which is not a "
+                               "decision",
+                               expr.span, "unknown-decision",
+                               hint=did_you_mean(decision, self.ctx.names_of("decision")))
+                continue
+            # a choice runs only when its decision is made
+            self.ctx.user = decision
+            scope = self.ctx.stmts.param_scope(target.params).child({"options": "list"})
+            self.ctx.exprs.expr(expr, scope)
+
+    def policy_base(self, d: ast.PolicyDecl) -> None:
+        """``policy NAME extends BASE``: the base is a policy, and the chain has no ring."""
+        chain = [d.name]
+        policy: ast.Decl | None = d
+        while isinstance(policy, ast.PolicyDecl) and policy.extends is not None:
+            base = self.ctx.decls.get(policy.extends)
+            if not isinstance(base, ast.PolicyDecl):
+                if policy is d:
+                    self.ctx.error(f"policy {d.name!r} extends {policy.extends!r}, which is not a "
+                                   "policy", d.span, "unknown-policy",
+                                   hint=did_you_mean(policy.extends, self.ctx.names_of("policy")))
+                return
+            if base.name in chain:
+                if base.name == d.name:
+                    self.ctx.error(f"policy {d.name!r} extends itself: "
+                                   f"{' -> '.join(chain + [d.name])}", d.span, "reuse-cycle")
+                return
+            self.ctx.use(base.name, d.name)
+            chain.append(base.name)
+            policy = base
+
+    def check_BattleDecl(self, d: ast.BattleDecl) -> None:
+        for body in (d.setup, d.round, d.turn, d.score):
+            self.ctx.stmts.body(body, self.ctx.globals)
+        self.ctx.exprs.expect(d.rounds, self.ctx.globals, "number", "'rounds'")
+        for e in d.end:
+            self.ctx.exprs.expr(e, self.ctx.globals)
+
+
+_LINE_RE = re.compile(r"L(\d+)(?:-L?(\d+))?$")

@@ -1,0 +1,123 @@
+"""Check statements: the bodies of actions, phases, triggers and the battle, with the locals
+they declare and the names they give new values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rules_run.diagnostics import did_you_mean
+from rules_run.lang import ast
+from rules_run.lang import types as ty
+from rules_run.lang.check_context import Scope, param_types, reassigned
+from rules_run.lang.check_expressions import operand_hint
+
+if TYPE_CHECKING:
+    from rules_run.lang.check_context import Context
+
+__all__ = ["StatementChecker"]
+
+
+class StatementChecker:
+    """Checks parameter lists, bodies and statements."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def param_scope(self, params: tuple[ast.Param, ...]) -> Scope:
+        seen: set[str] = set()
+        for p in params:
+            if p.name in seen:
+                self.ctx.error(f"parameter {p.name!r} is declared twice", p.span, "duplicate-param")
+            seen.add(p.name)
+            self.ctx.exprs.expect(p.default, self.ctx.globals, p.type, f"the default of {p.name!r}")
+        return self.ctx.globals.child(param_types(params))
+
+    def body(self, body: tuple[ast.Stmt, ...], scope: Scope) -> None:
+        """A whole body (an action's, a trigger's, a part of the battle): a name it gives a
+        new value is of no known type, parameters included."""
+        outer = self.ctx.reassigned
+        self.ctx.reassigned = reassigned(body)
+        scope = scope.child({n: ty.ANY for n in self.ctx.reassigned if scope.has(n)})
+        self.block(body, scope)
+        self.ctx.reassigned = outer
+
+    def block(self, body: tuple[ast.Stmt, ...], scope: Scope) -> None:
+        scope = scope.child()
+        for stmt in body:
+            self.stmt(stmt, scope)
+
+    def stmt(self, s: ast.Stmt, scope: Scope) -> None:
+        if isinstance(s, ast.Let):
+            t = self.ctx.exprs.expr(s.value, scope)
+            shadowed = self.ctx.decls.get(s.name)
+            if shadowed is not None and not isinstance(shadowed, ast.CharacteristicDecl):
+                where = f"{Path(shadowed.span.path).name}:{shadowed.span.line}"
+                self.ctx.error(f"'let {s.name}' hides the {shadowed.kind} {s.name!r} "
+                               f"(declared at {where})", s.span, "shadowed-name",
+                               hint="give the local another name")
+            scope.names[s.name] = self.local(s.name, t)
+        elif isinstance(s, ast.Assign):
+            t = self.ctx.exprs.expr(s.value, scope)
+            if isinstance(s.target, ast.Name):
+                if not scope.has(s.target.name):
+                    self.ctx.error(f"assignment to {s.target.name!r}, which is not defined; use "
+                                   f"'let {s.target.name} = ...' first", s.target.span,
+                                   "undefined-name",
+                                   hint=did_you_mean(s.target.name, scope.all()))
+                    return
+                if s.op == "=":
+                    return
+            old = self.ctx.exprs.expr(s.target, scope)
+            if s.op != "=":
+                _, problem = ty.binop(s.op[0], old, t)
+                if problem is not None:
+                    self.ctx.error(problem, s.span, "bad-operands", hint=operand_hint(old, t))
+        elif isinstance(s, ast.CallStmt):
+            self.ctx.exprs.call(s.call, scope)
+        elif isinstance(s, ast.Return):
+            if s.value is not None:
+                self.ctx.exprs.expr(s.value, scope)
+        elif isinstance(s, ast.Log):
+            for a in s.args:
+                self.ctx.exprs.expr(a, scope)
+        elif isinstance(s, ast.If):
+            for cond, body in s.branches:
+                self.ctx.exprs.expr(cond, scope)
+                self.block(body, scope)
+            self.block(s.otherwise, scope)
+        elif isinstance(s, ast.ForEach):
+            inner = scope.child({s.var: self.local(s.var, self.items(s.iterable, scope,
+                                                                       "'for each'"))})
+            for e in (s.where, s.order):
+                if e is not None:
+                    self.ctx.exprs.expr(e, inner)
+            self.block(s.body, inner)
+        elif isinstance(s, ast.While):
+            self.ctx.exprs.expr(s.condition, scope)
+            self.block(s.body, scope)
+        elif isinstance(s, ast.Activate):
+            self.items(s.units, scope, "'activate'")
+            self.ctx.exprs.expect(s.start, scope, "side", "'starting with'")
+            if s.picker is not None:
+                if self.ctx.kind_of(s.picker) != "decision":
+                    self.ctx.error(f"'picking by {s.picker}': {s.picker!r} is not a decision",
+                                   s.span, "unknown-decision",
+                                   hint=did_you_mean(s.picker, self.ctx.names_of("decision")))
+                self.ctx.use(s.picker)
+            inner = scope.child({s.var: self.local(s.var, "unit")})
+            if s.where is not None:
+                self.ctx.exprs.expr(s.where, inner)
+            self.block(s.body, inner)
+
+    def local(self, name: str, t: str) -> str:
+        """The type of a local that starts as a ``t``: no known type if it is given another
+        value later (:func:`_reassigned`)."""
+        return ty.ANY if name in self.ctx.reassigned else t
+
+    def items(self, e: ast.Expr, scope: Scope, what: str) -> str:
+        """Check ``e``, which a loop goes over; the type of its items."""
+        t = self.ctx.exprs.expr(e, scope)
+        if not ty.iterable(t):
+            self.ctx.error(f"{what} goes over a list, got {ty.show(t)}", e.span, "wrong-type")
+        return ty.item_of(t)
