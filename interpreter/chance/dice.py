@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 import attrs
 
@@ -192,7 +192,50 @@ def _check_keep(keep: int, pool: Pool, what: str) -> None:
 
 
 @attrs.frozen(repr=False)
-class KeepHighest(DiceExpr):
+class _Keeping(DiceExpr):
+    """Roll a pool and add up ``keep`` of its dice: the highest or the lowest (a subclass
+    says which, by its :attr:`WORD` and the dice it keeps of the sorted faces)."""
+
+    keep: int
+    """How many dice count (1 or more, at most the pool's size)."""
+    pool: Pool
+    """The dice rolled."""
+
+    WORD: ClassVar[str]
+    """``highest`` or ``lowest``, as the expression is written."""
+
+    def __attrs_post_init__(self) -> None:
+        _check_keep(self.keep, self.pool, f"keep {self.WORD}")
+
+    def _kept(self, ordered: list[int]) -> list[int]:
+        raise NotImplementedError
+
+    def dice(self) -> tuple[Die, ...]:
+        return self.pool._dice
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        if len(faces) != self.pool.count:
+            raise ValueError(f"{self.text()} reads {self.pool.count} faces, got {len(faces)}")
+        return sum(self._kept(cast(list[int], sorted(faces))))
+
+    def text(self) -> str:
+        which = self.WORD if self.keep == 1 else f"{self.WORD} {self.keep}"
+        return f"{which} of {self.pool.text()}"
+
+    def _operand_text(self) -> str:
+        return f"({self.text()})"
+
+    def bounds(self) -> tuple[int, int]:
+        lo, hi = self.pool.bounds()
+        n = self.pool.count
+        return lo // n * self.keep, hi // n * self.keep
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.keep!r}, {self.pool!r})"
+
+
+@attrs.frozen(repr=False)
+class KeepHighest(_Keeping):
     """Roll a pool and add up its ``keep`` highest dice: ``highest of 2D6``.
 
     Examples:
@@ -202,40 +245,14 @@ class KeepHighest(DiceExpr):
         Fraction(11, 36)
     """
 
-    keep: int
-    """How many dice count (1 or more, at most the pool's size)."""
-    pool: Pool
-    """The dice rolled."""
+    WORD = "highest"
 
-    def __attrs_post_init__(self) -> None:
-        _check_keep(self.keep, self.pool, "keep highest")
-
-    def dice(self) -> tuple[Die, ...]:
-        return self.pool._dice
-
-    def value(self, faces: Sequence[FaceValue]) -> int:
-        if len(faces) != self.pool.count:
-            raise ValueError(f"{self.text()} reads {self.pool.count} faces, got {len(faces)}")
-        return sum(cast(list[int], sorted(faces))[-self.keep :])
-
-    def text(self) -> str:
-        which = "highest" if self.keep == 1 else f"highest {self.keep}"
-        return f"{which} of {self.pool.text()}"
-
-    def _operand_text(self) -> str:
-        return f"({self.text()})"
-
-    def bounds(self) -> tuple[int, int]:
-        lo, hi = self.pool.bounds()
-        n = self.pool.count
-        return lo // n * self.keep, hi // n * self.keep
-
-    def __repr__(self) -> str:
-        return f"KeepHighest({self.keep!r}, {self.pool!r})"
+    def _kept(self, ordered: list[int]) -> list[int]:
+        return ordered[-self.keep:]
 
 
 @attrs.frozen(repr=False)
-class KeepLowest(DiceExpr):
+class KeepLowest(_Keeping):
     """Roll a pool and add up its ``keep`` lowest dice: ``lowest 2 of 3D6``.
 
     Examples:
@@ -245,36 +262,10 @@ class KeepLowest(DiceExpr):
         Fraction(11, 36)
     """
 
-    keep: int
-    """How many dice count (1 or more, at most the pool's size)."""
-    pool: Pool
-    """The dice rolled."""
+    WORD = "lowest"
 
-    def __attrs_post_init__(self) -> None:
-        _check_keep(self.keep, self.pool, "keep lowest")
-
-    def dice(self) -> tuple[Die, ...]:
-        return self.pool._dice
-
-    def value(self, faces: Sequence[FaceValue]) -> int:
-        if len(faces) != self.pool.count:
-            raise ValueError(f"{self.text()} reads {self.pool.count} faces, got {len(faces)}")
-        return sum(cast(list[int], sorted(faces))[: self.keep])
-
-    def text(self) -> str:
-        which = "lowest" if self.keep == 1 else f"lowest {self.keep}"
-        return f"{which} of {self.pool.text()}"
-
-    def _operand_text(self) -> str:
-        return f"({self.text()})"
-
-    def bounds(self) -> tuple[int, int]:
-        lo, hi = self.pool.bounds()
-        n = self.pool.count
-        return lo // n * self.keep, hi // n * self.keep
-
-    def __repr__(self) -> str:
-        return f"KeepLowest({self.keep!r}, {self.pool!r})"
+    def _kept(self, ordered: list[int]) -> list[int]:
+        return ordered[:self.keep]
 
 
 @attrs.frozen(repr=False)

@@ -23,7 +23,7 @@ from rules_run.cli.common import (
     progress_bar,
     run_command,
 )
-from rules_run.diagnostics import CommandLineError, UsageError, escaped
+from rules_run.diagnostics import CommandLineError, escaped
 from rules_run.engine.charts import damage_panel, write_chart
 from rules_run.engine.odds import Odds, compute_odds
 from rules_run.limits import limit, too_many

@@ -134,7 +134,8 @@ def run_once(edition: str | None, battle_path: str | None, options: dict[str, An
     result = run_battle(runtime, battle, seed=used_seed, keep_events=True)
     header = {"kind": "header", "log_version": LOG_VERSION, "edition": ruleset.id,
               "battle": str(battle.doc.path), "seed": used_seed}
-    lines = [json.dumps(e, sort_keys=True) + "\n" for e in [header, *(result.events or [])]]
+    lines = [json.dumps(e, sort_keys=True) + "\n"
+             for e in [header, *(e.to_json() for e in result.events or [])]]
     if log:
         if log == "-":
             # the event log is the output: nothing else is printed

@@ -30,7 +30,7 @@ from rules_run.editions.loader import load_ruleset
 from rules_run.editions.patching import apply_patch_op
 from rules_run.editions.registry import MANIFEST, find_edition
 from rules_run.editions.ruleset import Origin, Ruleset
-from rules_run.editor.index import Index, rule_key, word_at
+from rules_run.editor.index import Index, rule_key
 from rules_run.lang import ast
 from rules_run.lang.builtins import BUILTIN_FUNCTIONS, BUILTIN_NAMES, UNIT_PROPERTIES
 from rules_run.lang.parser import grammar_parser, parse_rules

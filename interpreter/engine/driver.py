@@ -18,6 +18,7 @@ from rules_run.diagnostics import BattleError, DiagnosticBag
 from rules_run.engine.setup import Battle
 from rules_run.engine.state import BattleState
 from rules_run.runtime.env import Closure, Env
+from rules_run.runtime.events import BattleStart, Event, Result, Round
 
 __all__ = ["BattleResult", "UnitSummary", "run_battle", "LOG_VERSION"]
 
@@ -49,7 +50,7 @@ class BattleResult:
     victory_points: dict[str, int]
     rounds: int
     units: tuple[UnitSummary, ...]
-    events: list[dict] | None = None
+    events: list[Event] | None = None
     """Every event, when the run kept them."""
 
     def to_json(self) -> dict[str, Any]:
@@ -93,21 +94,21 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
         scripted = doc.get("dice")
     chance = ScriptedChance(scripted) if scripted is not None else RandomChance(
         battle.seed if seed is None else seed)
-    events: list[dict] | None = [] if keep_events else None
+    events: list[Event] | None = [] if keep_events else None
     orders = [dict(o) for o in doc.get("orders") or []]
     state = BattleState(runtime, battle, orders, dict(doc.get("policies") or {}))
     env = runtime.env(chance, battle.options, events, state)
     rounds = _rounds(runtime, env, doc)
     if events is not None:
-        state.emit(env, "battle", edition=runtime.ruleset.id, rounds=rounds,
-                   log_version=LOG_VERSION, sides=state.sides, **state.table(env))
+        env.emit(BattleStart, edition=runtime.ruleset.id, rounds=rounds,
+                 log_version=LOG_VERSION, sides=state.sides, **state.table(env))
     runtime.battle_blocks["setup"](env, {})
     state.fire(env, "start_of_battle")
     state.end_checks = [functools.partial(_holds, end, env) for end in runtime.battle_ends]
     played = 0
     for number in range(1, rounds + 1):
         state.round = number
-        state.emit(env, "round", round=number)
+        env.emit(Round, round=number)
         state.fire(env, "start_of_round")
         runtime.battle_blocks["round"](env, {})
         state.fire(env, "end_of_round")
@@ -117,7 +118,7 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
             break
     runtime.battle_blocks["score"](env, {})
     winner, reason = _winner(state, played, rounds)
-    state.emit(env, "result", winner=winner, reason=reason, victory_points=dict(state.vp))
+    env.emit(Result, winner=winner, reason=reason, victory_points=dict(state.vp))
     units = tuple(
         UnitSummary(u.id, u.name, u.side, u.models, u.starting_models,
                     "destroyed" if u.destroyed else ("left the table" if not u.on_table

@@ -14,11 +14,46 @@ source, given ``sources``); ``decisions`` (or ``explain``) tells every decision 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from rules_run.engine.driver import BattleResult
+from rules_run.runtime.events import (
+    Align,
+    Arrive,
+    Attach,
+    AutomaticTest,
+    BattleStart,
+    Casualties,
+    Decision,
+    Destroyed,
+    Detach,
+    Engage,
+    Event,
+    Expire,
+    Heal,
+    LeftTable,
+    Log,
+    Marker,
+    Phase,
+    Result,
+    Returned,
+    Roll,
+    RollOff,
+    Round,
+    Score,
+    SetAside,
+    Status,
+    StraightMove,
+    Test,
+    Trigger,
+    Turn,
+    Unknown,
+    Volley,
+    Wheel,
+    Win,
+)
 
 __all__ = ["Words", "narrate", "summary_table", "cited_lines"]
 
@@ -114,55 +149,54 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _need_text(e: dict) -> str:
-    if e.get("need") is not None:
-        return f", needing {e['need']}+"
-    target = e.get("target")
-    if target:
-        op, x = target
+def _need_text(e: Roll) -> str:
+    if e.need is not None:
+        return f", needing {e.need}+"
+    if e.target:
+        op, x = e.target
         words = {"<=": f"{x} or less", ">=": f"{x} or more", "<": f"less than {x}",
                  ">": f"more than {x}"}[op]
         return f", needing {words}"
     return ""
 
 
-def _head(e: dict, w: Words) -> str:
+def _head(e: Roll | AutomaticTest, w: Words) -> str:
     """Who rolls what: the ruleset's phrase for the roll, else the unit and the roll's name."""
-    units = e.get("units") or []
-    template = w.rolls.get(e["rule"])
+    units = e.units if isinstance(e, Roll) else []
+    template = w.rolls.get(e.rule)
     if template is not None:
-        values = dict(e.get("args") or {})
+        values = dict((e.args if isinstance(e, Roll) else None) or {})
         values.update(unit=units[0] if units else None, other=units[1] if len(units) > 1
                       else None)
         return w.phrase(template, values)
     who = f"{w.name(units[0])}: " if units else ""
-    return who + _cap(w.name(e["rule"]))
+    return who + _cap(w.name(e.rule))
 
 
-def _roll_line(e: dict, w: Words, again: bool) -> str:
+def _roll_line(e: Roll | AutomaticTest, w: Words, again: bool) -> str:
     head = _head(e, w)
-    if e.get("automatic"):
-        return f"    {head}: {'passed' if e['result'] == 'pass' else 'failed'} automatically " \
-               f"({e['automatic']})"
-    if not e.get("dice"):
+    if isinstance(e, AutomaticTest):
+        return f"    {head}: {'passed' if e.result == 'pass' else 'failed'} automatically " \
+               f"({e.automatic})"
+    if not e.dice:
         return f"    {head}: not rolled, it cannot pass → fails"
-    dice = "+".join(str(d) for d in e.get("dice", []))
-    mods = "".join(f" {m['amount']:+d} ({m['source']})" for m in e.get("modifiers", []))
-    total = e.get("value")
-    shown = f" = {w.name(total)}" if (mods or len(e["dice"]) > 1) and total is not None else ""
-    result = {"pass": " → passes", "fail": " → fails"}.get(e.get("result") or "", "")
+    dice = "+".join(str(d) for d in e.dice)
+    mods = "".join(f" {m['amount']:+d} ({m['source']})" for m in e.modifiers)
+    total = e.value
+    shown = f" = {w.name(total)}" if (mods or len(e.dice) > 1) and total is not None else ""
+    result = {"pass": " → passes", "fail": " → fails"}.get(e.result or "", "")
     cause = ""
-    if e.get("rerolled"):
-        by = e.get("rerolled_by")
+    if e.rerolled:
+        by = e.rerolled_by
         cause = f" (after a re-roll: {', '.join(by)})" if by else " (after a re-roll)"
     elif again:
-        cause = f" (a re-roll: {w.rerolls[e['rule']]})"
+        cause = f" (a re-roll: {w.rerolls[e.rule]})"
     return f"    {head}: rolled {dice}{mods}{shown}{_need_text(e)}{result}{cause}"
 
 
-def _volley(e: dict, needs: list[dict], w: Words) -> str:
+def _volley(e: Volley, needs: list[Roll | AutomaticTest], w: Words) -> str:
     shown, previous_save = [], None
-    for name, n, stops in e.get("steps", []):
+    for name, n, stops in e.steps:
         # a save-like step right after another that changed nothing (the target has no
         # such save) is left out
         if not (stops and n == previous_save):
@@ -174,172 +208,166 @@ def _volley(e: dict, needs: list[dict], w: Words) -> str:
     in the order of the sequence's steps (on average), whatever the first attack skipped."""
     start = 0
     for i, t in enumerate(needs):
-        if t["rule"] == needs[0]["rule"]:
+        if t.rule == needs[0].rule:
             start = i
-        places.setdefault(t["rule"], []).append(i - start)
-        if t.get("need") is not None:
-            by_rule.setdefault(t["rule"], [])
-            if t["need"] not in by_rule[t["rule"]]:
-                by_rule[t["rule"]].append(t["need"])
+        places.setdefault(t.rule, []).append(i - start)
+        need = t.need if isinstance(t, Roll) else None
+        if need is not None:
+            by_rule.setdefault(t.rule, [])
+            if need not in by_rule[t.rule]:
+                by_rule[t.rule].append(need)
     order = sorted(by_rule, key=lambda r: sum(places[r]) / len(places[r]))
-    need = "; ".join(f"{w.name(rule)} {'/'.join(f'{n}+' for n in sorted(by_rule[rule]))}"
+    needed = "; ".join(f"{w.name(rule)} {'/'.join(f'{n}+' for n in sorted(by_rule[rule]))}"
                      for rule in order)
-    weapon = f" with {w.name(e['weapon'])}" if e.get("weapon") else ""
-    verb = w.verb(e["attacker"], "attacks", "attack")
-    return (f"    {w.name(e['attacker'])} {verb} {w.name(e['target'])}{weapon}: "
-            f"{e['attacks']} attack{'s' if e['attacks'] != 1 else ''}"
-            + (f" ({need})" if need else "") + f", {', '.join(shown)} → {e['damage']} damage")
+    weapon = f" with {w.name(e.weapon)}" if e.weapon else ""
+    verb = w.verb(e.attacker, "attacks", "attack")
+    return (f"    {w.name(e.attacker)} {verb} {w.name(e.target)}{weapon}: "
+            f"{e.attacks} attack{'s' if e.attacks != 1 else ''}"
+            + (f" ({needed})" if needed else "") + f", {', '.join(shown)} → {e.damage} damage")
 
 
-def _casualties(e: dict, w: Words) -> str:
-    unit, slain = w.name(e["unit"]), e["slain"]
-    each, lost = e.get("wounds_each", 1), e.get("wounds_lost", 0)
+def _does(w: Words, unit: str | None, singular: str, plural: str, rest: str) -> str:
+    """A line saying what a unit does, its verb as its size needs (``moves``/``move``)."""
+    return f"    {w.name(unit)} {w.verb(unit, singular, plural)} {rest}"
+
+
+def _decision(e: Decision, w: Words, every: bool) -> str | None:
+    template = w.decisions.get(e.decision)
+    if template is None and not every:
+        return None
+    choice = e.choice
+    if template is not None and not every:
+        if choice is None:
+            return None   # nothing chosen (no charge declared): nothing to tell
+        return "    " + _cap(w.phrase(template, {"unit": e.unit, "side": e.side,
+                                                 "choice": choice}))
+    decider = e.unit or e.side
+    who = f"{w.name(decider)}: " if decider else ""
+    return f"    {who}{w.name(e.decision)}: {w.name(choice)} (decided by {_plain(e.why)})"
+
+
+def _casualties(e: Casualties, w: Words) -> str:
+    slain, each, lost = e.slain, e.wounds_each, e.wounds_lost
     if slain:
-        line = (f"    {unit} {w.verb(e['unit'], 'loses', 'lose')} {slain} model"
-                f"{'s' if slain != 1 else ''} ({e['models_left']} left")
+        line = _does(w, e.unit, "loses", "lose",
+                     f"{slain} model{'s' if slain != 1 else ''} ({e.models_left} left")
     else:
-        line = (f"    {unit} {w.verb(e['unit'], 'takes', 'take')} {e['damage']} "
-                f"wound{'s' if e['damage'] != 1 else ''}, no model falls ("
-                f"{e['models_left']} left")
+        line = _does(w, e.unit, "takes", "take",
+                     f"{e.damage} wound{'s' if e.damage != 1 else ''}, no model falls "
+                     f"({e.models_left} left")
     if each > 1 and lost:
         line += f"; one has {each - lost} of {each} wounds"
     return line + ")"
 
 
-def _decision(e: dict, w: Words, every: bool) -> str | None:
-    template = w.decisions.get(e["decision"])
-    if template is None and not every:
+def _status(e: Status, w: Words) -> str | None:
+    if e.quiet:
         return None
-    choice = e["choice"]
-    if template is not None and not every:
-        if choice is None:
-            return None   # nothing chosen (no charge declared): nothing to tell
-        return "    " + _cap(w.phrase(template, {"unit": e.get("unit"), "side": e.get("side"),
-                                                 "choice": choice}))
-    decider = e.get("unit") or e.get("side")
-    who = f"{w.name(decider)}: " if decider else ""
-    return (f"    {who}{w.name(e['decision'])}: {w.name(choice)} (decided by "
-            f"{_plain(e['why'])})")
+    now = "now" if e.change == "gains" else "no longer"
+    return f"    {w.name(e.unit)}: {now} {w.name(e.status)}"
 
 
-def _marker_line(e: dict, w: Words) -> str:
+def _move(e: StraightMove, w: Words) -> str:
+    how, other = ("toward", e.toward) if e.toward is not None else ("away from", e.away_from)
+    on = f" ({e.on_until_clear:g}\" of it on until clear)" if e.on_until_clear else ""
+    return _does(w, e.unit, "moves", "move", f"{e.inches:g}\" {how} {w.name(other)}{on}")
+
+
+def _marker(e: Marker, w: Words) -> str:
     """A marker placed, moved, stretched or removed."""
-    if e["change"] == "removed":
-        return f"    {_cap(w.name(e['marker']))} removed"
-    x, y = e["at"]
+    if e.change == "removed":
+        return f"    {_cap(w.name(e.marker))} removed"
+    (x, y), to, (start, end) = e.at or [], e.to or [], e.diameters or []
     where = f"({x:g}, {y:g})"
-    start, end = e["diameters"]
-    if e["to"] != e["at"]:
-        where += f" to ({e['to'][0]:g}, {e['to'][1]:g})"
+    if to != e.at:
+        where += f" to ({to[0]:g}, {to[1]:g})"
     size = (f", {start:g}\" across" if start == end else f", {start:g}\" to {end:g}\" across"
             ) if end else ""
     verb = {"placed": "placed at", "moved": "moved to", "stretched": "stretched from"}
-    return f"    {_cap(w.name(e['marker']))} {verb[e['change']]} {where}{size}"
+    return f"    {_cap(w.name(e.marker))} {verb[e.change]} {where}{size}"
 
 
-def _line(e: dict, w: Words, every_decision: bool) -> str | None:
-    kind = e["kind"]
-    if kind == "battle":
-        return (f"Battle under {e['edition']}: {e['rounds']} rounds, "
-                + " against ".join(w.name(s) for s in e["sides"]))
-    if kind == "round":
-        return f"\n=== Round {e['round']} ==="
-    if kind == "turn":
-        return f"-- Turn of {w.name(e['side'])} --"
-    if kind == "phase":
-        return f"  [{_cap(w.name(e['phase']))}]"
-    if kind == "decision":
-        return _decision(e, w, every_decision)
-    if kind == "casualties":
-        return _casualties(e, w)
-    if kind == "win":
-        return (f"    {w.name(e['winner'])} win the battle: {e['reason']}"
-                if e["winner"] is not None else f"    the battle is a draw: {e['reason']}")
-    unit = w.name(e.get("unit"))
-    if kind == "heal":
-        return f"    {unit} {w.verb(e['unit'], 'heals', 'heal')} {e['points']} damage"
-    if kind == "returned":
-        return (f"    {unit} {w.verb(e['unit'], 'gets', 'get')} back {e['models']} slain "
-                f"model{'s' if e['models'] != 1 else ''} ({e['models_left']} now)")
-    if kind == "destroyed":
-        return f"    {unit} {w.verb(e['unit'], 'is', 'are')} destroyed"
-    if kind == "left_table":
-        return f"    {unit} {w.verb(e['unit'], 'leaves', 'leave')} the table"
-    if kind == "attach":
-        return f"    {unit} {w.verb(e['unit'], 'joins', 'join')} {w.name(e['to'])}"
-    if kind == "detach":
-        return f"    {unit} {w.verb(e['unit'], 'leaves', 'leave')} {w.name(e['to'])}"
-    if kind == "set_aside":
-        return f"    {unit} {w.verb(e['unit'], 'waits', 'wait')} off the table"
-    if kind == "arrive":
-        return f"    {unit} {w.verb(e['unit'], 'arrives', 'arrive')} on the table"
-    if kind == "status":
-        if e.get("quiet"):
-            return None
-        now = "now" if e["change"] == "gains" else "no longer"
-        return f"    {unit}: {now} {w.name(e['status'])}"
-    if kind == "engage":
-        return (f"    {unit} {w.verb(e['unit'], 'engages', 'engage')} {w.name(e['target'])} "
-                f"in the {e['arc']}")
-    if kind == "move":
-        other = e.get("toward") or e.get("away_from")
-        how = "toward" if "toward" in e else "away from"
-        on = f" ({e['on_until_clear']:g}\" of it on until clear)" if e.get("on_until_clear") else ""
-        return (f"    {unit} {w.verb(e['unit'], 'moves', 'move')} {e['inches']:g}\" {how} "
-                f"{w.name(other)}{on}")
-    if kind == "marker":
-        return _marker_line(e, w)
-    if kind == "wheel":
-        return (f"    {unit} {w.verb(e['unit'], 'wheels', 'wheel')} {e['degrees']:g}° "
-                f"({e['inches']:g}\")")
-    if kind == "align":
-        return (f"    {unit} {w.verb(e['unit'], 'aligns its', 'align their')} {e['flush']} with "
-                f"{w.name(e['to'])} ({e['arc']})")
-    if kind == "log":
-        template = w.messages.get(e["message"])
-        if template is not None:
-            values = {str(i): v for i, v in enumerate(e["values"], 1)}
-            return "    " + _cap(w.phrase(template, values))
-        told = "; ".join(w.name(v) for v in e["values"])
-        return f"    {_cap(e['message'])}: {told}" if e["values"] else f"    {_cap(e['message'])}"
-    if kind == "score":
-        if not e["points"]:
-            return None
-        return f"    {w.name(e['side'])} score {e['points']} (total {e['total']})"
-    if kind == "roll_off":
-        return (f"    roll-off: {w.name(e['sides'][0])} {e['rolls'][0]}, "
-                f"{w.name(e['sides'][1])} {e['rolls'][1]}")
-    if kind == "trigger":
-        return f"    {unit}: {e['rule']} ({w.name(e['event'])})"
-    if kind in ("result", "expire"):
-        return None
-    return f"    {_cap(w.name(kind))}"
+def _log(e: Log, w: Words) -> str:
+    template = w.messages.get(e.message)
+    if template is not None:
+        values = {str(i): v for i, v in enumerate(e.values, 1)}
+        return "    " + _cap(w.phrase(template, values))
+    told = "; ".join(w.name(v) for v in e.values)
+    return f"    {_cap(e.message)}: {told}" if e.values else f"    {_cap(e.message)}"
 
 
-def _plain_roll(e: dict) -> tuple | None:
+_LINES: dict[type[Event], Callable[[Any, Words], str | None]] = {
+    BattleStart: lambda e, w: (f"Battle under {e.edition}: {e.rounds} rounds, "
+                               + " against ".join(w.name(s) for s in e.sides)),
+    Round: lambda e, w: f"\n=== Round {e.round} ===",
+    Turn: lambda e, w: f"-- Turn of {w.name(e.side)} --",
+    Phase: lambda e, w: f"  [{_cap(w.name(e.phase))}]",
+    Casualties: _casualties,
+    Win: lambda e, w: (f"    {w.name(e.winner)} win the battle: {e.reason}"
+                       if e.winner is not None else f"    the battle is a draw: {e.reason}"),
+    Heal: lambda e, w: _does(w, e.unit, "heals", "heal", f"{e.points} damage"),
+    Returned: lambda e, w: _does(w, e.unit, "gets", "get", f"back {e.models} slain "
+                                 f"model{'s' if e.models != 1 else ''} ({e.models_left} now)"),
+    Destroyed: lambda e, w: _does(w, e.unit, "is", "are", "destroyed"),
+    LeftTable: lambda e, w: _does(w, e.unit, "leaves", "leave", "the table"),
+    Attach: lambda e, w: _does(w, e.unit, "joins", "join", w.name(e.to)),
+    Detach: lambda e, w: _does(w, e.unit, "leaves", "leave", w.name(e.to)),
+    SetAside: lambda e, w: _does(w, e.unit, "waits", "wait", "off the table"),
+    Arrive: lambda e, w: _does(w, e.unit, "arrives", "arrive", "on the table"),
+    Status: _status,
+    Engage: lambda e, w: _does(w, e.unit, "engages", "engage",
+                               f"{w.name(e.target)} in the {e.arc}"),
+    StraightMove: _move,
+    Marker: _marker,
+    Wheel: lambda e, w: _does(w, e.unit, "wheels", "wheel",
+                              f"{e.degrees:g}° ({e.inches:g}\")"),
+    Align: lambda e, w: _does(w, e.unit, "aligns its", "align their",
+                              f"{e.flush} with {w.name(e.to)} ({e.arc})"),
+    Log: _log,
+    Score: lambda e, w: (f"    {w.name(e.side)} score {e.points} (total {e.total})"
+                         if e.points else None),
+    RollOff: lambda e, w: (f"    roll-off: {w.name(e.sides[0])} {e.rolls[0]}, "
+                           f"{w.name(e.sides[1])} {e.rolls[1]}"),
+    Trigger: lambda e, w: f"    {w.name(e.unit)}: {e.rule} ({w.name(e.event)})",
+    Result: lambda e, w: None,   # the summary table tells the result
+    Expire: lambda e, w: None,   # statuses running out are not told
+}
+"""The line each kind of event is told in (None: nothing to tell), by the record's class;
+rolls, tests, volleys and decisions are told by :func:`narrate` itself."""
+
+
+def _line(e: Event, w: Words) -> str | None:
+    """The line an event is told in, or None; a kind this version does not know (a newer
+    log's) is told by its name."""
+    tell = _LINES.get(type(e))
+    if tell is not None:
+        return tell(e, w)
+    return f"    {_cap(w.name(e.name if isinstance(e, Unknown) else e.kind))}"
+
+
+def _plain_roll(e: Event) -> tuple | None:
     """What makes a roll one of a run of like rolls (the same roll for the same units, with
     no modifiers, need or result: dice thrown for their score), or None."""
-    if (e["kind"] != "roll" or e.get("in_attack") or not e.get("dice") or e.get("modifiers")
-            or e.get("need") is not None or e.get("result") or e.get("rerolled")
-            or e.get("value") != e.get("natural")):
+    if (not isinstance(e, Roll) or e.kind != "roll" or e.in_attack or not e.dice
+            or e.modifiers or e.need is not None or e.result or e.rerolled
+            or e.value != e.natural):
         return None
-    return (e["rule"], tuple(e.get("units") or ()), e.get("cite"))
+    return (e.rule, tuple(e.units), e.cite)
 
 
-def _roll_run(run: list[dict], w: Words) -> str:
-    units = run[0].get("units") or []
+def _roll_run(run: list[Roll], w: Words) -> str:
+    units = run[0].units
     who = f"{w.name(units[0])}: " if units else ""
-    scores = ", ".join("+".join(str(d) for d in e["dice"]) for e in run)
-    return f"    {who}{_cap(w.name(run[0]['rule']))} ×{len(run)}: rolled {scores}"
+    scores = ", ".join("+".join(str(d) for d in e.dice) for e in run)
+    return f"    {who}{_cap(w.name(run[0].rule))} ×{len(run)}: rolled {scores}"
 
 
-def _same_test(e: dict, before: dict | None, w: Words) -> bool:
+def _same_test(e: Roll | AutomaticTest, before: Event | None, w: Words) -> bool:
     """A re-roll the rules make themselves: a test the report says is re-rolled so
     (``rerolls:``), taken again right after it failed, for the same units."""
-    return (before is not None and e["rule"] in w.rerolls and e["kind"] == "test"
-            and before["kind"] == "test"
-            and before.get("result") == "fail" and before["rule"] == e["rule"]
-            and before.get("units") == e.get("units") and not e.get("in_attack"))
+    return (isinstance(e, Test) and e.rule in w.rerolls and isinstance(before, Test)
+            and before.result == "fail" and before.rule == e.rule
+            and before.units == e.units and not e.in_attack)
 
 
 def cited_lines(cite: str, sources: Path) -> list[str]:
@@ -357,23 +385,24 @@ def cited_lines(cite: str, sources: Path) -> list[str]:
     return out
 
 
-def narrate(events: Iterable[dict], words: Words | None = None, explain: bool = False,
+def narrate(events: Iterable[Event], words: Words | None = None, explain: bool = False,
             decisions: bool = False, sources: Path | None = None) -> Iterator[str]:
     """The battle report's lines. A run of like rolls (power dice, say) takes one line; a
     phase heading shows only when something is told in the phase."""
     w = words or Words()
-    run: list[dict] = []
-    needs: list[dict] = []
+    run: list[Roll] = []
+    needs: list[Roll | AutomaticTest] = []
     """The rolls inside the volley of attacks being resolved (told with its line)."""
-    previous: dict | None = None
-    headings: list[tuple[str, str]] = []
+    previous: Event | None = None
+    headings: list[tuple[str | None, str]] = []
     """Phase headings not shown yet: (phase, line), outermost first."""
 
-    def cited(line: str, e: dict) -> str:
-        if not (explain and e.get("cite")):
+    def cited(line: str, e: Event) -> str:
+        cite = getattr(e, "cite", "")
+        if not (explain and cite):
             return line
-        quoted = cited_lines(e["cite"], sources) if sources is not None else []
-        return "\n".join([f"{line}   [{e['cite']}]"] + [f"        | {q}" for q in quoted])
+        quoted = cited_lines(cite, sources) if sources is not None else []
+        return "\n".join([f"{line}   [{cite}]"] + [f"        | {q}" for q in quoted])
 
     def told(line: str) -> Iterator[str]:
         yield from (heading for _, heading in headings)
@@ -381,8 +410,7 @@ def narrate(events: Iterable[dict], words: Words | None = None, explain: bool = 
         yield line
 
     for e in [*events, None]:
-        if e is not None and e["kind"] == "roll" and not e.get("dice") \
-                and not e.get("automatic"):
+        if isinstance(e, Roll) and e.kind == "roll" and not e.dice:
             continue   # a roll of no dice (a counted roll of 0): nothing to tell
         key = _plain_roll(e) if e is not None else None
         if run and (key is None or key != _plain_roll(run[0])):
@@ -392,31 +420,33 @@ def narrate(events: Iterable[dict], words: Words | None = None, explain: bool = 
             run = []
         if e is None:
             break
-        if key is not None:
+        if key is not None and isinstance(e, Roll):
             run.append(e)
             previous = e
             continue
-        if e.get("in_attack"):
-            needs.append(e)
+        if e.in_attack:
+            if isinstance(e, (Roll, AutomaticTest)):
+                needs.append(e)
             continue
-        if e["kind"] in ("roll", "test"):
+        if isinstance(e, (Roll, AutomaticTest)):
             line: str | None = _roll_line(e, w, _same_test(e, previous, w))
-        elif e["kind"] == "attacks":
+        elif isinstance(e, Volley):
             line = _volley(e, needs, w)
             needs = []
+        elif isinstance(e, Decision):
+            line = _decision(e, w, decisions or explain)
         else:
-            line = _line(e, w, decisions or explain)
-        if e["kind"] not in ("status", "decision", "phase"):
+            line = _line(e, w)
+        if not isinstance(e, (Status, Decision, Phase)):
             previous = e
         if line is None:
             continue
-        if e["kind"] == "phase":
+        if isinstance(e, Phase):
             # a phase begins: the phases pending inside its parent were empty
             names = [name for name, _ in headings]
-            within = e.get("within")
-            del headings[names.index(within) + 1 if within in names else 0:]
-            headings.append((e["phase"], cited(line, e)))
-        elif e["kind"] in ("round", "turn"):
+            del headings[names.index(e.within) + 1 if e.within in names else 0:]
+            headings.append((e.phase, cited(line, e)))
+        elif isinstance(e, (Round, Turn)):
             headings.clear()
             yield cited(line, e)
         else:

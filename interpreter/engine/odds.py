@@ -21,8 +21,6 @@ from rules_run.diagnostics import Diagnostic, UsageError, did_you_mean
 from rules_run.editions.loader import SETTING_TYPES
 from rules_run.limits import limit, too_many
 from rules_run.runtime.compiled import Runtime
-from rules_run.runtime.compiled import Runtime
-from rules_run.runtime.entities import Unit, Weapon, wounds_per_model
 from rules_run.runtime.entities import Unit, Weapon, wounds_per_model
 
 __all__ = ["AttackPlan", "AttackOdds", "attack_mode", "plan_attacks", "attack_odds",

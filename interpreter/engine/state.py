@@ -21,6 +21,7 @@ from rules_run.engine.builtins.registry import fail, files_ranks, name_of
 from rules_run.engine.kept import MISSING, Kept, KeptByValue
 from rules_run.runtime.effects import rule_scope
 from rules_run.runtime.entities import DEFAULT_BASE_MM, Unit, placed, wounds_per_model
+from rules_run.runtime.events import Decision, Expire, Phase, Trigger, Turn
 from rules_run.space import MM_PER_INCH, Footprint, Pose
 
 if TYPE_CHECKING:
@@ -143,13 +144,6 @@ class BattleState:
                                     Footprint(files * unit.base_w, ranks * unit.base_d))
 
     # ------------------------------------------------------------ events
-    def emit(self, env: Any, kind: str, **fields: Any) -> None:
-        """Record a battle event (only when the run keeps events)."""
-        if env.events is not None:
-            event = {"kind": kind}
-            event.update(fields)
-            env.emit(event)
-
     def positions(self, env: Any, *units: Unit) -> dict[str, dict[str, Any]]:
         """Where the units (and those attached to them) stand now and how big they are, as
         an event's ``placed`` field (docs/event-log.md): unit id -> its centre, facing,
@@ -191,7 +185,7 @@ class BattleState:
         outer = self.phase
         self.phase = name
         if env.events is not None:
-            self.emit(env, "phase", phase=name, within=outer, cite=self.runtime.ruleset.cite(name))
+            env.emit(Phase, phase=name, within=outer, cite=self.runtime.ruleset.cite(name))
         self.fire(env, "start_of_phase")
         try:
             return body()
@@ -222,9 +216,9 @@ class BattleState:
     def _trigger(self, env: Any, event: str, inst: Any, unit: Unit | None, effect: Any,
                  body: Callable[[Any, dict], Any], evars: dict) -> None:
         """Run one ``when`` effect whose condition holds: announce it, run its statements."""
-        self.emit(env, "trigger", rule=inst.text, event=event,
-                  unit=None if unit is None else unit.id,
-                  cite=self.runtime.ruleset.cite(f"rule:{inst.rule.name}"))
+        env.emit(Trigger, rule=inst.text, event=event,
+                 unit=None if unit is None else unit.id,
+                 cite=self.runtime.ruleset.cite(f"rule:{inst.rule.name}"))
         try:
             body(env, evars)
         except RecursionError:
@@ -242,7 +236,7 @@ class BattleState:
             if gone:
                 expired[u.id] = sorted(gone)
         if expired:
-            self.emit(env, "expire", period=period, statuses=expired)
+            env.emit(Expire, period=period, statuses=expired)
 
     def alive(self, unit: Unit) -> bool:
         """Still in the battle: on the table and not destroyed."""
@@ -284,10 +278,10 @@ class BattleState:
         if why is None:
             choice, why = self._policy(env, decision, side, vars, options)
         if env.events is not None:
-            self.emit(env, "decision", decision=name, side=side,
-                      unit=subject.id if subject is not None else None,
-                      options=[name_of(o) for o in options], choice=name_of(choice), why=why,
-                      cite=self.runtime.ruleset.cite(name))
+            env.emit(Decision, decision=name, side=side,
+                     unit=subject.id if subject is not None else None,
+                     options=[name_of(o) for o in options], choice=name_of(choice), why=why,
+                     cite=self.runtime.ruleset.cite(name))
         return choice
 
     def _scripted(self, name, subject, side, options):
@@ -334,7 +328,7 @@ class BattleState:
             return None
         outer = self.active_side
         self.active_side = side
-        self.emit(env, "turn")
+        env.emit(Turn)
         self.fire(env, "start_of_turn")
         try:
             self.runtime.battle_turn(env)

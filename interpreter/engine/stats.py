@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 

@@ -24,6 +24,7 @@ from rules_run.diagnostics import DataError, DiagnosticBag, Span, UsageError
 from rules_run.engine.driver import LOG_VERSION
 from rules_run.engine.narrate import Words, narrate
 from rules_run.paths import shown
+from rules_run.runtime.events import Event, Result, from_json
 
 __all__ = ["Mark", "Placed", "Replay", "Step", "UnitInfo", "load", "parse_log", "read_log",
            "replay_of", "words_of"]
@@ -200,13 +201,14 @@ def replay_of(events: list[tuple[int, dict[str, Any]]], source: str) -> Replay:
     header = events[0][1]
     tracker = _Tracker()
     steps: list[Step] = []
-    pending: list[dict[str, Any]] = []
+    pending: list[Event] = []
     bag = DiagnosticBag()
     turn: str | None = None
     """Whose turn it is: the ``side`` of the events that name one of the battle's sides."""
     for number, event in events[1:]:
         try:
             marks = tracker.apply(event)
+            record = from_json(event)
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             bag.add(f"a {event['kind']!r} event the replay cannot read ({type(err).__name__}: "
                     f"{err})", Span(source, number), code="bad-log")
@@ -214,7 +216,7 @@ def replay_of(events: list[tuple[int, dict[str, Any]]], source: str) -> Replay:
         side = event.get("side")
         if side is None or side in (tracker.battle.get("sides") or ()):
             turn = side
-        pending.append(event)
+        pending.append(record)
         if _is_step(event):
             steps.append(Step(int(event.get("seq", 0)), int(event.get("round") or 0),
                               turn, event.get("phase"), event["kind"],
@@ -267,16 +269,14 @@ def words_of(battle: dict[str, Any]) -> Words:
                        [(u["id"], u["name"], u.get("models")) for u in battle.get("units") or ()])
 
 
-def _told(events: list[dict[str, Any]], words: Words) -> tuple[str, ...]:
+def _told(events: list[Event], words: Words) -> tuple[str, ...]:
     """The narrated lines of some events, without blank lines; the result in words."""
     lines = [part for line in narrate(events, words) for part in line.split("\n")
              if part.strip()]
     last = events[-1]
-    if last["kind"] == "result":
-        winner = last.get("winner")
-        lines.append(f"    {words.name(winner)} wins: {last.get('reason')}"
-                     if winner is not None
-                     else f"    a draw: {last.get('reason')}")
+    if isinstance(last, Result):
+        lines.append(f"    {words.name(last.winner)} wins: {last.reason}"
+                     if last.winner is not None else f"    a draw: {last.reason}")
     return tuple(lines)
 
 

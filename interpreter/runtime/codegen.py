@@ -42,6 +42,7 @@ from rules_run.runtime.actions import Return
 from rules_run.runtime.builtins import LOCAL_BUILTINS, PURE_BUILTINS
 from rules_run.runtime.dice import dice_of
 from rules_run.runtime.env import fail, show
+from rules_run.runtime.events import Log
 from rules_run.runtime.operators import binop_function, lookup_function, ordered_function
 from rules_run.runtime.types import Builtins
 
@@ -174,6 +175,7 @@ class CodeGen:
             "_characteristic": runtime.characteristic,
             "_fail": fail,
             "_show": show,
+            "_Log": Log,
         }
         self._cache: dict[tuple, tuple[ast.Expr, Any]] = {}
         self.battle_builtins = builtins
@@ -299,9 +301,9 @@ class CodeGen:
         """``log "message" with values``: an event, written only when events are kept."""
         fn.emit(depth, "if env.events is not None:")
         values = [self._line(fn, depth + 1, a, types) for a in s.args]
-        fn.emit(depth + 1, f"env.emit({{'kind': 'log', 'message': {s.message!r}, "
-                           f"'values': [{''.join(f'_show({v}), ' for v in values)}], "
-                           f"'at': {s.span.text()!r}, 'cite': {cite!r}}})")
+        fn.emit(depth + 1, f"env.emit(_Log, message={s.message!r}, "
+                           f"values=[{''.join(f'_show({v}), ' for v in values)}], "
+                           f"at={s.span.text()!r}, cite={cite!r})")
 
     def _set_characteristic(self, fn: _Function, depth: int, s: ast.Assign, types) -> None:
         """``x.Name = v`` (or ``+=``, ``-=`` on its value now): the bearer's profile."""

@@ -9,13 +9,14 @@ Every compiled expression and statement is a function ``f(env, vars)``: ``env`` 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 import attrs
 
 from rules_run.chance.die import FaceValue
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
 from rules_run.runtime.entities import Unit, Weapon
+from rules_run.runtime.events import Event
 from rules_run.runtime.types import BattleState
 
 if TYPE_CHECKING:
@@ -25,6 +26,8 @@ __all__ = ["Closure", "Env", "RollResult", "SequenceOutcome", "StepResult", "fai
 
 Closure = Callable[["Env", dict], Any]
 """A compiled expression or block: ``f(env, vars)``."""
+
+P = ParamSpec("P")
 
 
 @attrs.define
@@ -37,8 +40,8 @@ class Env:
     dice are rolled: a parameter's default)."""
     options: Mapping[str, Any]
     """Ruleset options in force (defaults overridden by the battle file or the CLI)."""
-    events: list[dict] | None = None
-    """Where roll and test events go; None keeps logging off the hot path."""
+    events: list[Event] | None = None
+    """Where the events go; None keeps logging off the hot path."""
     state: BattleState | None = None
     """The battle state, when there is a battle."""
     steps: int = 0
@@ -47,17 +50,19 @@ class Env:
     """The rolls, tests and sequences running, innermost last, with their arguments (what
     a characteristic effect ``during`` one of them sees)."""
 
-    def emit(self, event: dict) -> None:
-        """Record an event (only when events are being kept), with where it happened."""
-        if self.events is not None:
-            event["seq"] = len(self.events) + 1
-            if self.state is not None:
-                event.setdefault("round", self.state.round)
-                event.setdefault("side", self.state.active_side)
-                event.setdefault("phase", self.state.phase)
-                if self.state.attacking:
-                    event["in_attack"] = True
-            self.events.append(event)
+    def emit(self, record: Callable[P, Event], *args: P.args, **fields: P.kwargs) -> None:
+        """Keep an event, the record of its kind built from ``fields`` and stamped with
+        where it happened; only when events are being kept (no record is built else)."""
+        if self.events is None:
+            return
+        event = record(*args, **fields)
+        state = self.state
+        if state is None:
+            event.stamp(len(self.events) + 1, None, None, None, False)
+        else:
+            event.stamp(len(self.events) + 1, state.round, state.active_side, state.phase,
+                        bool(state.attacking))
+        self.events.append(event)
 
 
 @attrs.frozen

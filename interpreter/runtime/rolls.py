@@ -17,6 +17,7 @@ from rules_run.runtime.dice import dice_of
 from rules_run.runtime.effects import kept_off, rule_scope, stack
 from rules_run.runtime.entities import Unit
 from rules_run.runtime.env import Closure, Env, RollResult, fail
+from rules_run.runtime.events import AutomaticTest, Roll, Test
 
 if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
@@ -150,8 +151,8 @@ class CompiledRoll:
         reroll_failed, reroll_passed, rerolled_by = rerolls
         if auto is not None:
             result = RollResult(self.name, None, 0, auto[0])
-            env.emit({"kind": "test", "rule": self.name, "cite": self.cite,
-                      "result": "pass" if auto[0] else "fail", "automatic": auto[1]})
+            env.emit(AutomaticTest, rule=self.name, cite=self.cite,
+                     result="pass" if auto[0] else "fail", automatic=auto[1])
             return result
         modifier = totals["result"]
         if self.own_modifier is not None:
@@ -172,23 +173,21 @@ class CompiledRoll:
                                      self._rerolled_faces(env, result, dice.dice()))
             rerolled = True
         if env.events is not None:
-            env.emit({
-                "kind": "test" if self.decl.is_test else "roll",
-                "rule": self.name,
-                "units": [v.id for v in vars.values() if isinstance(v, Unit)],
-                "cite": self.cite,
-                "dice": list(result.faces),
-                "natural": result.natural,
-                "modifiers": [{"amount": v, "source": s, "applies_to": p}
-                              for p, v, s in sources],
-                "need": result.need,
-                "value": result.value,
-                "result": None if result.passed is None else ("pass" if result.passed
-                                                               else "fail"),
-                "rerolled": rerolled,
-                "marks": sorted(result.marks),
+            env.emit(
+                Test if self.decl.is_test else Roll,
+                rule=self.name,
+                units=[v.id for v in vars.values() if isinstance(v, Unit)],
+                cite=self.cite,
+                dice=list(result.faces),
+                natural=result.natural,
+                modifiers=[{"amount": v, "source": s, "applies_to": p} for p, v, s in sources],
+                need=result.need,
+                value=result.value,
+                result=None if result.passed is None else ("pass" if result.passed else "fail"),
+                rerolled=rerolled,
+                marks=sorted(result.marks),
                 **self._described(env, vars, rerolled_by if rerolled else ()),
-            })
+            )
         return result
 
     def _described(self, env: Env, vars: dict, rerolled_by: Sequence[str]) -> dict[str, Any]:

@@ -43,13 +43,13 @@ def fight(edition: str, path: str | Path, *, seed: int | None = None,
 
 def logged(result, message: str) -> list[list[Any]]:
     """The values of every ``log`` line with that message, in order."""
-    return [e["values"] for e in result.events if e["kind"] == "log" and e["message"] == message]
+    return [e.values for e in result.events if e.kind == "log" and e.message == message]
 
 
 def volleys(result) -> list[tuple[str, str, str]]:
     """(attacker, target, sequence) of every volley of attacks, in order."""
-    return [(e["attacker"], e["target"], e["sequence"]) for e in result.events
-            if e["kind"] == "attacks"]
+    return [(e.attacker, e.target, e.sequence) for e in result.events
+            if e.kind == "attacks"]
 
 
 def units_of(result) -> dict[str, Any]:
@@ -60,10 +60,10 @@ def fighters_by_phase(result) -> list[list[str]]:
     """For each combat phase, the units that fought, in the order they fought."""
     phases: list[list[str]] = []
     for e in result.events:
-        if e["kind"] == "phase" and e["phase"] == "combat_phase":
+        if e.kind == "phase" and e.phase == "combat_phase":
             phases.append([])
-        elif e["kind"] == "status" and e["status"] == "fought" and e["change"] == "gains":
-            phases[-1].append(e["unit"])
+        elif e.kind == "status" and e.status == "fought" and e.change == "gains":
+            phases[-1].append(e.unit)
     return phases
 
 
@@ -73,7 +73,7 @@ def fighters_by_phase(result) -> list[list[str]]:
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_each_version_plays_the_bundled_battle_to_the_end(edition: str) -> None:
     result = fight(edition, BATTLE)
-    assert result.events[-1]["kind"] == "result"
+    assert result.events[-1].kind == "result"
     assert result.rounds == 4 or "end condition" in result.reason
     assert result.winner in ("order", "chaos", None)
     assert set(result.victory_points) == {"order", "chaos"}
@@ -113,7 +113,7 @@ def test_the_same_seed_gives_the_same_battle(edition: str) -> None:
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_reference_duel_still_runs(edition: str) -> None:
     result = fight(edition, DUEL, seed=4)
-    assert result.events[-1]["kind"] == "result"
+    assert result.events[-1].kind == "result"
     assert {u.id for u in result.units} == {"liberators", "clanrats"}
 
 
@@ -151,9 +151,9 @@ def test_we13_a_tied_priority_roll_lets_last_rounds_first_player_decide(tmp_path
     assert logged(result, "a tie: the player who took the first turn last round decides") == [
         ["order"]]
     # the player decides (a decision parameter typed side), not one of their units
-    choice = [e for e in result.events if e["kind"] == "decision"
-              and e["decision"] == "turn_choice"]
-    assert [(c["side"], c["unit"], c["choice"]) for c in choice] == [("order", None, "first")]
+    choice = [e for e in result.events if e.kind == "decision"
+              and e.decision == "turn_choice"]
+    assert [(c.side, c.unit, c.choice) for c in choice] == [("order", None, "first")]
     assert logged(result, "first turn") == [["order"], ["order"]]
 
 
@@ -161,7 +161,7 @@ def test_the_priority_winner_decides_who_goes_first(tmp_path: Path) -> None:
     result = fight("aos4", battle_file(tmp_path, ROUNDS.format(priority="[2, 5]")))
     assert logged(result, "priority roll") == [["order", 2, "chaos", 5]]
     assert logged(result, "first turn") == [["order"], ["chaos"]]
-    turns = [e["side"] for e in result.events if e["kind"] == "turn"]
+    turns = [e.side for e in result.events if e.kind == "turn"]
     assert turns == ["order", "chaos", "chaos", "order"]
 
 
@@ -190,8 +190,8 @@ def test_we45_no_tactical_gambit_after_choosing_a_double_turn(tmp_path: Path) ->
     assert logged(result, "takes the double turn") == [["chaos"]]
     assert logged(result, "no Tactical Gambit: went second last round and chose to go first") == [
         ["chaos"]]
-    asked = [(e["round"], e["side"]) for e in result.events
-             if e["kind"] == "decision" and e["decision"] == "gambit"]
+    asked = [(e.round, e.side) for e in result.events
+             if e.kind == "decision" and e.decision == "gambit"]
     assert (2, "chaos") not in asked and (2, "order") in asked
 
 
@@ -259,9 +259,9 @@ def test_at_the_double_replaces_the_run_roll_with_6() -> None:
     probe("run_move", u="knight_questor")
     assert ["At the Double", "knight_questor", "command points left", 3] in probe.logged(
         "command")
-    moves = [e for e in probe.env.events if e["kind"] == "move"]
-    assert moves and moves[0]["inches"] <= 11
-    assert not [e for e in probe.env.events if e.get("rule") == "run_roll"]
+    moves = [e for e in probe.env.events if e.kind == "move"]
+    assert moves and moves[0].inches <= 11
+    assert not [e for e in probe.env.events if getattr(e, "rule", None) == "run_roll"]
 
 
 def test_redeploy_moves_a_unit_d6_inches_in_the_enemy_movement_phase() -> None:
@@ -271,9 +271,9 @@ def test_redeploy_moves_a_unit_d6_inches_in_the_enemy_movement_phase() -> None:
     probe("set_counter", which="command_points", owner="order", amount=4)
     probe("redeploy_step")
     assert ["Redeploy", "liberators", "command points left", 3] in probe.logged("command")
-    move = [e for e in probe.env.events if e["kind"] == "move"][0]
-    assert move["unit"] == "liberators" and move["toward"] == "west_stone"
-    assert 0 < move["inches"] <= 4
+    move = [e for e in probe.env.events if e.kind == "move"][0]
+    assert move.unit == "liberators" and move.toward == "west_stone"
+    assert 0 < move.inches <= 4
 
 
 RALLY = """
@@ -304,7 +304,7 @@ def test_we33_we34_rally_makes_six_rally_rolls_seven_with_a_musician(
     # Six rally rolls, one point for each 4+ (L1155); a musician adds one (L1169).
     command = "[champion, musician]" if musician else "[champion]"
     probe = rallied(tmp_path, "clanrats", 5, [4, 5, 6, 1, 2, 3, 4][:rolls], command=command)
-    made = [e for e in probe.env.events if e.get("rule") == "rally_roll"]
+    made = [e for e in probe.env.events if getattr(e, "rule", None) == "rally_roll"]
     assert len(made) == rolls
     assert probe.logged("rally points") == [["clanrats", 4 if musician else 3]]
     # Health 1: each point returns a slain model (L1158)
@@ -318,8 +318,8 @@ def test_we33_rally_points_return_a_slain_model_and_heal(tmp_path: Path) -> None
     probe = rallied(tmp_path, "liberators", 3, [4, 5, 6, 1, 2, 3])
     lib = probe.unit["liberators"]
     assert probe.logged("rally points") == [["liberators", 3]]
-    assert [e["models"] for e in probe.events("returned", unit="liberators")] == [1]
-    assert [e["points"] for e in probe.events("heal", unit="liberators")] == [1]
+    assert [e.models for e in probe.events("returned", unit="liberators")] == [1]
+    assert [e.points for e in probe.events("heal", unit="liberators")] == [1]
     assert (lib.models, lib.damage) == (5, 0)
 
 
@@ -341,7 +341,7 @@ def test_we35_rally_returns_no_model_beyond_the_units_own_size(tmp_path: Path) -
     # unit of 5; with 3 left, 6 rally points return 2 models, not 6.
     probe = rallied(tmp_path, "clanrats", 2, [4, 4, 4, 4, 4, 4], clanrats=5)
     assert probe.logged("rally points") == [["clanrats", 6]]
-    assert [e["models"] for e in probe.events("returned", unit="clanrats")] == [2]
+    assert [e.models for e in probe.events("returned", unit="clanrats")] == [2]
     assert probe.unit["clanrats"].models == 5
 
 
@@ -380,8 +380,8 @@ def test_we22_we24_a_miscast_and_an_unbinding_roll_that_only_ties(tmp_path: Path
     result = magic(tmp_path, SHIELD_ORDERS, {"casting_roll": [1, 1, 4, 4],
                                             "miscast_damage": [2], "unbinding_roll": [4, 4]})
     assert logged(result, "miscast") == [["knight_incantor"]]
-    hurt = [e for e in result.events if e["kind"] == "casualties"]
-    assert [(e["unit"], e["damage"]) for e in hurt] == [("knight_incantor", 2)]
+    hurt = [e for e in result.events if e.kind == "casualties"]
+    assert [(e.unit, e.damage) for e in hurt] == [("knight_incantor", 2)]
     assert logged(result, "Mystic Shield: WARD (6+) this turn") == [["clanrats"]]
     assert not logged(result, "the spell is unbound")
 
@@ -397,7 +397,7 @@ def test_we24_an_unbinding_roll_that_exceeds_the_casting_roll_unbinds(tmp_path: 
 def test_we25_a_failed_casting_roll_allows_no_unbinding(tmp_path: Path) -> None:
     result = magic(tmp_path, SHIELD_ORDERS, {"casting_roll": [2, 3, 2, 3]})
     assert logged(result, "the spell fails") == [["knight_incantor"], ["grey_seer"]]
-    assert not [e for e in result.events if e["kind"] == "decision" and e["decision"] == "unbind"]
+    assert not [e for e in result.events if e.kind == "decision" and e.decision == "unbind"]
 
 
 def test_magical_intervention_casts_in_the_enemy_hero_phase_at_minus_1(tmp_path: Path) -> None:
@@ -409,8 +409,8 @@ def test_magical_intervention_casts_in_the_enemy_hero_phase_at_minus_1(tmp_path:
         result = magic(tmp_path, orders, {"casting_roll": dice})
         assert ["Magical Intervention", "grey_seer", "command points left", 3] in logged(
             result, "command")
-        roll = [e for e in result.events if e.get("rule") == "casting_roll"][0]
-        assert roll["need"] == 7 and roll["round"] == 1 and roll["side"] == "order"
+        roll = [e for e in result.events if getattr(e, "rule", None) == "casting_roll"][0]
+        assert roll.need == 7 and roll.round == 1 and roll.side == "order"
         assert bool(logged(result, "Mystic Shield: WARD (6+) this turn")) == cast
 
 
@@ -522,7 +522,7 @@ def test_we11_a_charge_roll_of_3_and_5_reaches_8_and_a_half_inches(
     probe("charge_at", u="liberators", t="clanrat")
     assert probe.unit["liberators"].statuses.get("charged") == ("turn" if charges else None)
     assert bool(probe.logged("the charge succeeds")) == charges
-    assert bool([e for e in probe.env.events if e["kind"] == "move"]) is False
+    assert bool([e for e in probe.env.events if e.kind == "move"]) is False
 
 
 def test_a_normal_move_stops_outside_the_enemys_combat_range(tmp_path: Path) -> None:
@@ -546,8 +546,8 @@ def test_we21_retreating_3_inches_straight_away_leaves_combat(tmp_path: Path) ->
 def test_a_retreat_costs_d3_mortal_damage(tmp_path: Path) -> None:
     probe = Probe("aos4", two_units(tmp_path, 1.0), dice={"retreat_damage": [3]})
     probe("retreat", u="liberators")
-    hurt = [e for e in probe.env.events if e["kind"] == "casualties"]
-    assert [(e["unit"], e["damage"], e["slain"]) for e in hurt] == [("liberators", 3, 1)]
+    hurt = [e for e in probe.env.events if e.kind == "casualties"]
+    assert [(e.unit, e.damage, e.slain) for e in hurt] == [("liberators", 3, 1)]
     assert not probe("in_combat", u="liberators")
 
 
@@ -592,9 +592,9 @@ def test_cover_after_a_charge_differs_in_2026_27() -> None:
     outcome = {}
     for edition in EDITIONS:
         result = fight(edition, path)
-        shots = [e for e in result.events if e["kind"] == "attacks"
-                 and e["attacker"] == "judicators"][0]
-        outcome[edition] = (shots["steps"][0][1], units_of(result)["liberators"].models)
+        shots = [e for e in result.events if e.kind == "attacks"
+                 and e.attacker == "judicators"][0]
+        outcome[edition] = (shots.steps[0][1], units_of(result)["liberators"].models)
     assert outcome == {"aos4": (10, 0), "aos4-gh2025": (10, 0), "aos4-gh2026": (0, 5)}
     # the other reading of the bare "charged": this turn only, as 2026-27 words it
     turn = fight("aos4", path, options={"cover_after_charge": "turn"})
@@ -611,8 +611,8 @@ def test_cover_behind_a_feature_differs_by_season() -> None:
         result = fight(edition, path)
         hits = {}
         for e in result.events:
-            if e["kind"] == "attacks":
-                hits.setdefault(e["attacker"], []).append((e["attacks"], e["steps"][0][1]))
+            if e.kind == "attacks":
+                hits.setdefault(e.attacker, []).append((e.attacks, e.steps[0][1]))
         outcome[edition] = (hits, units_of(result)["clanrats"].models)
     far = [(10, 0)]   # behind the ruin in every version: every shot at -1
     assert outcome == {
@@ -639,7 +639,7 @@ def test_a_random_attacks_is_rolled_once_for_the_ability_and_split_by_models() -
                                       **probe.runtime.profile_values({"Attacks": "D3"})},
                            bow.rules, unit)]
     probe("resolve_attacks", u="near_judicators", t="clanrats", ranged=True, covering=False)
-    assert [(e["attacks"], e["steps"][0][1]) for e in probe.events("attacks")] == [(15, 0),
+    assert [(e.attacks, e.steps[0][1]) for e in probe.events("attacks")] == [(15, 0),
                                                                                 (15, 15)]
 
 
@@ -746,10 +746,10 @@ def test_covering_fire_picks_a_different_target_in_each_version() -> None:
 
 def test_covering_fire_shoots_at_minus_1_to_hit() -> None:
     result = fight("aos4-gh2025", f"{SEASONS}/covering_fire_guarded.yaml")
-    volley = [e for e in result.events if e["kind"] == "attacks"][0]
-    assert volley["round"] == 1 and volley["side"] == "chaos"  # the enemy shooting phase
-    hits = [e for e in result.events if e.get("rule") == "battle_hit_roll"
-            and e["seq"] < volley["seq"]]
+    volley = [e for e in result.events if e.kind == "attacks"][0]
+    assert volley.round == 1 and volley.side == "chaos"  # the enemy shooting phase
+    hits = [e for e in result.events if getattr(e, "rule", None) == "battle_hit_roll"
+            and e.seq < volley.seq]
     # +1 All-out Attack and -1 Covering Fire: the situation modifier is 0 (L761, L769)
     probe = Probe("aos4-gh2025", f"{SEASONS}/covering_fire_guarded.yaml")
     BUILTINS["apply"](probe.state, probe.env, None, "covering_volley", probe.unit["judicators"])
@@ -797,8 +797,8 @@ def test_the_non_active_player_picks_its_own_units_to_fight(tmp_path: Path) -> N
     # picks the Liberators (its only unit); then chaos picks which of its two units fights
     # next: the choice is chaos's (its orders and policy), not the active player's.
     result = fight("aos4", battle_file(tmp_path, PICKS))
-    picks = [(e["side"], e["choice"]) for e in result.events
-             if e["kind"] == "decision" and e["decision"] == "fight_pick"]
+    picks = [(e.side, e.choice) for e in result.events
+             if e.kind == "decision" and e.decision == "fight_pick"]
     assert picks[0] == ("chaos", "stormvermin")
     assert fighters_by_phase(result)[0] == ["liberators", "stormvermin", "clanrats"]
 
@@ -821,13 +821,13 @@ def test_a_reserve_arrives_at_the_end_of_its_movement_phase_and_does_not_move(
     # 2, the battle file's value); set up outside the deployment phase, it makes no move in
     # that movement phase (L236).
     result = fight(edition, RESERVES)
-    waiting = [e["unit"] for e in result.events if e["kind"] == "set_aside"]
+    waiting = [e.unit for e in result.events if e.kind == "set_aside"]
     assert waiting == ["dracothian_guard", "stormvermin"]
-    (arrival,) = [e for e in result.events if e["kind"] == "arrive"]
-    assert (arrival["unit"], arrival["round"], arrival["side"], arrival["phase"]) == (
+    (arrival,) = [e for e in result.events if e.kind == "arrive"]
+    assert (arrival.unit, arrival.round, arrival.side, arrival.phase) == (
         "dracothian_guard", 2, "order", "movement_phase")
-    moved = [e for e in result.events if e["kind"] == "move" and e["unit"] == "dracothian_guard"]
-    assert moved and all(e["seq"] > arrival["seq"] and e["round"] > 2 for e in moved)
+    moved = [e for e in result.events if e.kind == "move" and e.unit == "dracothian_guard"]
+    assert moved and all(e.seq > arrival.seq and e.round > 2 for e in moved)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -835,9 +835,9 @@ def test_we40_a_unit_still_in_reserve_at_the_start_of_round_4_is_destroyed(
         edition: str) -> None:
     # WE-40 (L1192): the chaos player keeps the Stormvermin back in rounds 2 and 3.
     result = fight(edition, RESERVES)
-    (gone,) = [e for e in result.events if e["kind"] == "destroyed" and e["unit"] == "stormvermin"]
-    first_turn = [e for e in result.events if e["kind"] == "turn" and e["round"] == 4][0]
-    assert gone["round"] == 4 and gone["seq"] < first_turn["seq"]
+    (gone,) = [e for e in result.events if e.kind == "destroyed" and e.unit == "stormvermin"]
+    first_turn = [e for e in result.events if e.kind == "turn" and e.round == 4][0]
+    assert gone.round == 4 and gone.seq < first_turn.seq
     assert logged(result, "still in reserve at the start of the fourth battle round") == [
         ["stormvermin"]]
     assert units_of(result)["stormvermin"].models == 0
@@ -860,7 +860,7 @@ def test_a_reserve_waits_until_its_round(tmp_path: Path) -> None:
         "reserve_arrival: 2}, position: {x: 8", "reserve_arrival: 3}, position: {x: 8").split(
         "orders:")[0]
     result = fight("aos4", battle_file(tmp_path, text))
-    arrivals = {e["unit"]: e["round"] for e in result.events if e["kind"] == "arrive"}
+    arrivals = {e.unit: e.round for e in result.events if e.kind == "arrive"}
     assert arrivals == {"dracothian_guard": 2, "stormvermin": 3}
     assert not logged(result, "still in reserve at the start of the fourth battle round")
 
@@ -888,7 +888,7 @@ def test_the_crit_abilities_act_in_the_battles_attacks() -> None:
     for charging in (False, True):
         probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [6]})
         assert strike_once(probe, "knight_questor", "clanrats", charging=charging) == 2
-        assert not [e for e in probe.env.events if e.get("rule") == "wound_roll"]
+        assert not [e for e in probe.env.events if getattr(e, "rule", None) == "wound_roll"]
 
 
 @pytest.mark.parametrize("charging, damage", [(False, 2), (True, 3)])
@@ -954,7 +954,7 @@ def test_we43_a_completed_battle_tactic_scores_4() -> None:
     result = fight("aos4", f"{SEASONS}/cover_after_charge.yaml")
     assert logged(result, "Tactical Gambit")[0] == ["order", "Storm Forward"]
     assert logged(result, "battle tactic completed") == [["order", "Storm Forward"]]
-    assert [(e["side"], e["points"]) for e in result.events if e["kind"] == "score"] == [
+    assert [(e.side, e.points) for e in result.events if e.kind == "score"] == [
         ("order", 4)]
 
 
@@ -969,7 +969,7 @@ def test_objectives_score_at_the_end_of_the_turn_in_the_bundled_battle() -> None
     result = fight("aos4", BATTLE)
     control = logged(result, "gains control of")
     assert control and {c[1] for c in control} <= {"west_stone", "east_stone"}
-    assert any(e["kind"] == "score" and e["points"] % 2 == 0 for e in result.events)
+    assert any(e.kind == "score" and e.points % 2 == 0 for e in result.events)
 
 
 def test_terrain_features_are_controlled_only_in_2026_27() -> None:

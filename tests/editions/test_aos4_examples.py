@@ -131,7 +131,7 @@ def test_we12_a_tied_roll_off_is_rolled_again() -> None:
     # WE-12, L853: A 4 against B 4 is a tie and is rolled again; A 2 against B 5: B wins.
     probe = Probe("aos4", DUEL, dice={"roll_off": [4, 4, 2, 5]})
     assert probe("roll_off_winner", a="order", b="chaos") == "chaos"
-    assert [e["rolls"] for e in probe.events("roll_off")] == [[4, 4], [2, 5]]
+    assert [e.rolls for e in probe.events("roll_off")] == [[4, 4], [2, 5]]
     assert not probe.chance.remaining()
 
 
@@ -215,7 +215,7 @@ def test_we26_a_wizard_unbinds_as_many_times_a_phase_as_its_power_level(
     probe("next_phase")
     results = [probe("unbound", caster="grey_seer", casting_total=8) for _ in range(2)]
     assert results == [True, level >= 2]
-    assert len([e for e in probe.env.events if e.get("rule") == "unbinding_roll"]) == attempts
+    assert len([e for e in probe.env.events if getattr(e, "rule", None) == "unbinding_roll"]) == attempts
     # a new phase gives the WIZARD (1) its Unbind back
     if level == 1:
         probe.chance = ScriptedChance({"unbinding_roll": [5, 4]})
@@ -319,8 +319,8 @@ def test_coherency_after_slain_models_differs_in_2026_27() -> None:
     left = {edition: models_left(fight(edition, COHERENCY))["clanrats"] for edition in EDITIONS}
     assert left == {"aos4": 8, "aos4-gh2025": 8, "aos4-gh2026": 4}
     result = fight("aos4-gh2026", COHERENCY)
-    casualties = [e for e in result.events if e["kind"] == "casualties" and e["unit"] == "clanrats"]
-    assert [e["slain"] for e in casualties] == [2, 4]
+    casualties = [e for e in result.events if e.kind == "casualties" and e.unit == "clanrats"]
+    assert [e.slain for e in casualties] == [2, 4]
 
 
 def test_coherency_reading_end_keeps_a_strung_out_unit_whole_in_2026_27() -> None:

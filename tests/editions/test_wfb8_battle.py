@@ -35,7 +35,7 @@ def scripted(tmp_path: Path, base: str, dice: dict, **changes: Any):
 
 
 def logs(result, message: str) -> list[list]:
-    return [e["values"] for e in result.events if e["kind"] == "log" and e["message"] == message]
+    return [e.values for e in result.events if e.kind == "log" and e.message == message]
 
 
 # ============================================================== the bundled battles
@@ -63,18 +63,18 @@ def pitched():
 def test_the_pitched_battle_plays_six_turns_of_every_phase(pitched) -> None:
     events = pitched.events
     assert pitched.rounds == 6
-    kinds = {e["kind"] for e in events}
+    kinds = {e.kind for e in events}
     assert {"move", "engage", "attacks", "casualties", "decision", "score"} <= kinds
-    phases = {e["phase"] for e in events if e["kind"] == "phase"}
+    phases = {e.phase for e in events if e.kind == "phase"}
     assert {"movement_phase", "charge_subphase", "remaining_moves", "magic_phase", "shooting_phase",
             "close_combat_phase"} <= phases
-    assert any(e["kind"] == "move" and e["phase"] == "remaining_moves" for e in events)
+    assert any(e.kind == "move" and e.phase == "remaining_moves" for e in events)
     assert logs(pitched, "casts")                                     # magic
     assert logs(pitched, "spell takes effect")
-    assert any(e["kind"] == "attacks" and e["sequence"] == "shooting_attack"
-               and e["phase"] == "shooting_phase" for e in events)    # shooting
-    assert any(e["kind"] == "attacks" and e["sequence"] == "melee_attack" for e in events)
-    assert any(e["kind"] == "engage" and e["arc"] == "flank" for e in events)   # a flank charge
+    assert any(e.kind == "attacks" and e.sequence == "shooting_attack"
+               and e.phase == "shooting_phase" for e in events)    # shooting
+    assert any(e.kind == "attacks" and e.sequence == "melee_attack" for e in events)
+    assert any(e.kind == "engage" and e.arc == "flank" for e in events)   # a flank charge
     assert logs(pitched, "combat result")
 
 
@@ -120,17 +120,17 @@ def test_stand_and_shoot_panics_the_boar_charge(tmp_path: Path) -> None:
     # L122-L124, L370, L378, L514, L719
     result = scripted(tmp_path, "shooting.yaml", S_AND_S, game={"rounds": 1, "first": "orcs"})
     reaction = [e for e in result.events
-                if e["kind"] == "decision" and e["decision"] == "charge_reaction"]
-    assert reaction[0]["choice"] == "stand_and_shoot"
-    volleys = [e for e in result.events if e["kind"] == "attacks" and e["target"] == "boar_boyz"]
-    assert [v["attacks"] for v in volleys[:2]] == [1, 9]              # the Marksman, then the rest
-    needs = [e["need"] for e in result.events
-             if e["kind"] == "test" and e["rule"] == "to_hit_missile"][:10]
+                if e.kind == "decision" and e.decision == "charge_reaction"]
+    assert reaction[0].choice == "stand_and_shoot"
+    volleys = [e for e in result.events if e.kind == "attacks" and e.target == "boar_boyz"]
+    assert [v.attacks for v in volleys[:2]] == [1, 9]              # the Marksman, then the rest
+    needs = [e.need for e in result.events
+             if e.kind == "test" and e.rule == "to_hit_missile"][:10]
     assert needs == [5] + [6] * 9
     boars = next(u for u in result.units if u.id == "boar_boyz")
     assert boars.models == 2
     assert logs(result, "panics") == [["boar_boyz"]]
-    assert not [e for e in result.events if e["kind"] == "engage" and e["unit"] == "boar_boyz"]
+    assert not [e for e in result.events if e.kind == "engage" and e.unit == "boar_boyz"]
 
 
 def test_a_boar_charge_that_connects_strikes_impact_hits(tmp_path: Path) -> None:
@@ -139,14 +139,14 @@ def test_a_boar_charge_that_connects_strikes_impact_hits(tmp_path: Path) -> None
     dice = {"to_hit_missile": [1] * 10, "charge_distance": [4, 4], "wound_at": [6, 6, 6, 6, 6],
             "armour_save": [1] * 40, "*": [1] * 400}
     result = scripted(tmp_path, "shooting.yaml", dice, game={"rounds": 1, "first": "orcs"})
-    assert [e["arc"] for e in result.events if e["kind"] == "engage"][:1] == ["front"]
+    assert [e.arc for e in result.events if e.kind == "engage"][:1] == ["front"]
     assert logs(result, "impact hits") == [["boar_boyz", "handgunners", 5]]
     first = next(e for e in result.events
-                 if e["kind"] == "attacks" and e["sequence"] == "strength_hit")
-    assert first["damage"] == 5
+                 if e.kind == "attacks" and e.sequence == "strength_hit")
+    assert first.damage == 5
     gunners = next(e for e in result.events
-                   if e["kind"] == "casualties" and e["unit"] == "handgunners")
-    assert gunners["slain"] == 5
+                   if e.kind == "casualties" and e.unit == "handgunners")
+    assert gunners.slain == 5
 
 
 # ============================================================== victory points and breaking point
@@ -221,7 +221,7 @@ def test_the_breaking_point_ends_the_battle_and_decides_it(tmp_path: Path) -> No
     call("score_battle")
     assert state.vp["empire"] > state.vp["orcs"]
     assert state.won == ("orcs", "the enemy army reached its breaking point")
-    assert [(e["winner"], e["reason"]) for e in events if e["kind"] == "win"] == [
+    assert [(e.winner, e.reason) for e in events if e.kind == "win"] == [
         ("orcs", "the enemy army reached its breaking point")]
 
 

@@ -25,7 +25,7 @@ def combined(tmp_path: Path, character: str = "empire/battle_wizard", **extra: A
 
 
 def decisions(w: World, name: str) -> list[dict]:
-    return [e for e in w.events if e["kind"] == "decision" and e["decision"] == name]
+    return [e for e in w.events if e.kind == "decision" and e.decision == name]
 
 
 def test_the_joined_character_is_in_the_fight_but_not_the_units_place_in_it(
@@ -49,10 +49,10 @@ def test_an_enemy_declares_how_many_blows_go_at_the_character(tmp_path: Path) ->
     dice = {"to_hit": [4, 4, 1, 1, 1], "to_wound": [6, 1], "*": [1] * 20}
     blows = w.call("aimed_blows", dice, x="b", t="a", seq="melee_attack", attacks=5, each=1)
     asked = decisions(w, "attack_character")
-    assert [d["options"] for d in asked] == [[0, 1, 2, 3]]
-    assert asked[0]["why"] == "scripted order"
+    assert [d.options for d in asked] == [[0, 1, 2, 3]]
+    assert asked[0].why == "scripted order"
     assert [(x.id, t.id, n) for x, t, n, _ in blows] == [("b", "c", 1), ("b", "a", 0)]
-    attacks = [(e["target"], e["attacks"]) for e in w.events if e["kind"] == "attacks"]
+    attacks = [(e.target, e.attacks) for e in w.events if e.kind == "attacks"]
     assert attacks == [("c", 2), ("a", 3)]
     assert w.logs("blows at the character") == [["b", "c", 2]]
 
@@ -63,13 +63,13 @@ def test_every_blow_at_the_character_leaves_none_for_the_unit(tmp_path: Path) ->
     blows = w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack",
                    attacks=3, each=1)
     assert [(t.id, n) for _, t, n, _ in blows] == [("c", 0)]
-    assert [e["target"] for e in w.events if e["kind"] == "attacks"] == ["c"]
+    assert [e.target for e in w.events if e.kind == "attacks"] == ["c"]
 
 
 def test_the_contact_option_bounds_the_blows_at_the_character(tmp_path: Path) -> None:
     w = combined(tmp_path, options={"character_contact_models": 1})
     w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack", attacks=5, each=2)
-    assert [d["options"] for d in decisions(w, "attack_character")] == [[0, 1, 2]]
+    assert [d.options for d in decisions(w, "attack_character")] == [[0, 1, 2]]
 
 
 def test_the_default_policy_aims_at_a_character_it_can_slay_no_tougher_than_its_unit(
@@ -77,17 +77,17 @@ def test_the_default_policy_aims_at_a_character_it_can_slay_no_tougher_than_its_
     # the Wizard (T3, W2) among Halberdiers (T3): three blows can reach him: all three go
     w = combined(tmp_path)
     w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack", attacks=5, each=1)
-    assert [(d["choice"], d["why"]) for d in decisions(w, "attack_character")] == [
+    assert [(d.choice, d.why) for d in decisions(w, "attack_character")] == [
         (3, "policy aggressive")]
     # with one model touching him, one blow cannot slay his two Wounds: all at the unit
     w = combined(tmp_path, options={"character_contact_models": 1})
     w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack", attacks=5, each=1)
-    assert [d["choice"] for d in decisions(w, "attack_character")] == [0]
+    assert [d.choice for d in decisions(w, "attack_character")] == [0]
     # the Captain (T4) is tougher than his Halberdiers (T3): all at the unit
     w = combined(tmp_path, character="empire/captain")
     w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack", attacks=5, each=1)
-    assert [d["choice"] for d in decisions(w, "attack_character")] == [0]
-    assert [e["target"] for e in w.events if e["kind"] == "attacks"] == ["a"]
+    assert [d.choice for d in decisions(w, "attack_character")] == [0]
+    assert [e.target for e in w.events if e.kind == "attacks"] == ["a"]
 
 
 def test_a_slain_characters_excess_wounds_are_lost(tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_the_characters_left_alone_fight_on_and_everyone_near_tests_for_panic(
     c = w.unit("c")
     assert w.unit("a").destroyed and c.leader is None and c.models == 1
     assert w.logs("is left as a unit of its own") == [["c", "a"]]
-    assert sorted(t["units"][0] for t in w.tests("panic_test")) == ["c", "f"]
+    assert sorted(t.units[0] for t in w.tests("panic_test")) == ["c", "f"]
     # a failed test (12 on Ld 8) makes the Captain flee
     assert w.logs("panics") == [["c"]] and "fleeing" in c.statuses
     # read as the destroyed-unit Panic of L516 instead, a unit that small panics nobody
@@ -147,7 +147,7 @@ def test_a_character_left_alone_in_close_combat_stays_in_the_fight(tmp_path: Pat
     assert w.unit("a").destroyed and c.leader is None
     assert b in c.engaged and c in b.engaged
     # the friend tests; the Captain, in close combat, does not (panic_in_combat false)
-    assert [t["units"] for t in w.tests("panic_test")] == [["f"]]
+    assert [t.units for t in w.tests("panic_test")] == [["f"]]
 
 
 def test_a_joined_character_breaks_flees_and_rallies_with_its_unit(tmp_path: Path) -> None:
@@ -159,13 +159,13 @@ def test_a_joined_character_breaks_flees_and_rallies_with_its_unit(tmp_path: Pat
     w.state.orders = [{"decision": "pursue", "unit": "b", "choose": "restrain"}]
     w.call("lose_combat", {"break_test": [6, 6], "restraint_test": [1, 1], "*": [3, 3]},
            losers=[a, c], winners=[w.unit("b")], margin=2)
-    assert [t["units"] for t in w.tests("break_test")] == [["a"]]
+    assert [t.units for t in w.tests("break_test")] == [["a"]]
     assert "fleeing" in a.statuses and "fleeing" in c.statuses and c.leader is a
     for u in (a, c):
         u.statuses.pop("fled_this_turn", None)
     w.state.active_side = "empire"
     w.call("compulsory_moves", {"rallying_test": [1, 1]})
-    assert [t["units"] for t in w.tests("rallying_test")] == [["a"]]
+    assert [t.units for t in w.tests("rallying_test")] == [["a"]]
     assert "fleeing" not in a.statuses and "fleeing" not in c.statuses
 
 

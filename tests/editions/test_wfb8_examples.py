@@ -71,7 +71,7 @@ def test_we2_halving_7_rounds_up_to_4(tmp_path: Path) -> None:
     men.statuses["fleeing"] = None
     world.call("rally", {"rallying_test": [2, 3], "flee_distance": [1, 1]}, u="men")
     assert "fleeing" in men.statuses
-    assert [t["result"] for t in world.tests("rallying_test")] == ["pass", "fail"]
+    assert [t.result for t in world.tests("rallying_test")] == ["pass", "fail"]
 
 
 def test_we3_ten_percent_of_51_models_is_6() -> None:
@@ -136,8 +136,8 @@ def test_we8_a_failed_charge_moves_the_higher_die(tmp_path: Path) -> None:
     world.call("complete_charge", {"charge_distance": [2, 5]}, u="orcs", target="men",
                reaction="hold")
     assert world.unit("orcs").engaged == []
-    moves = [e for e in world.events if e["kind"] == "move"]
-    assert [(m["unit"], m["inches"]) for m in moves] == [("orcs", 5.0)]
+    moves = [e for e in world.events if e.kind == "move"]
+    assert [(m.unit, m.inches) for m in moves] == [("orcs", 5.0)]
 
 
 def test_we9_a_unit_strength_10_charger_runs_down_20_wounds(tmp_path: Path) -> None:
@@ -152,7 +152,7 @@ def test_we9_a_unit_strength_10_charger_runs_down_20_wounds(tmp_path: Path) -> N
                reaction="flee")
     assert men.models == 5
     assert world.unit("orcs").engaged == []
-    assert not [e for e in world.events if e["kind"] == "test" and e["rule"] == "armour_save"]
+    assert not [e for e in world.events if e.kind == "test" and e.rule == "armour_save"]
 
 
 # ============================================================== magic
@@ -238,7 +238,7 @@ def test_we28_a_bound_spell_gets_one_free_die_and_no_bonus(tmp_path: Path) -> No
     assert world.logs("casts a bound spell")[0][-1] == 4
     assert world.state.counters[("power_dice", "empire")] == 2
     assert world.state.counters[("bound_item_spent", "wizard")] == 1
-    assert not [e for e in world.events if e.get("rule") == "miscast_roll"]
+    assert not [e for e in world.events if getattr(e, "rule", None) == "miscast_roll"]
 
 
 # ============================================================== shooting, saves, casualties
@@ -395,9 +395,9 @@ def test_we24_the_multiple_combat_example(tmp_path: Path) -> None:
     assert world.logs("combat result") == [["halberdiers", 11, "orcs", 9]]
     assert world.logs("fights to a draw") == [["orcs"]]
     tests = world.tests("break_test")
-    assert [t["units"] for t in tests] == [["goblins"]]
+    assert [t.units for t in tests] == [["goblins"]]
     # Ld 7 - 2 = 5: a 6 breaks
-    assert tests[0]["result"] == "fail"
+    assert tests[0].result == "fail"
     assert world.logs("breaks") == [["goblins"]]
     # the Halberdiers touch the Orcs, who held: they cannot pursue (L496)
     assert "fleeing" in goblins.statuses and "pursuing" not in hal.statuses
@@ -435,7 +435,7 @@ def test_we29_a_bolt_goes_on_through_the_ranks(tmp_path: Path) -> None:
     ranks = world.call("penetrating_hit", dice, source="crew", target="block", strength=6,
                        heavy=False)
     assert ranks == 2
-    assert [t["need"] for t in world.tests("wound_at")] == [3, 4, 5]
+    assert [t.need for t in world.tests("wound_at")] == [3, 4, 5]
     assert world.unit("block").models == 13
 
 

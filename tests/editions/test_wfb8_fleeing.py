@@ -38,7 +38,7 @@ def fleeing_halberdiers(tmp_path: Path, *others: dict, models: int = 20, **extra
 
 
 def moves(w: World, uid: str) -> list[dict]:
-    return [e for e in w.events if e["kind"] == "move" and e["unit"] == uid]
+    return [e for e in w.events if e.kind == "move" and e.unit == uid]
 
 
 # ============================================================== wounds from enemies fled through
@@ -107,7 +107,7 @@ def test_a_unit_breaking_from_combat_takes_no_wounds_from_the_enemy_it_broke_fro
     w.call("flee_and_pursue", {"flee_distance": [4, 4], "restraint_test": [1, 1]},
            l="a", held=[])
     assert a.pose.y == pytest.approx(11.5, abs=1e-6)
-    assert moves(w, "a")[-1]["on_until_clear"] == pytest.approx(0.5, abs=1e-3)
+    assert moves(w, "a")[-1].on_until_clear == pytest.approx(0.5, abs=1e-3)
     assert w.logs("flees through") == [["a", "c"]] and a.models == 17
 
 
@@ -122,11 +122,11 @@ def test_a_friend_fled_through_tests_for_panic_after_the_move(tmp_path: Path) ->
     w.call("flee_from", {"flee_distance": [4, 4, 3, 3], "panic_test": [6, 6]},
            u="a", enemy="b")
     f = w.unit("f")
-    assert [t["units"] for t in w.tests("panic_test")] == [["f"]]
-    first_move = next(i for i, e in enumerate(w.events) if e["kind"] == "move")
+    assert [t.units for t in w.tests("panic_test")] == [["f"]]
+    first_move = next(i for i, e in enumerate(w.events) if e.kind == "move")
     panic = next(i for i, e in enumerate(w.events)
-                 if e["kind"] == "test" and e["rule"] == "panic_test")
-    assert w.events[first_move]["unit"] == "a" and first_move < panic
+                 if e.kind == "test" and e.rule == "panic_test")
+    assert w.events[first_move].unit == "a" and first_move < panic
     assert w.logs("panics") == [["f"]] and "fleeing" in f.statuses
     assert w.logs("flees through its friends") == [["a", "f"]]
 
@@ -135,7 +135,7 @@ def test_a_friend_that_passes_stays_and_a_small_fleeing_unit_panics_nobody(
         tmp_path: Path) -> None:
     w = fleeing_halberdiers(tmp_path, block("f", "empire", 36, 14, models=10))
     w.call("flee_from", {"flee_distance": [4, 4], "panic_test": [1, 1]}, u="a", enemy="b")
-    assert [t["units"] for t in w.tests("panic_test")] == [["f"]]
+    assert [t.units for t in w.tests("panic_test")] == [["f"]]
     assert "fleeing" not in w.unit("f").statuses
     # eight Halberdiers (Unit Strength 8) fleeing through friends cause no test (L520)...
     w = fleeing_halberdiers(tmp_path, block("f", "empire", 36, 14, models=10), models=8)
@@ -145,7 +145,7 @@ def test_a_friend_that_passes_stays_and_a_small_fleeing_unit_panics_nobody(
     w = fleeing_halberdiers(tmp_path, block("f", "empire", 36, 14, models=10), models=8,
                             options={"flee_through_panic": "always"})
     w.call("flee_from", {"flee_distance": [4, 4], "panic_test": [1, 1]}, u="a", enemy="b")
-    assert [t["units"] for t in w.tests("panic_test")] == [["f"]]
+    assert [t.units for t in w.tests("panic_test")] == [["f"]]
 
 
 # ============================================================== on until clear
@@ -159,9 +159,9 @@ def test_a_flee_ending_within_an_inch_of_a_unit_goes_on_until_clear(tmp_path: Pa
     a = w.unit("a")
     assert a.pose.y == pytest.approx(25.5, abs=1e-6)
     move = moves(w, "a")[-1]
-    assert move["inches"] == pytest.approx(15.5) and move["on_until_clear"] == pytest.approx(7.5)
+    assert move.inches == pytest.approx(15.5) and move.on_until_clear == pytest.approx(7.5)
     # it went through them: they test
-    assert [t["units"] for t in w.tests("panic_test")] == [["k"]]
+    assert [t.units for t in w.tests("panic_test")] == [["k"]]
     assert BUILTINS["distance"](w.state, w.env(), None, a, w.unit("k")) >= 1.0
 
 
@@ -188,4 +188,4 @@ def test_a_flee_carried_on_off_the_table_destroys_the_unit(tmp_path: Path) -> No
     w.call("flee_from", {"flee_distance": [4, 4], "panic_test": [1, 1]}, u="a", enemy="b")
     a = w.unit("a")
     assert not a.on_table and a.destroyed
-    assert [t["units"] for t in w.tests("panic_test")] == [["k"]]
+    assert [t.units for t in w.tests("panic_test")] == [["k"]]

@@ -64,10 +64,10 @@ def test_a_joined_character_cannot_be_shot_while_its_unit_has_five_models(
 def test_a_joined_character_moves_and_fights_with_its_unit(battle_file: str) -> None:
     _, runtime, battle = open_battle("wfb8", battle_file)
     result = run_battle(runtime, battle)
-    kinds = [(e["kind"], e.get("unit"), e.get("to")) for e in result.events]
+    kinds = [(e.kind, getattr(e, "unit", None), getattr(e, "to", None)) for e in result.events]
     assert ("attach", "captain", "halberdiers") in kinds
     # it never moves or charges on its own, yet it fights the Orcs with its unit
-    assert not any(e["kind"] in ("move", "engage") and e.get("unit") == "captain"
+    assert not any(e.kind in ("move", "engage") and getattr(e, "unit", None) == "captain"
                    for e in result.events)
-    fights = [e for e in result.events if e["kind"] == "attacks" and e["attacker"] == "captain"]
-    assert fights and fights[0]["target"] == "orcs"
+    fights = [e for e in result.events if e.kind == "attacks" and e.attacker == "captain"]
+    assert fights and fights[0].target == "orcs"

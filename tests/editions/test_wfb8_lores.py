@@ -26,7 +26,7 @@ def world(tmp_path: Path, lore: str, level: int = 2, orcs: dict | None = None,
 
 def attacks(w: World, target: str) -> int:
     """How many hits the last spell put through a sequence at the target."""
-    return sum(e["attacks"] for e in w.events if e["kind"] == "attacks" and e["target"] == target)
+    return sum(e.attacks for e in w.events if e.kind == "attacks" and e.target == target)
 
 
 def stat(w: World, uid: str, name: str) -> Any:
@@ -63,7 +63,7 @@ def test_lore_of_metal_is_easier_against_armour_and_searing_doom_wounds_on_it(
     assert w.call("casting_value", s="golden_hounds", target="knights") == 6
     w.call("resolve_spell", {"*": [2] + [5, 4] + [1] * 10}, s="searing_doom", w="wizard",
            target="orcs", result=10)
-    assert [t["need"] for t in w.tests("wound_on_score")] == [5, 5]
+    assert [t.need for t in w.tests("wound_on_score")] == [5, 5]
     assert w.unit("orcs").models == 19
 
 

@@ -14,6 +14,7 @@ from rules_run import open_battle
 from rules_run.engine.driver import run_battle
 from rules_run.engine.state import BattleState
 from rules_run.engine.builtins import BUILTINS
+from rules_run.runtime.events import Event
 
 
 def padded(dice: dict) -> dict:
@@ -36,7 +37,7 @@ class Arena:
         self.state = BattleState(runtime, battle, [dict(o) for o in orders or []], {})
         self.state.round = 1
         self.state.active_side = "empire"
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.env = runtime.env(ScriptedChance(padded(dice)), battle.options, self.events,
                                self.state)
         self.get = {u.id: u for u in self.state.units}
@@ -53,11 +54,11 @@ class Arena:
         return BUILTINS["arc"](self.state, self.env, None, self.get[a], self.get[b])
 
     def logs(self, message: str) -> list[list]:
-        return [e["values"] for e in self.events
-                if e["kind"] == "log" and e["message"] == message]
+        return [e.values for e in self.events
+                if e.kind == "log" and e.message == message]
 
-    def attacks(self, attacker: str) -> list[dict]:
-        return [e for e in self.events if e["kind"] == "attacks" and e["attacker"] == attacker]
+    def attacks(self, attacker: str) -> list[Event]:
+        return [e for e in self.events if e.kind == "attacks" and e.attacker == attacker]
 
 
 # ============================================================== challenges (L779-L791)
@@ -87,7 +88,7 @@ def test_a_challenge_between_characters_counts_overkill_up_to_three(tmp_path: Pa
     assert arena.logs("issues a challenge") == [["general"]]
     assert arena.logs("accepts the challenge") == [["boss", "general"]]
     duel = arena.attacks("general")
-    assert [(d["target"], d["attacks"], d["damage"]) for d in duel] == [("boss", 8, 8)]
+    assert [(d.target, d.attacks, d.damage) for d in duel] == [("boss", 8, 8)]
     assert arena.logs("overkill") == [["general", 6, 3]]
     assert arena.state.counters[("wounds_caused", "general")] == 5
     assert arena.get["boss"].models == 0
@@ -106,9 +107,9 @@ def test_nobody_else_strikes_a_character_in_a_challenge(tmp_path: Path) -> None:
     arena.engage("men", "orcs")
     arena.engage("general", "boss")
     arena.call("fight_combat", a="men", b="orcs")
-    assert {d["target"] for d in arena.attacks("men")} == {"orcs"}
-    assert {d["target"] for d in arena.attacks("boss")} == {"general"}
-    assert {d["target"] for d in arena.attacks("general")} == {"boss"}
+    assert {d.target for d in arena.attacks("men")} == {"orcs"}
+    assert {d.target for d in arena.attacks("boss")} == {"general"}
+    assert {d.target for d in arena.attacks("general")} == {"boss"}
     assert "duelling" in arena.get["general"].statuses
     assert "duelling" in arena.get["boss"].statuses
     # next round: no new challenge is issued, the duel goes on
@@ -117,7 +118,7 @@ def test_nobody_else_strikes_a_character_in_a_challenge(tmp_path: Path) -> None:
         u.statuses.pop("fought", None)
     arena.call("fight_combat", a="men", b="orcs")
     assert arena.logs("issues a challenge") == [["general"]]
-    assert {d["target"] for d in arena.attacks("boss")} == {"general"}
+    assert {d.target for d in arena.attacks("boss")} == {"general"}
 
 
 def test_no_challenge_without_an_enemy_character_to_answer(tmp_path: Path) -> None:
@@ -148,8 +149,8 @@ def test_a_refused_challenge_keeps_the_refuser_out_of_the_fight(tmp_path: Path) 
     arena.engage("men", "orcs")
     arena.call("fight_combat", a="men", b="orcs")
     assert arena.logs("refuses the challenge") == [["orcs", "men"]]
-    assert [d["attacks"] for d in arena.attacks("orcs")] == [10]
-    assert [d["attacks"] for d in arena.attacks("men")] == [11]   # the Sergeant fights normally
+    assert [d.attacks for d in arena.attacks("orcs")] == [10]
+    assert [d.attacks for d in arena.attacks("men")] == [11]   # the Sergeant fights normally
 
 
 def test_an_accepted_challenge_between_champions(tmp_path: Path) -> None:
@@ -162,14 +163,14 @@ def test_an_accepted_challenge_between_champions(tmp_path: Path) -> None:
     arena.engage("men", "orcs")
     arena.call("fight_combat", a="men", b="orcs")
     assert arena.logs("accepts the challenge") == [["orcs", "men"]]
-    blows = [(d["target"], d["attacks"]) for d in arena.attacks("men")]
+    blows = [(d.target, d.attacks) for d in arena.attacks("men")]
     assert blows == [("orcs", 2), ("orcs", 9)]          # the Sergeant's duel, then the unit
     assert arena.logs("the champion falls") == [["orcs"]]
     assert arena.logs("overkill") == [["men", 1, 1]]
     assert arena.get["orcs"].models == 19
     assert "champion_slain" in arena.get["orcs"].statuses
     assert not arena.call("command_present", u="orcs", role="champion")
-    assert [d["attacks"] for d in arena.attacks("orcs")] == [10]  # no Boss left to strike
+    assert [d.attacks for d in arena.attacks("orcs")] == [10]  # no Boss left to strike
 
 
 def test_the_reference_duel_has_no_challenge_by_default() -> None:
@@ -221,7 +222,7 @@ def test_a_loser_reforms_only_after_a_leadership_test(tmp_path: Path) -> None:
     arena.call("fight_combat", a="orcs", b="men")
     assert arena.logs("combat result") == [["orcs", 3, "men", 2]]
     assert arena.logs("holds") == [["men"]]
-    tests = [e for e in arena.events if e["kind"] == "test" and e["rule"] == "reform_test"]
+    tests = [e for e in arena.events if e.kind == "test" and e.rule == "reform_test"]
     assert len(tests) == 2
     assert arena.logs("cannot reform") == [["men"]]
     assert arena.logs("turns to face") == []
@@ -258,10 +259,10 @@ def test_a_charge_redirects_when_its_target_flees(tmp_path: Path) -> None:
     _, runtime, battle = open_battle("wfb8", str(path))
     result = run_battle(runtime, battle,
                         scripted=padded({"charge_distance": [6, 6], "flee_distance": [3, 3]}))
-    said = [e["values"] for e in result.events
-            if e["kind"] == "log" and e["message"] == "redirects the charge"]
+    said = [e.values for e in result.events
+            if e.kind == "log" and e.message == "redirects the charge"]
     assert said == [["orcs", "men", "spears"]]
-    engaged = [(e["unit"], e["target"]) for e in result.events if e["kind"] == "engage"]
+    engaged = [(e.unit, e.target) for e in result.events if e.kind == "engage"]
     assert engaged[0] == ("orcs", "spears")
 
 
@@ -286,8 +287,8 @@ def test_a_charge_redirects_only_once_a_turn(tmp_path: Path) -> None:
     _, runtime, battle = open_battle("wfb8", str(path))
     result = run_battle(runtime, battle,
                         scripted=padded({"charge_distance": [6, 6], "flee_distance": [1, 1]}))
-    logs = [(e["message"], e["values"]) for e in result.events if e["kind"] == "log"]
+    logs = [(e.message, e.values) for e in result.events if e.kind == "log"]
     assert ("charges back at", ["orcs", "men"]) in logs
-    redirects = [e for e in result.events if e["kind"] == "decision"
-                 and e["decision"] == "redirect"]
+    redirects = [e for e in result.events if e.kind == "decision"
+                 and e.decision == "redirect"]
     assert len(redirects) == 1

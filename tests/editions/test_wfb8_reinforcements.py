@@ -26,18 +26,18 @@ def test_a_reinforcement_waits_then_arrives_in_its_sides_second_turn(tmp_path: P
     _, runtime, battle = open_battle("wfb8", str(path))
     result = run_battle(runtime, battle)
     events = result.events
-    aside = next(e for e in events if e["kind"] == "set_aside")
-    arrive = next(e for e in events if e["kind"] == "arrive")
-    assert aside["unit"] == arrive["unit"] == "spearmen"
-    assert aside["round"] == 0                                # held back at set-up
-    assert (arrive["round"], arrive["side"], arrive["phase"]) == (2, "empire", "remaining_moves")
+    aside = next(e for e in events if e.kind == "set_aside")
+    arrive = next(e for e in events if e.kind == "arrive")
+    assert aside.unit == arrive.unit == "spearmen"
+    assert aside.round == 0                                # held back at set-up
+    assert (arrive.round, arrive.side, arrive.phase) == (2, "empire", "remaining_moves")
     # it moved by arriving: no move of its own that turn (L208)
-    same_turn = [e for e in events if e["round"] == 2 and e["side"] == "empire"
-                 and e["kind"] == "move" and e["unit"] == "spearmen"]
+    same_turn = [e for e in events if e.round == 2 and e.side == "empire"
+                 and e.kind == "move" and e.unit == "spearmen"]
     assert same_turn == []
     # before arriving it is not a unit on the table: nothing targets or scores it
-    assert not any(e.get("kind") == "engage" and "spearmen" in (e.get("unit"), e.get("target"))
-                   for e in events if e["round"] < 2)
+    assert not any(e.kind == "engage" and "spearmen" in (getattr(e, "unit", None), getattr(e, "target", None))
+                   for e in events if e.round < 2)
 
 
 def test_a_reinforcement_that_never_arrives_gives_no_victory_points(tmp_path: Path) -> None:
@@ -45,11 +45,11 @@ def test_a_reinforcement_that_never_arrives_gives_no_victory_points(tmp_path: Pa
     path.write_text(BATTLE.replace("reinforcement_turn: 2", "reinforcement_turn: 9"))
     _, runtime, battle = open_battle("wfb8", str(path))
     result = run_battle(runtime, battle)
-    assert not any(e["kind"] == "arrive" for e in result.events)
+    assert not any(e.kind == "arrive" for e in result.events)
     spearmen = next(u for u in result.units if u.id == "spearmen")
     assert spearmen.models == 10
-    scored = [e for e in result.events if e["kind"] == "score" and e["side"] == "orcs"]
-    assert sum(e["points"] for e in scored) < 60 + 60   # the spearmen's 60 are not given
+    scored = [e for e in result.events if e.kind == "score" and e.side == "orcs"]
+    assert sum(e.points for e in scored) < 60 + 60   # the spearmen's 60 are not given
 
 
 # the reinforcement battle, the halberdiers moved next to where the spearmen come on
@@ -61,7 +61,7 @@ def arrivals(tmp_path: Path, text: str) -> list[dict]:
     path = tmp_path / "reserves.yaml"
     path.write_text(text)
     _, runtime, battle = open_battle("wfb8", str(path))
-    return [e for e in run_battle(runtime, battle).events if e["kind"] == "arrive"]
+    return [e for e in run_battle(runtime, battle).events if e.kind == "arrive"]
 
 
 def test_a_reserve_comes_on_at_its_own_long_edge_clear_of_the_units_there(
@@ -73,8 +73,8 @@ def test_a_reserve_comes_on_at_its_own_long_edge_clear_of_the_units_there(
     # 1" clear along the edge, in steps of 0.5", is x = 7 (x 7.29 or less on the left, 16.71
     # or more on the right).
     (arrive,) = arrivals(tmp_path, RESERVES)
-    assert (arrive["unit"], arrive["round"], arrive["side"]) == ("spearmen", 1, "empire")
-    assert (arrive["at"], arrive["facing"]) == ([7.0, 0.787], 0.0)
+    assert (arrive.unit, arrive.round, arrive.side) == ("spearmen", 1, "empire")
+    assert (arrive.at, arrive.facing) == ([7.0, 0.787], 0.0)
 
 
 def test_a_reserve_waits_while_its_controller_chooses(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_a_reserve_waits_while_its_controller_chooses(tmp_path: Path) -> None:
   - {decision: bring_reserve, round: 1, choose: wait}
 """
     (arrive,) = arrivals(tmp_path, text)
-    assert (arrive["unit"], arrive["round"]) == ("spearmen", 2)
+    assert (arrive.unit, arrive.round) == ("spearmen", 2)
 
 
 def test_ambushers_wait_and_spring_at_the_far_edge_from_their_second_turn(
@@ -92,5 +92,5 @@ def test_ambushers_wait_and_spring_at_the_far_edge_from_their_second_turn(
     # down), level with the battle-file x = 10: centred 0.787" in from it
     text = RESERVES.replace("values: {reserve: true}", 'rules: ["Ambushers"]')
     (arrive,) = arrivals(tmp_path, text)
-    assert (arrive["unit"], arrive["round"], arrive["side"]) == ("spearmen", 2, "empire")
-    assert (arrive["at"], arrive["facing"]) == ([10.0, 47.213], 180.0)
+    assert (arrive.unit, arrive.round, arrive.side) == ("spearmen", 2, "empire")
+    assert (arrive.at, arrive.facing) == ([10.0, 47.213], 180.0)

@@ -244,7 +244,7 @@ def test_fear_makes_a_failed_unit_fight_at_weapon_skill_1(tmp_path: Path) -> Non
     w = engaged(tmp_path, {"equipment": ["hand_weapon"]}, trolls)
     w.call("fear_tests", {"fear_ld_test": [6, 6]}, members=[w.unit("a"), w.unit("b")])
     assert "frightened" in w.unit("a").statuses and "frightened" not in w.unit("b").statuses
-    assert [t["units"] for t in w.tests("fear_ld_test")] == [["a"]]
+    assert [t.units for t in w.tests("fear_ld_test")] == [["a"]]
     assert w.call("to_hit", {"to_hit": [5]}, attacker="a", target="b").need == 5
     # Immune to Psychology passes without rolling
     w2 = engaged(tmp_path, {"rules": ["Immune to Psychology"]}, trolls)
@@ -288,7 +288,7 @@ def test_stubborn_and_unbreakable_break_tests(tmp_path: Path) -> None:
     assert w2.call("take_break_test", {"break_test": [3, 4]}, l="a", lost_by=5)
     w3 = engaged(tmp_path, {"models": 5, "rules": ["Unbreakable"]}, {"profile": "orcs/orc_boy"})
     assert w3.call("take_break_test", {}, l="a", lost_by=9)
-    assert w3.tests("break_test")[0]["automatic"] == "Unbreakable"
+    assert w3.tests("break_test")[0].automatic == "Unbreakable"
 
 
 def test_immunity_and_immune_to_psychology_pass_panic(tmp_path: Path) -> None:
@@ -296,7 +296,7 @@ def test_immunity_and_immune_to_psychology_pass_panic(tmp_path: Path) -> None:
         w = pair(tmp_path, a={"rules": rules})
         w.call("panic", {}, u="a", source="b")
         assert "fleeing" not in w.unit("a").statuses
-        assert w.tests("panic_test")[0]["result"] == "pass"
+        assert w.tests("panic_test")[0].result == "pass"
     w = pair(tmp_path)
     w.call("panic", {"panic_test": [6, 6], "flee_distance": [2, 2]}, u="a", source="b")
     assert "fleeing" in w.unit("a").statuses
@@ -310,7 +310,7 @@ def test_impact_hits_at_the_mount_s_strength(tmp_path: Path) -> None:
     w.call("impact_hits", {"*": [1] * 20}, members=[w.unit("a"), w.unit("b")])
     assert w.logs("impact hits") == [["a", "b", 5]]
     assert w.state.counters[("hit_strength", "b")] == 3
-    assert [t["need"] for t in w.tests("wound_at")] == [5] * 5   # S3 v T4
+    assert [t.need for t in w.tests("wound_at")] == [5] * 5   # S3 v T4
 
 
 def test_stomp_after_the_blows(tmp_path: Path) -> None:
@@ -319,7 +319,7 @@ def test_stomp_after_the_blows(tmp_path: Path) -> None:
                 {"profile": "orcs/orc_boy"})
     w.call("stomps", {"stomp_hits": [4], "*": [1] * 10}, members=[w.unit("a"), w.unit("b")])
     assert w.logs("stomps") == [["a", "b", 4]]
-    assert [t["need"] for t in w.tests("wound_at")] == [2] * 4   # S6 v T4
+    assert [t.need for t in w.tests("wound_at")] == [2] * 4   # S6 v T4
 
 
 def test_unstable_units_lose_wounds_instead_of_breaking(tmp_path: Path) -> None:
@@ -394,8 +394,8 @@ def test_stupidity_stumbles_forward(tmp_path: Path) -> None:
     w.call("movement_start", {"stupidity_test": [6, 6]})
     troll = w.unit("b")
     assert "stupid" in troll.statuses and not w.call("can_declare_charge", u="b")
-    moves = [e for e in w.events if e["kind"] == "move"]
-    assert [(m["unit"], m["inches"]) for m in moves] == [("b", 3.0)]   # half its M6
+    moves = [e for e in w.events if e.kind == "move"]
+    assert [(m.unit, m.inches) for m in moves] == [("b", 3.0)]   # half its M6
 
 
 def test_strider_and_dangerous_terrain(tmp_path: Path) -> None:
@@ -513,7 +513,7 @@ def test_panic_at_a_quarter_of_the_models_of_the_phase(tmp_path: Path) -> None:
     assert not w.tests("panic_test")
     w.call("remove_casualties", {"panic_test": [6, 6], "flee_distance": [2, 2]}, u="b", wounds=1,
            source="a")
-    assert [t["result"] for t in w.tests("panic_test")] == ["fail"]
+    assert [t.result for t in w.tests("panic_test")] == ["fail"]
     assert "fleeing" in w.unit("b").statuses
 
 
@@ -532,7 +532,7 @@ def test_a_unit_run_down_panics_its_friends_nearby(tmp_path: Path) -> None:
     w.call("run_down", {"panic_test": [6, 6], "flee_distance": [2, 2]}, target="a", wounds=20,
            source="b")
     assert w.unit("a").destroyed
-    assert [t["units"] for t in w.tests("panic_test")] == [["f"]]
+    assert [t.units for t in w.tests("panic_test")] == [["f"]]
     assert "fleeing" in w.unit("f").statuses
     w = world(9)
     w.call("run_down", {}, target="a", wounds=20, source="b")
@@ -556,7 +556,7 @@ def test_stand_and_shoot_panics_the_charger_at_a_quarter(tmp_path: Path) -> None
             "panic_test": [6, 6], "flee_distance": [3, 3]}
     w.call("stand_and_shoot", dice, target="a", charger="b")
     assert w.unit("b").models == 12
-    assert all(t["need"] == 5 for t in w.tests("to_hit_missile"))   # 4+ and -1
+    assert all(t.need == 5 for t in w.tests("to_hit_missile"))   # 4+ and -1
     assert "fleeing" in w.unit("b").statuses
 
 
@@ -768,5 +768,5 @@ def test_missile_hits_are_shared_over_a_unit_of_fewer_than_five(tmp_path: Path) 
     dice = {"to_hit_missile": [4] * 5, "*": [1] * 20}
     w.call("shoot", dice, u="guns", target="men", reaction=False)
     assert w.logs("hits shared out") == [["men", 5]]
-    shots = {e["target"]: e["attacks"] for e in w.events if e["kind"] == "attacks"}
+    shots = {e.target: e.attacks for e in w.events if e.kind == "attacks"}
     assert shots == {"men": 4, "boss": 1}

@@ -63,5 +63,5 @@ def test_a_boiling_flood_scalds_every_model_partly_in_it(tmp_path: Path) -> None
     # hit, no armour (L935)
     w = world(tmp_path, piece("flood", 33.125, 10, ["Boiling Flood"], w=6.25, h=6))
     w.call("boiling_floods", {"*": [6] * 20})
-    hits = [e["attacks"] for e in w.events if e["kind"] == "attacks"]
+    hits = [e.attacks for e in w.events if e.kind == "attacks"]
     assert hits == [6] and w.unit("men").models == 4

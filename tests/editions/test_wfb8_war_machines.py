@@ -40,7 +40,7 @@ def world(tmp_path: Path, *more: dict) -> World:
 
 def attacks(w: World, target: str) -> list[int]:
     """The hits each volley made at the target, in order."""
-    return [e["attacks"] for e in w.events if e["kind"] == "attacks" and e["target"] == target]
+    return [e.attacks for e in w.events if e.kind == "attacks" and e.target == target]
 
 
 def fire(w: World, script: dict) -> None:
@@ -54,7 +54,7 @@ def test_a_stone_thrower_on_target_hits_twelve_models_one_under_the_hole(tmp_pat
     # L867: 11 low-Strength hits on those partly under, the high-Strength one under the hole
     assert attacks(w, "a") == [11, 1]
     assert w.unit("a").models == 18 - 12
-    assert [e["change"] for e in w.events if e["kind"] == "marker"] == [
+    assert [e.change for e in w.events if e.kind == "marker"] == [
         "placed", "placed", "removed", "removed"]
 
 
@@ -72,7 +72,7 @@ def test_a_misfire_fires_nothing(tmp_path: Path) -> None:
     w = world(tmp_path)
     fire(w, {"artillery_roll": ["misfire"]})
     assert w.logs("misfires") == [["lobber"]]
-    assert attacks(w, "a") == [] and not [e for e in w.events if e["kind"] == "marker"]
+    assert attacks(w, "a") == [] and not [e for e in w.events if e.kind == "marker"]
 
 
 def test_the_chance_a_template_drifts_onto_a_unit_is_enumerated_exactly(tmp_path: Path) -> None:

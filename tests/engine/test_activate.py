@@ -47,8 +47,8 @@ def test_where_is_checked_at_each_pick_and_the_activation_ends_when_no_one_may_a
         tmp_path: Path) -> None:
     runtime, battle = kit_battle(tmp_path, "act", RULES, BATTLE)
     result = run_battle(runtime, battle)
-    acted = [e["values"][0] for e in result.events if e["kind"] == "log"
-             and e["message"] == "acts"]
+    acted = [e.values[0] for e in result.events if e.kind == "log"
+             and e.message == "acts"]
     # red, blue, red, blue: b2 became ready when r1 acted; r3 never is, and the activation
     # ends with it left over instead of handing it out
     assert acted == ["r1", "b1", "r2", "b2"]

@@ -29,7 +29,7 @@ def test_the_duel_is_fought_to_the_end(duel) -> None:
     result = run_battle(runtime, battle, seed=3)
     assert 1 <= result.rounds <= 6
     assert {u.id for u in result.units} == {"halberdiers", "orcs"}
-    kinds = {e["kind"] for e in result.events}
+    kinds = {e.kind for e in result.events}
     assert {"battle", "round", "turn", "phase", "decision", "test", "attacks",
             "result"} <= kinds
     assert result.winner in ("orcs", "empire", None)
@@ -96,13 +96,13 @@ def test_statistics_do_not_depend_on_the_number_of_workers() -> None:
 def test_scripted_dice_decide_the_battle() -> None:
     _, runtime, battle = open_battle("wfb8", SCRIPTED)
     result = run_battle(runtime, battle)
-    attacks = [e for e in result.events if e["kind"] == "attacks"]
+    attacks = [e for e in result.events if e.kind == "attacks"]
     # 11 hits, 4 wounds, 2 unsaved (the 6s save); then the Orcs strike back and miss
-    assert attacks[0]["attacker"] == "halberdiers"
-    assert attacks[0]["steps"][:3] == [["hit", 11, False], ["wound", 4, False],
+    assert attacks[0].attacker == "halberdiers"
+    assert attacks[0].steps[:3] == [["hit", 11, False], ["wound", 4, False],
                                        ["save", 2, True]]
-    assert attacks[0]["damage"] == 2
-    assert attacks[1]["damage"] == 0
+    assert attacks[0].damage == 2
+    assert attacks[1].damage == 0
     # caught by the pursuit: 2 Wounds per point of Unit Strength (20) destroy them (L470)
     assert result.winner == "empire"
     orcs = next(u for u in result.units if u.id == "orcs")
@@ -126,9 +126,9 @@ def test_a_scripted_order_overrides_the_policy(duel) -> None:
 
     doc = attrs.evolve(battle.doc, value=dict(battle.doc.value, orders=orders))
     result = run_battle(runtime, attrs.evolve(battle, doc=doc), seed=2)
-    first = next(e for e in result.events if e["kind"] == "decision")
-    assert first["decision"] == "charge" and first["choice"] is None
-    assert first["why"] == "scripted order"
+    first = next(e for e in result.events if e.kind == "decision")
+    assert first.decision == "charge" and first.choice is None
+    assert first.why == "scripted order"
 
 
 def test_statistics_runs_and_narrated_runs_agree(duel) -> None:
@@ -173,35 +173,36 @@ def test_quiet_statuses_stay_in_the_event_log_but_not_in_the_narration(duel) -> 
 
     _, runtime, battle = duel
     events = run_battle(runtime, battle, seed=3).events
-    quiet = [e for e in events if e["kind"] == "status" and e["quiet"]]
-    loud = [e for e in events if e["kind"] == "status" and not e["quiet"]]
-    assert {e["status"] for e in quiet} >= {"fought"}          # `status fought ... quiet`
-    assert {e["status"] for e in loud} >= {"charged"}
+    quiet = [e for e in events if e.kind == "status" and e.quiet]
+    loud = [e for e in events if e.kind == "status" and not e.quiet]
+    assert {e.status for e in quiet} >= {"fought"}          # `status fought ... quiet`
+    assert {e.status for e in loud} >= {"charged"}
     text = "\n".join(narrate(events))
     assert "now fought" not in text and "now charged" in text
 
 
 def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
     from rules_run.engine.narrate import Words, narrate
+    from rules_run.runtime.events import Phase, Roll, StraightMove, Turn
 
-    def roll(die, units=("u",), **extra):
-        return {"kind": "roll", "rule": "power_die", "units": list(units), "dice": [die],
-                "natural": die, "value": die, "modifiers": [], "need": None, "result": None,
-                "rerolled": False, "cite": "L1", **extra}
+    def roll(die, units=("u",), need=None, result=None):
+        return Roll(rule="power_die", units=list(units), dice=[die], natural=die, value=die,
+                    modifiers=[], need=need, result=result, rerolled=False, marks=[],
+                    cite="L1")
 
     events = [
-        {"kind": "turn", "side": "red"},
-        {"kind": "phase", "phase": "movement", "within": None},
-        {"kind": "phase", "phase": "charges", "within": "movement"},     # empty: hidden
-        {"kind": "phase", "phase": "moves", "within": "movement"},
-        {"kind": "move", "unit": "u", "inches": 4, "toward": "v"},
-        {"kind": "phase", "phase": "magic", "within": None},
+        Turn(side="red"),
+        Phase(phase="movement", within=None),
+        Phase(phase="charges", within="movement"),                       # empty: hidden
+        Phase(phase="moves", within="movement"),
+        StraightMove(unit="u", inches=4, toward="v", placed={}),
+        Phase(phase="magic", within=None),
         roll(3), roll(5), roll(1),
         roll(6, units=("w",)),                                             # another unit's
         roll(2, need=4, result="fail"),                                    # a test-like roll
-        {"kind": "phase", "phase": "shooting", "within": None},           # empty: hidden
-        {"kind": "turn", "side": "blue"},
-        {"kind": "phase", "phase": "movement", "within": None},           # empty: hidden
+        Phase(phase="shooting", within=None),                             # empty: hidden
+        Turn(side="blue"),
+        Phase(phase="movement", within=None),                             # empty: hidden
     ]
     words = Words({"names": {"power_die": "power dice"}}, {"u": "Swordsmen", "w": "Wolves",
                                                             "v": "Goblins", "red": "Red",
@@ -223,17 +224,18 @@ def test_the_narrated_log_hides_empty_phases_and_groups_like_rolls() -> None:
 
 def test_the_narrated_log_tells_heals_returned_models_and_a_sides_decisions() -> None:
     from rules_run.engine.narrate import Words, narrate
+    from rules_run.runtime.events import Decision, Heal, Returned, Score, Win
 
     events = [
-        {"kind": "heal", "unit": "u", "points": 2},
-        {"kind": "returned", "unit": "u", "models": 1, "models_left": 5},
-        {"kind": "returned", "unit": "u", "models": 2, "models_left": 7},
-        {"kind": "decision", "decision": "gambit", "unit": None, "side": "red",
-         "choice": "storm", "why": "default"},
-        {"kind": "score", "side": "red", "points": 0, "total": 5},        # nothing scored
-        {"kind": "score", "side": "red", "points": 3, "total": 8},
-        {"kind": "win", "winner": "red", "reason": "the banner is taken"},
-        {"kind": "win", "winner": None, "reason": "both armies broke"},
+        Heal(unit="u", points=2, wounds=3),
+        Returned(unit="u", models=1, models_left=5, wounds=5, placed={}),
+        Returned(unit="u", models=2, models_left=7, wounds=7, placed={}),
+        Decision(decision="gambit", unit=None, side="red", options=["storm", "hold"],
+                 choice="storm", why="default"),
+        Score(side="red", points=0, total=5),                              # nothing scored
+        Score(side="red", points=3, total=8),
+        Win(winner="red", reason="the banner is taken"),
+        Win(winner=None, reason="both armies broke"),
     ]
     words = Words({"decisions": {"gambit": "{side} pick the gambit {choice}"}},
                   {"u": "Swordsmen", "red": "Red"}, singular=["u"])

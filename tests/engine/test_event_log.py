@@ -21,8 +21,9 @@ SHOOTING = str(ROOT / "rulesets" / "wfb8" / "battles" / "shooting.yaml")
 
 @pytest.fixture(scope="module")
 def duel_events() -> list[dict]:
+    """The duel's events as the log writes them (their ``to_json()``)."""
     _, runtime, battle = open_battle("wfb8", DUEL)
-    return run_battle(runtime, battle).events or []
+    return [e.to_json() for e in run_battle(runtime, battle).events or []]
 
 
 def _place(y: float, facing: float, ranks: int, base_mm: float) -> dict:
@@ -79,5 +80,5 @@ def test_statuses_that_run_out_are_named_when_they_do(duel_events) -> None:
 def test_attacks_say_whether_the_units_are_in_contact(duel_events) -> None:
     assert {e["in_contact"] for e in duel_events if e["kind"] == "attacks"} == {True}
     _, runtime, battle = open_battle("wfb8", SHOOTING)
-    shots = [e for e in run_battle(runtime, battle).events or [] if e["kind"] == "attacks"]
-    assert shots and not shots[0]["in_contact"]
+    shots = [e for e in run_battle(runtime, battle).events or [] if e.kind == "attacks"]
+    assert shots and not shots[0].in_contact

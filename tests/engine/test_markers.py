@@ -38,7 +38,7 @@ def test_a_round_template_counts_the_models_under_it_by_each_reading(tmp_path: P
     # wholly under: only the front base at x 36 (its far corners 0.94 away; the rear one's
     # 1.3)
     assert b("models_under", "a", m, "whole") == 1
-    placed = {k: v for k, v in events[0].items() if k not in ("seq", "round", "side", "phase")}
+    placed = {k: v for k, v in events[0].to_json().items() if k not in ("seq", "round", "side", "phase")}
     assert placed == {"kind": "marker", "marker": "marker 1", "change": "placed",
                       "at": [36.0, 10.2], "to": [36.0, 10.2], "diameters": [2.4, 2.4]}
 

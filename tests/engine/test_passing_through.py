@@ -101,8 +101,8 @@ def test_a_move_ending_on_a_unit_goes_on_until_clear(tmp_path: Path) -> None:
     assert b("distance", "m", "k") == pytest.approx(1.0, abs=1e-6)
     assert b("distance", "m", "k") >= 1.0
     assert ids(b("passed_through", "m")) == ["k"]
-    move = [e for e in events if e["kind"] == "move"][-1]
-    assert move["inches"] == 15.0 and move["on_until_clear"] == 5.0
+    move = [e for e in events if e.kind == "move"][-1]
+    assert move.inches == 15.0 and move.on_until_clear == 5.0
 
 
 def test_clearing_one_unit_onto_another_goes_on_past_both(tmp_path: Path) -> None:
@@ -134,7 +134,7 @@ def test_a_move_ending_far_enough_away_stops_where_it_ends(tmp_path: Path) -> No
         u("m", 36, 10), u("e", 36, 4, 180, side="b"), u("k", 36, 23)])
     assert b("move_away", "m", "e", 10, 1) == 10.0
     assert state.units[0].pose.y == pytest.approx(20.0)
-    assert "on_until_clear" not in [e for e in events if e["kind"] == "move"][-1]
+    assert [e for e in events if e.kind == "move"][-1].on_until_clear is None
     # 0.5" nearer, it goes on past k
     state, b, _ = build(tmp_path, [
         u("m", 36, 10), u("e", 36, 4, 180, side="b"), u("k", 36, 22.5)])
@@ -150,7 +150,7 @@ def test_moving_on_ends_at_the_table_edge(tmp_path: Path) -> None:
     m = state.units[0]
     assert not m.on_table
     assert m.pose.y == pytest.approx(49.5, abs=1e-6)
-    assert [e["kind"] for e in events][-1] == "left_table"
+    assert [e.kind for e in events][-1] == "left_table"
 
 
 def test_moving_on_leaves_the_units_attached_to_it_with_it(tmp_path: Path) -> None:

@@ -39,6 +39,6 @@ units:
 def test_wounds_are_the_health_left_on_the_unit(tmp_path: Path) -> None:
     runtime, battle = kit_battle(tmp_path, "props", RULES, BATTLE)
     result = run_battle(runtime, battle)
-    logs = [(e["message"], e["values"]) for e in result.events if e["kind"] == "log"]
+    logs = [(e.message, e.values) for e in result.events if e.kind == "log"]
     # four 3-wound models take 4 damage: one is slain, the next has 1 damage on it
     assert logs == [("before", [4, 12]), ("after", [3, 8])]

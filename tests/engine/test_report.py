@@ -29,7 +29,8 @@ def _report(edition, battle, seed=None, **how):
     result = run_battle(runtime, fight, seed=fight.seed if seed is None else seed,
                         keep_events=True)
     words = Words.of(ruleset, fight)
-    return result, summary_table(result, words) + list(narrate(result.events, words, **how))
+    told = narrate(result.events, words, **how)
+    return result, summary_table(result, words) + list(told)
 
 
 @pytest.mark.parametrize("edition,battle", list(_battles()))
@@ -50,7 +51,7 @@ def test_every_bundled_battle_narrates_without_trace_words(edition, battle):
 def test_every_log_statement_of_a_bundled_battle_has_its_phrase(edition, battle):
     result, _ = _report(edition, battle)
     words = load_edition(edition).report["messages"]
-    missing = {e["message"] for e in result.events if e["kind"] == "log"} - set(words)
+    missing = {e.message for e in result.events if e.kind == "log"} - set(words)
     assert missing == set()
 
 

@@ -55,14 +55,14 @@ def test_triggers_fire_on_engine_events_statuses_and_tests(tmp_path: Path) -> No
     a = battle.unit("a")
     assert [r.text for r in a.rules] == ["Banner", "Drilled"]   # granted
     result = run_battle(runtime, battle)
-    fired = [(e["event"], e["rule"]) for e in result.events if e["kind"] == "trigger"]
+    fired = [(e.event, e.rule) for e in result.events if e.kind == "trigger"]
     # red's two turns: start_of_turn -> inspired -> Drilled makes it steady; each passed
     # nerve test (Ld 12 always passes) counts a rally
     assert fired.count(("start_of_turn", "Banner")) == 2
     assert ("inspired", "Drilled") in fired
     assert fired.count(("nerve", "Banner")) == 2
-    statuses = [(e["unit"], e["status"], e["change"]) for e in result.events
-                if e["kind"] == "status"]
+    statuses = [(e.unit, e.status, e.change) for e in result.events
+                if e.kind == "status"]
     assert ("a", "steady", "gains") in statuses
     assert not any(u == "b" for u, _, _ in statuses)
 

@@ -48,7 +48,7 @@ def test_a_unit_aligns_its_front_flush_with_the_edge_it_stands_before(tmp_path: 
     # as wide as that edge, no room to shift: straight across from t
     assert near(c.pose, 36, 12, 180)
     assert b("arc", "c", "t") == "front" and b("distance", "c", "t") == 0
-    assert events[-1]["kind"] == "align"
+    assert events[-1].to_json()["kind"] == "align"
 
 
 def test_a_unit_aligns_its_flank_to_the_front_of_a_wider_unit(tmp_path: Path) -> None:

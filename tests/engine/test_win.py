@@ -52,9 +52,9 @@ def test_a_named_winner_beats_the_victory_points_and_ends_the_battle(tmp_path) -
     assert (result.winner, result.rounds) == ("blue", 2)
     assert result.reason == "the banner is taken (round 2 of 4)"
     assert result.victory_points == {"red": 100, "blue": 0}
-    turns = [(e["round"], e["side"]) for e in result.events if e["kind"] == "turn"]
+    turns = [(e.round, e.side) for e in result.events if e.kind == "turn"]
     assert turns == [(1, "red"), (1, "blue"), (2, "red")]     # blue's turn 2 is not played
-    calls = [e["values"] for e in result.events if e["kind"] == "log"]
+    calls = [e.values for e in result.events if e.kind == "log"]
     assert calls == [[True, False]]                           # the first call decides
 
 

@@ -10,6 +10,7 @@ import attrs
 from rules_run.chance import RandomChance, ScriptedChance
 from rules_run import open_battle
 from rules_run.engine.state import BattleState
+from rules_run.runtime.events import Event
 
 __all__ = ["Probe", "battle_file"]
 
@@ -34,12 +35,12 @@ class Probe:
         return self.runtime.invoke(name, self.env, args)
 
     def logged(self, message: str) -> list[list[Any]]:
-        return [e["values"] for e in self.env.events
-                if e["kind"] == "log" and e["message"] == message]
+        return [e.values for e in self.env.events
+                if e.kind == "log" and e.message == message]
 
-    def events(self, kind: str, **match: Any) -> list[dict]:
+    def events(self, kind: str, **match: Any) -> list[Event]:
         return [e for e in self.env.events
-                if e["kind"] == kind and all(e.get(k) == v for k, v in match.items())]
+                if e.kind == kind and all(getattr(e, k, None) == v for k, v in match.items())]
 
     def counter(self, name: str, owner: Any) -> Any:
         key = (name, getattr(owner, "id", owner))

@@ -10,6 +10,7 @@ import yaml
 from rules_run.chance import RandomChance
 from rules_run import open_battle
 from rules_run.engine.state import BattleState
+from rules_run.runtime.events import Event
 
 __all__ = ["build"]
 
@@ -24,7 +25,7 @@ def build(tmp_path: Path, units: list[dict], battlefield: dict | None = None):
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     _, runtime, battle = open_battle("wfb8", str(path))
     state = BattleState(runtime, battle, [], {})
-    events: list[dict] = []
+    events: list[Event] = []
     env = runtime.env(RandomChance(1), battle.options, events, state)
 
     def b(name: str, *args: Any) -> Any:

@@ -10,6 +10,7 @@ import yaml
 from rules_run.chance import RandomChance, ScriptedChance, enumerate_exact
 from rules_run import open_battle
 from rules_run.engine.state import BattleState
+from rules_run.runtime.events import Event
 
 __all__ = ["World", "one", "pos", "unit"]
 
@@ -27,7 +28,7 @@ class World:
         self.state = BattleState(self.runtime, self.battle, orders, {})
         self.state.round = 1
         self.state.active_side = self.battle.units[0].side
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.chance: Any = RandomChance(1)
 
     def unit(self, unit_id: str):
@@ -66,10 +67,10 @@ class World:
         return seq.exact(lambda ch: rt.env(ch, opts), args)
 
     def logs(self, message: str) -> list[list]:
-        return [e["values"] for e in self.events if e["kind"] == "log" and e["message"] == message]
+        return [e.values for e in self.events if e.kind == "log" and e.message == message]
 
-    def tests(self, rule: str) -> list[dict]:
-        return [e for e in self.events if e["kind"] == "test" and e["rule"] == rule]
+    def tests(self, rule: str) -> list[Event]:
+        return [e for e in self.events if e.kind == "test" and e.rule == rule]
 
 
 def unit(uid: str, side: str, x: float, y: float, facing: float = 0, **spec: Any) -> dict:

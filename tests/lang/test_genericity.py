@@ -14,7 +14,7 @@ The rule, read from the loaded bundled rulesets rather than from a list of names
   One-letter parameters (``a``, ``x``) are the rules' mathematical variables, not words.
 
 A word the interpreter defines itself is generic, not the ruleset's, even when a ruleset
-uses it as a name too: the language's keywords (``grammar/rules.lark``), its builtins, unit
+uses it as a name too: the language's keywords and rule names (``grammar/rules.lark``), its builtins, unit
 properties, events, readings and the texts builtins take (:mod:`rules_run.lang.builtins`),
 its type names (:mod:`rules_run.lang.types`), the fields of its syntax tree and entities
 (:mod:`rules_run.lang.ast`, :mod:`rules_run.runtime.entities`) and the property names of its
@@ -101,6 +101,9 @@ def interpreter_vocabulary() -> set[str]:
     :data:`GENERIC`."""
     grammar = (ROOT / "grammar" / "rules.lark").read_text(encoding="utf-8")
     words = set(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"', grammar))
+    # the grammar's rule names and aliases (the AST builder's callbacks are keyed by them)
+    words |= set(re.findall(r"^[?!]?([a-z_][a-z0-9_]*)\s*:", grammar, re.M))
+    words |= set(re.findall(r"->\s*([a-z_][a-z0-9_]*)", grammar))
     words |= (set(builtins.BUILTIN_FUNCTIONS) | set(builtins.BUILTIN_NAMES)
               | set(builtins.UNIT_PROPERTIES) | set(builtins.EVENTS) | set(builtins.READINGS))
     words |= {text for b in builtins.BUILTIN_FUNCTIONS.values()

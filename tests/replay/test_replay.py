@@ -118,8 +118,8 @@ def test_a_picture_shows_the_table_at_the_end_of_a_round_with_its_moves(
 
 def test_a_shape_in_an_event_is_drawn(battle_log, tmp_path, capsys) -> None:
     lines = battle_log.read_text().splitlines()
-    marker = {"kind": "log", "message": "a marker", "values": [], "seq": 10**6, "round": 6,
-              "side": None, "phase": None,
+    marker = {"kind": "log", "message": "a marker", "values": [], "at": "rules.rules:1:1",
+              "seq": 10**6, "round": 6, "side": None, "phase": None,
               "shape": {"kind": "circle", "x": 10, "y": 8, "radius": 2.5, "label": "a blast"}}
     template = dict(marker, shape={"kind": "polygon", "points": [[0, 0], [4, 0], [2, 3]]})
     log = tmp_path / "shapes.jsonl"
@@ -132,6 +132,21 @@ def test_a_shape_in_an_event_is_drawn(battle_log, tmp_path, capsys) -> None:
     assert ('<circle class="mark-shape" cx="10" cy="40" r="2.5"><title>a blast</title>'
             "</circle>") in picture
     assert '<polygon class="mark-shape" points="0,48 4,48 2,45">' in picture
+
+
+def test_an_event_without_a_field_of_its_kind_is_told_at_its_line(battle_log, tmp_path,
+                                                                  capsys) -> None:
+    """The replay tells each event as its record (rules_run.runtime.events): an event that
+    lacks a field its kind always has is an error at its line, not a traceback."""
+    lines = battle_log.read_text().splitlines()
+    broken = {"kind": "log", "values": [], "at": "rules.rules:1:1", "seq": 10**6,
+              "round": 6, "side": None, "phase": None}
+    log = tmp_path / "broken.jsonl"
+    log.write_text("\n".join(lines[:-1] + [json.dumps(broken), lines[-1]]) + "\n")
+    code, err = _replay(capsys, str(log), "-o", str(tmp_path / "x.svg"))
+    assert code == 1
+    assert (f"broken.jsonl:{len(lines)}:1: error: a 'log' event the replay cannot read "
+            "(KeyError: 'message')") in err
 
 
 def test_a_wheel_and_a_marker_are_steps(battle_log) -> None:

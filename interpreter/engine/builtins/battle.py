@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rules_run.diagnostics import Span
 from rules_run.engine.builtins.registry import builtin, fail, name_of
 from rules_run.lang import ast
+from rules_run.runtime.events import RollOff, Score, Status, Win
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
@@ -28,8 +29,8 @@ def apply(state, env, span, status, thing, until=None):
     fresh = status not in thing.statuses
     thing.statuses[status] = until or decl.until
     if fresh:
-        state.emit(env, "status", unit=getattr(thing, "id", None), status=status,
-                  change="gains", quiet=decl.quiet)
+        env.emit(Status, unit=getattr(thing, "id", None), status=status,
+                 change="gains", quiet=decl.quiet)
         state.fire(env, status)
     return True
 
@@ -38,8 +39,8 @@ def apply(state, env, span, status, thing, until=None):
 def clear(state, env, span, status, thing):
     decl = _status_decl(state, status, span)
     if thing.statuses.pop(status, "absent") != "absent":
-        state.emit(env, "status", unit=getattr(thing, "id", None), status=status,
-                  change="loses", quiet=decl.quiet)
+        env.emit(Status, unit=getattr(thing, "id", None), status=status,
+                 change="loses", quiet=decl.quiet)
     return True
 
 
@@ -70,7 +71,7 @@ def add_counter(state, env, span, name, owner, amount):
 @builtin("score_points")
 def score_points(state, env, span, side, points):
     state.vp[side] = state.vp.get(side, 0) + int(points)
-    state.emit(env, "score", side=side, points=int(points), total=state.vp[side])
+    env.emit(Score, side=side, points=int(points), total=state.vp[side])
     return state.vp[side]
 
 
@@ -82,7 +83,7 @@ def win(state, env, span, side, reason):
         return False
     state.won = (side, str(reason))
     state.ended = str(reason)
-    state.emit(env, "win", winner=side, reason=str(reason))
+    env.emit(Win, winner=side, reason=str(reason))
     return True
 
 
@@ -93,7 +94,7 @@ def roll_off(state, env, span, a, b, bonus_a=0, bonus_b=0):
     while True:
         ra = env.chance.roll((D6,), "roll_off")[0] + bonus_a
         rb = env.chance.roll((D6,), "roll_off")[0] + bonus_b
-        state.emit(env, "roll_off", sides=[name_of(a), name_of(b)], rolls=[ra, rb])
+        env.emit(RollOff, sides=[name_of(a), name_of(b)], rolls=[ra, rb])
         if ra != rb:
             return a if ra > rb else b
 

@@ -12,6 +12,7 @@ from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.lang.builtins import UNIT_PROPERTIES
 from rules_run.limits import limit, too_many
 from rules_run.runtime.entities import Unit, Weapon
+from rules_run.runtime.events import Volley
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
@@ -56,11 +57,11 @@ def fight(state, env, span, sequence, attacker, target, attacks=1, **named):
     finally:
         state.attacking = False
     weapon = next((v.name for v in args.values() if isinstance(v, Weapon)), None)
-    state.emit(env, "attacks", attacker=attacker.id, target=target.id, sequence=sequence,
-              attacks=int(attacks or 0), damage=total, in_contact=target in attacker.engaged,
-              weapon=weapon,
-              steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
-              cite=state.runtime.ruleset.cite(sequence))
+    env.emit(Volley, attacker=attacker.id, target=target.id, sequence=sequence,
+             attacks=int(attacks or 0), damage=total, in_contact=target in attacker.engaged,
+             weapon=weapon,
+             steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
+             cite=state.runtime.ruleset.cite(sequence))
     return total
 
 

@@ -27,6 +27,7 @@ from rules_run.engine.builtins.shapes import model_bases
 from rules_run.lang.builtins import READINGS
 from rules_run.runtime.entities import Unit, placed
 from rules_run.space import TOLERANCE, Sweep, axes
+from rules_run.runtime.events import Marker
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
@@ -78,10 +79,10 @@ def _reading(reading: Any, span: Span | None) -> str:
 
 def _put(state: BattleState, env: Any, marker_id: str, shape: Sweep, change: str) -> None:
     state._markers[marker_id] = shape
-    state.emit(env, "marker", marker=marker_id, change=change,
-              at=[round(shape.x1, 3), round(shape.y1, 3)],
-              to=[round(shape.x2, 3), round(shape.y2, 3)],
-              diameters=[round(2 * shape.r1, 3), round(2 * shape.r2, 3)])
+    env.emit(Marker, marker=marker_id, change=change,
+             at=[round(shape.x1, 3), round(shape.y1, 3)],
+             to=[round(shape.x2, 3), round(shape.y2, 3)],
+             diameters=[round(2 * shape.r1, 3), round(2 * shape.r2, 3)])
 
 
 # ---------------------------------------------------------------- placing and moving
@@ -125,7 +126,7 @@ def remove_marker(state, env, span, marker_id):
     """Take the marker off the table."""
     marker(state, marker_id, span)
     del state._markers[marker_id]
-    state.emit(env, "marker", marker=marker_id, change="removed")
+    env.emit(Marker, marker=marker_id, change="removed")
     return True
 
 

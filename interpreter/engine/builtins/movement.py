@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.engine.builtins.shapes import gap, unit_shape
 from rules_run.runtime.entities import Unit, placed
+from rules_run.runtime.events import Align, Attach, Detach, Engage, LeftTable, StraightMove, Wheel
 from rules_run.space import (TOLERANCE, Pose, advance, arc_of, axes, corners, far_apart,
                              heading_to, hull, overlap, until_clear)
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
 
-__all__ = ["carry", "leave_fights", "moved_from", "on_table", "others"]
+__all__ = ["carry", "leave_fights", "moved_from", "on_table", "other_units"]
 
 
 @builtin("distance")
@@ -58,8 +59,8 @@ def move_toward(state, env, span, unit, other, inches):
     unit.pose = advance(start, heading, step)
     moved_from(state, unit, start)
     carry(unit)
-    state.emit(env, "move", unit=unit.id, toward=other.id, inches=round(step, 3),
-              placed=state.positions(env, unit))
+    env.emit(StraightMove, unit=unit.id, toward=other.id, inches=round(step, 3),
+             placed=state.positions(env, unit))
     return step
 
 
@@ -77,17 +78,17 @@ def move_away(state, env, span, unit, other, inches, clear_of=None):
     carry(unit)
     if on:
         moved = round(float(inches) + on, 3)
-        state.emit(env, "move", unit=unit.id, away_from=other.id, inches=moved,
-                  on_until_clear=round(on, 3), placed=state.positions(env, unit))
+        env.emit(StraightMove, unit=unit.id, away_from=other.id, inches=moved,
+                 on_until_clear=round(on, 3), placed=state.positions(env, unit))
     else:
         moved = float(inches)
-        state.emit(env, "move", unit=unit.id, away_from=other.id, inches=moved,
-                  placed=state.positions(env, unit))
+        env.emit(StraightMove, unit=unit.id, away_from=other.id, inches=moved,
+                 placed=state.positions(env, unit))
     if not on_table(state, unit):
         unit.on_table = False
         carry(unit)
-        state.emit(env, "left_table", unit=unit.id,
-                  followers=[f.id for f in unit.followers])
+        env.emit(LeftTable, unit=unit.id,
+                 followers=[f.id for f in unit.followers])
     return moved
 
 
@@ -97,7 +98,7 @@ def moved_from(state: BattleState, unit: Unit, start: Pose) -> None:
     state._moves[unit] = (Pose(start.x, start.y, end.facing), end, state.footprint(unit))
 
 
-def others(state: BattleState, unit: Unit) -> list[Unit]:
+def other_units(state: BattleState, unit: Unit) -> list[Unit]:
     """The units in the battle but this one and those attached to it (or it to)."""
     return [o for o in state.units if o is not unit and state.alive(o)
             and o not in unit.followers and o is not unit.leader]
@@ -114,7 +115,7 @@ def _on_until_clear(state: BattleState, unit: Unit, heading: float, reach: float
     """
     size = state.footprint(unit)
     v = axes(heading)[0]
-    rest = others(state, unit)
+    rest = other_units(state, unit)
     on = 0.0
     for _ in range(len(rest) + 1):
         pose = placed(unit)
@@ -143,7 +144,7 @@ def passed_through(state, env, span, unit):
     swept = hull(corners(start, size) + corners(end, size))
     x0, y0, x1, y1 = swept.box
     out = []
-    for o in others(state, unit):
+    for o in other_units(state, unit):
         # the circle around its footprint misses the swept area's box: it is not touched
         pose, there = placed(o), state.footprint(o)
         r = math.hypot(there.width, there.depth) / 2
@@ -179,9 +180,9 @@ def engage(state, env, span, unit, other, arc=None):
         if a not in b.engaged:
             b.engaged.append(a)
     if env.events is not None:
-        state.emit(env, "engage", unit=unit.id, target=other.id,
-                  arc=arc or arc_of(other.pose, state.footprint(other), unit.pose.x,
-                                    unit.pose.y), placed=state.positions(env, unit))
+        env.emit(Engage, unit=unit.id, target=other.id,
+                 arc=arc or arc_of(other.pose, state.footprint(other), unit.pose.x,
+                                   unit.pose.y), placed=state.positions(env, unit))
     return True
 
 
@@ -210,8 +211,8 @@ def wheel(state, env, span, unit, degrees, most=None):
     moved_from(state, unit, start)
     carry(unit)
     inches = round(abs(turn) * size.width, 3)
-    state.emit(env, "wheel", unit=unit.id, degrees=round(float(degrees), 3), inches=inches,
-              placed=state.positions(env, unit))
+    env.emit(Wheel, unit=unit.id, degrees=round(float(degrees), 3), inches=inches,
+             placed=state.positions(env, unit))
     return inches
 
 
@@ -252,8 +253,8 @@ def align(state, env, span, unit, other, side="front"):
                      facing % 360)
     moved_from(state, unit, start)
     carry(unit)
-    state.emit(env, "align", unit=unit.id, to=other.id, flush=side, arc=arc,
-              placed=state.positions(env, unit))
+    env.emit(Align, unit=unit.id, to=other.id, flush=side, arc=arc,
+             placed=state.positions(env, unit))
     return True
 
 
@@ -272,8 +273,8 @@ def attach(state, env, span, follower, leader):
     follower.leader = leader
     leader.followers.append(follower)
     follower.pose = leader.pose
-    state.emit(env, "attach", unit=follower.id, to=leader.id,
-              placed=state.positions(env, follower))
+    env.emit(Attach, unit=follower.id, to=leader.id,
+             placed=state.positions(env, follower))
     return True
 
 
@@ -284,7 +285,7 @@ def detach(state, env, span, follower):
     if leader is not None:
         leader.followers.remove(follower)
         follower.leader = None
-        state.emit(env, "detach", unit=follower.id, to=leader.id)
+        env.emit(Detach, unit=follower.id, to=leader.id)
     return True
 
 

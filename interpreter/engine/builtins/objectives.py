@@ -24,6 +24,7 @@ from rules_run.engine.builtins.shapes import model_bases
 from rules_run.runtime.entities import placed
 from rules_run.space import (TOLERANCE, Convex, Footprint, Pose, advance, corners,
                              edge_distance, far_apart, heading_to, point_distance)
+from rules_run.runtime.events import StraightMove
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
@@ -215,8 +216,8 @@ def move_to(state, env, span, unit, place_id, inches, keep_away=None):
     moved_from(state, unit, start)
     carry(unit)
     moved = round(moved, 3)
-    state.emit(env, "move", unit=unit.id, toward=where.id, inches=moved,
-               placed=state.positions(env, unit))
+    env.emit(StraightMove, unit=unit.id, toward=where.id, inches=moved,
+             placed=state.positions(env, unit))
     return moved
 
 

@@ -7,10 +7,11 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from rules_run.diagnostics import Span
-from rules_run.engine.builtins.movement import detach, leave_fights, others
+from rules_run.engine.builtins.movement import detach, leave_fights, other_units
 from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.runtime.entities import Unit, placed, use_items
 from rules_run.space import TOLERANCE, Pose, edge_distance, far_apart
+from rules_run.runtime.events import Arrive, Casualties, Destroyed, Heal, Returned, SetAside
 
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
@@ -94,7 +95,7 @@ def wield(state, env, span, unit, item_id):
 def heal(state, env, span, unit, points):
     healed = min(unit.damage, max(0, int(points or 0)))
     unit.damage -= healed
-    state.emit(env, "heal", unit=unit.id, points=healed, wounds=unit.wounds)
+    env.emit(Heal, unit=unit.id, points=healed, wounds=unit.wounds)
     return healed
 
 
@@ -103,8 +104,8 @@ def return_models(state, env, span, unit, n):
     back = max(0, min(int(n or 0), unit.starting_models - unit.models))
     if back and not unit.destroyed:
         unit.models += back
-        state.emit(env, "returned", unit=unit.id, models=back, models_left=unit.models,
-                  wounds=unit.wounds, placed=state.positions(env, unit))
+        env.emit(Returned, unit=unit.id, models=back, models_left=unit.models,
+                 wounds=unit.wounds, placed=state.positions(env, unit))
     return back
 
 
@@ -120,11 +121,11 @@ def inflict(state, env, span, unit, damage, saves=None):
         unit.models -= 1
         slain += 1
     if env.events is not None:
-        state.emit(env, "casualties", unit=unit.id, damage=int(damage), slain=slain,
-                  models_left=unit.models, wounds=unit.wounds,
-                  wounds_each=unit.wounds_each,
-                  wounds_lost=unit.damage if unit.models > 0 else 0,
-                  placed=state.positions(env, unit) if unit.models > 0 else {})
+        env.emit(Casualties, unit=unit.id, damage=int(damage), slain=slain,
+                 models_left=unit.models, wounds=unit.wounds,
+                 wounds_each=unit.wounds_each,
+                 wounds_lost=unit.damage if unit.models > 0 else 0,
+                 placed=state.positions(env, unit) if unit.models > 0 else {})
     if slain:
         state.fire(env, "slain")
     if unit.models <= 0:
@@ -142,7 +143,7 @@ def destroy_unit(state: BattleState, env, unit: Unit) -> None:
     leave_fights(unit)
     if unit.leader is not None:
         detach(state, env, None, unit)
-    state.emit(env, "destroyed", unit=unit.id)
+    env.emit(Destroyed, unit=unit.id)
     state.fire(env, "destroyed")
 
 
@@ -159,7 +160,7 @@ def set_aside(state, env, span, unit):
     leave_fights(unit)
     unit.on_table = False
     unit.set_aside = True
-    state.emit(env, "set_aside", unit=unit.id)
+    env.emit(SetAside, unit=unit.id)
     return True
 
 
@@ -176,8 +177,8 @@ def arrive(state, env, span, unit, edge=None, along=None, keep_away=None):
     unit.set_aside = False
     unit.on_table = True
     unit.pose = pose
-    state.emit(env, "arrive", unit=unit.id, at=[round(pose.x, 3), round(pose.y, 3)],
-              facing=pose.facing, placed=state.positions(env, unit))
+    env.emit(Arrive, unit=unit.id, at=[round(pose.x, 3), round(pose.y, 3)],
+             facing=pose.facing, placed=state.positions(env, unit))
     return True
 
 
@@ -214,7 +215,7 @@ def _edge_pose(state: BattleState, unit: Unit, edge: Any, along: Any, keep_away:
     wanted = min(max(wanted, half), length - half)
     if keep_away is None:
         return at(wanted)
-    standing = [o for o in others(state, unit) if o.on_table and o.pose is not None]
+    standing = [o for o in other_units(state, unit) if o.on_table and o.pose is not None]
     need = float(keep_away) - TOLERANCE
     steps = int(math.ceil(length / _ARRIVE_STEP))
     for k in sorted(range(-steps, steps + 1), key=lambda k: (abs(k), k)):
