@@ -42,10 +42,6 @@ RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}
 FACE = ""
 """The unit of ``rules_run/__init__.py``."""
 
-KNOWN: frozenset[tuple[str, str]] = frozenset()
-"""Imports against the flow known today, as (file under interpreter/, module imported)."""
-
-
 def module_name(path: Path) -> str:
     """The module a file of ``interpreter/`` installs as (``rules_run.engine.stats``)."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
@@ -114,16 +110,10 @@ def test_every_unit_has_a_layer() -> None:
 
 
 def test_no_import_goes_up_a_layer() -> None:
-    unknown = sorted(v for v in _against_flow() if (v[0], v[1]) not in KNOWN)
+    unknown = sorted(_against_flow())
     assert unknown == [], "imports from a lower layer to a higher one:\n" + "\n".join(
         f"  interpreter/{f}:{line} ({here}) imports {mod} ({there})"
         for f, mod, line, here, there in unknown)
-
-
-def test_the_known_violations_are_still_there() -> None:
-    """Each entry of KNOWN must still be found: remove it once it is fixed."""
-    found = {(v[0], v[1]) for v in _against_flow()}
-    assert sorted(KNOWN - found) == [], "fixed: remove these from KNOWN"
 
 
 def _against_flow() -> list[tuple[str, str, int, str, str]]:
@@ -134,12 +124,10 @@ def _against_flow() -> list[tuple[str, str, int, str, str]]:
 
 
 def test_no_cycle_between_units() -> None:
-    """No two units import each other, directly or through others (the known imports up a
-    layer left out: they are what makes today's one cycle)."""
+    """No two units import each other, directly or through others."""
     graph: dict[str, set[str]] = {}
-    for here, there, name, file, _ in edges():
-        if (file, name) not in KNOWN:
-            graph.setdefault(here, set()).add(there)
+    for here, there, _, _, _ in edges():
+        graph.setdefault(here, set()).add(there)
     cycles = _cycles(graph)
     assert cycles == [], "import cycles between units: " + "; ".join(
         " -> ".join(c + [c[0]]) for c in cycles)
