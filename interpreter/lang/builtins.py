@@ -292,7 +292,7 @@ NAME_TYPES: dict[str, str] = {
 
 # Generic properties of a unit (``u.models``), besides the declared characteristics.
 UNIT_PROPERTIES: dict[str, str] = {
-    "id": "the unit's id in the battle file",
+    "id": "the unit's id in the battle file (a part's: its name in the unit data, mount)",
     "name": "its display name",
     "side": "the side it belongs to",
     "models": "models still alive (of a group too)",
@@ -313,7 +313,7 @@ UNIT_PROPERTIES: dict[str, str] = {
 }
 
 PROPERTY_TYPES: dict[str, tuple[str, str]] = {
-    "id": ("unit", "text"),
+    "id": ("unit|part", "text"),
     "name": ("unit|weapon|part|group", "text"),
     "side": ("unit", "side"),
     "models": ("unit|group", "int"),

@@ -98,13 +98,13 @@ class Part(Bearer):
 
     kind = "part"
 
-    def __init__(self, name: str, title: str, profile: Mapping[str, Any],
+    def __init__(self, id: str, name: str, profile: Mapping[str, Any],
                  rules: list[RuleInstance], keywords: set[str], weapons: list[Weapon],
                  owner: Unit | None = None) -> None:
         super().__init__(rules, keywords)
-        self.name = name
+        self.id = id
         """The part's key in the data (``mount``): what rules name it by."""
-        self.title = title
+        self.name = name
         """Its display name (``Warhorse``)."""
         self.profile = dict(profile)
         self.weapons = weapons
@@ -118,7 +118,7 @@ class Part(Bearer):
         return twin
 
     def __repr__(self) -> str:
-        return f"Part({self.name!r})"
+        return f"Part({self.id!r})"
 
 
 class Group(Bearer):
