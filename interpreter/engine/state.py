@@ -230,11 +230,14 @@ class BattleState:
         names them)."""
         expired = {}
         for u in self.units:
-            gone = [s for s, until in u.statuses.items() if until == period]
-            for s in gone:
-                del u.statuses[s]
-            if gone:
-                expired[u.id] = sorted(gone)
+            # a unit's, then its parts' (unit.part) and its groups' (unit.group)
+            for key, bearer in [(u.id, u), *((f"{u.id}.{p.id}", p) for p in u.parts.values()),
+                                *((f"{u.id}.{g.name}", g) for g in u.groups)]:
+                gone = [s for s, until in bearer.statuses.items() if until == period]
+                for s in gone:
+                    del bearer.statuses[s]
+                if gone:
+                    expired[key] = sorted(gone)
         if expired:
             env.emit(Expire, period=period, statuses=expired)
 

@@ -20,6 +20,7 @@ characteristics weapon: Attacks, Strength @ L1
 rule "Bite" @ L1
     add 1 to S
 rule "Drilled" @ L1
+status spooked until end of phase @ L1
 
 test save(g: any) @ L1
     dice D6
@@ -49,6 +50,11 @@ phase report @ L1
     log "drilled", [g has "Drilled" for each g in groups(u)]
     log "slain", allocate(u, 4), [g.models for each g in groups(u)], u.models
     log "more", inflict(u, 2), [g.models for each g in groups(u)], u.models
+    apply(spooked, m)
+    log "spooked", m is spooked, unit_named("riders") is spooked
+
+phase later @ L1
+    log "later", part(unit_named("riders"), "mount") is spooked
 
 battle @ L1
     rounds 1
@@ -58,6 +64,7 @@ battle @ L1
     turn:
         if active_side == "red":
             report()
+            later()
 '''
 
 UNITS = '''kind: units
@@ -140,6 +147,15 @@ def test_a_part_has_its_own_profile_and_rules(tmp_path) -> None:
     assert seen["parts"] == [["rider", "mount"], True]
 
 
+def test_a_part_s_status_is_its_own_and_wears_off(tmp_path) -> None:
+    opened = kit(tmp_path)
+    result = run_battle(opened.runtime, opened.battle, scripted=[6] * 4)
+    seen = {e.message: e.values for e in result.events if e.kind == "log"}
+    assert (seen["spooked"], seen["later"]) == ([True, False], [False])
+    assert [e.statuses for e in result.events if e.kind == "expire"] == [
+        {"riders.mount": ["spooked"]}]
+
+
 def test_a_battle_file_gives_its_own_groups(tmp_path) -> None:
     battle = BATTLE.replace(
         "models: 5}", "models: 4, groups: [{name: a, models: 1, weapons: [plasma]}, "
@@ -155,7 +171,7 @@ def problems(tmp_path: Path, **files: str) -> str:
 
 def test_a_rule_naming_a_part_no_unit_has_is_a_located_error(tmp_path) -> None:
     text = problems(tmp_path, rules=RULES.replace('"mount")\n', '"mont")\n', 1))
-    assert ('mixed.rules:31:40: error: no unit in the ruleset\'s data has a part \'mont\'\n'
+    assert ('mixed.rules:32:40: error: no unit in the ruleset\'s data has a part \'mont\'\n'
             in text)
     assert "did you mean 'mount'?" in text
 
