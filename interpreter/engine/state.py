@@ -20,7 +20,7 @@ from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.builtins.registry import fail, files_ranks, name_of
 from rules_run.engine.kept import MISSING, Kept, KeptByValue
 from rules_run.runtime.effects import rule_scope
-from rules_run.runtime.entities import DEFAULT_BASE_MM, Unit, placed, wounds_per_model
+from rules_run.runtime.entities import DEFAULT_BASE_MM, Unit, event_id, placed, wounds_per_model
 from rules_run.runtime.events import Decision, Expire, Phase, Trigger, Turn
 from rules_run.space import MM_PER_INCH, Footprint, Pose
 
@@ -231,13 +231,12 @@ class BattleState:
         expired = {}
         for u in self.units:
             # a unit's, then its parts' (unit.part) and its groups' (unit.group)
-            for key, bearer in [(u.id, u), *((f"{u.id}.{p.id}", p) for p in u.parts.values()),
-                                *((f"{u.id}.{g.name}", g) for g in u.groups)]:
+            for bearer in [u, *u.parts.values(), *u.groups]:
                 gone = [s for s, until in bearer.statuses.items() if until == period]
                 for s in gone:
                     del bearer.statuses[s]
                 if gone:
-                    expired[key] = sorted(gone)
+                    expired[event_id(bearer)] = sorted(gone)
         if expired:
             env.emit(Expire, period=period, statuses=expired)
 

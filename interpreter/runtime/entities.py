@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RuleInstance", "Bearer", "Weapon", "Part", "Group", "Unit", "DEFAULT_BASE_MM", "placed",
-    "wounds_per_model",
+    "wounds_per_model", "event_id",
 ]
 
 DEFAULT_BASE_MM = (20.0, 20.0)
@@ -282,6 +282,14 @@ def use_items(runtime: Runtime, unit: Unit, idle: frozenset[int]) -> None:
     unit.equipment = [item for i, item in enumerate(unit.all_equipment) if i not in idle]
     unit.rules = [inst for source, inst in unit.item_rules if source not in idle]
     runtime.apply_grants(unit)
+
+
+def event_id(thing: Any) -> Any:
+    """What events name a bearer by: a unit's id (a weapon's name); a part's or a group's
+    unit's id and its own, ``riders.mount``."""
+    if isinstance(thing, (Part, Group)) and thing.owner is not None:
+        return f"{thing.owner.id}.{thing.id if isinstance(thing, Part) else thing.name}"
+    return getattr(thing, "id", None)
 
 
 def placed(unit: Unit) -> Pose:

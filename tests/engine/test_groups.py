@@ -152,6 +152,8 @@ def test_a_part_s_status_is_its_own_and_wears_off(tmp_path) -> None:
     result = run_battle(opened.runtime, opened.battle, scripted=[6] * 4)
     seen = {e.message: e.values for e in result.events if e.kind == "log"}
     assert (seen["spooked"], seen["later"]) == ([True, False], [False])
+    assert [(e.unit, e.change) for e in result.events if e.kind == "status"] == [
+        ("riders.mount", "gains")]
     assert [e.statuses for e in result.events if e.kind == "expire"] == [
         {"riders.mount": ["spooked"]}]
 
