@@ -53,6 +53,14 @@ phase report @ L1
     apply(spooked, m)
     log "spooked", m is spooked, unit_named("riders") is spooked
 
+# which group loses models first: the side decides, else the rifles
+decision casualty_group(u: unit) options groups(u) @ L1
+    default rifles
+
+phase losses @ L1
+    let u = unit_named("guard")
+    log "lost", inflict(decide(casualty_group, u), 1), groups(u)[0], [g.models for each g in groups(u)]
+
 phase later @ L1
     log "later", part(unit_named("riders"), "mount") is spooked
 
@@ -65,6 +73,8 @@ battle @ L1
         if active_side == "red":
             report()
             later()
+        else:
+            losses()
 '''
 
 UNITS = '''kind: units
@@ -156,6 +166,15 @@ def test_a_part_s_status_is_its_own_and_wears_off(tmp_path) -> None:
         ("riders.mount", "gains")]
     assert [e.statuses for e in result.events if e.kind == "expire"] == [
         {"riders.mount": ["spooked"]}]
+
+
+def test_which_group_loses_models_is_a_decision_with_a_default(tmp_path) -> None:
+    # after the report (rifles 1, plasma 2 left with all saves passed): the default takes
+    # a rifle; an order takes a plasma gunner
+    assert logs(tmp_path, [6] * 4)["lost"] == [1, "guard.rifles", [0, 2]]
+    ordered = BATTLE + ("orders:\n  - {side: red, unit: guard, decision: casualty_group, "
+                        "choose: plasma}\n")
+    assert logs(tmp_path, [6] * 4, ordered)["lost"] == [1, "guard.rifles", [1, 1]]
 
 
 def test_a_battle_file_gives_its_own_groups(tmp_path) -> None:
