@@ -60,6 +60,9 @@ decision casualty_group(u: unit) options groups(u) @ L1
 phase losses @ L1
     let u = unit_named("guard")
     log "lost", inflict(decide(casualty_group, u), 1), groups(u)[0], [g.models for each g in groups(u)]
+    log "back", return_models(u, 4), [g.models for each g in groups(u)], u.models
+    let m = part(unit_named("riders"), "mount")
+    log "hooves", [[w.name, w.Attacks, w.owner == m] for each w in weapons(m)], count(weapons(unit_named("riders")))
 
 phase later @ L1
     log "later", part(unit_named("riders"), "mount") is spooked
@@ -96,7 +99,11 @@ units:
     profile: {S: 3, A: 1, W: 1, Sv: 4}
     parts:
       rider: {name: Rider, profile: {S: 3, A: 1}}
-      mount: {name: Horse, profile: {S: 3, A: 2}, rules: ["Bite"]}
+      mount:
+        name: Horse
+        profile: {S: 3, A: 2}
+        rules: ["Bite"]
+        weapons: {hooves: {profile: {Attacks: 2, Strength: 3}}}
 '''
 
 BATTLE = '''edition: mixed
@@ -175,6 +182,16 @@ def test_which_group_loses_models_is_a_decision_with_a_default(tmp_path) -> None
     ordered = BATTLE + ("orders:\n  - {side: red, unit: guard, decision: casualty_group, "
                         "choose: plasma}\n")
     assert logs(tmp_path, [6] * 4, ordered)["lost"] == [1, "guard.rifles", [1, 1]]
+
+
+def test_models_that_come_back_fill_the_groups_in_data_order(tmp_path) -> None:
+    # 2 of 5 left (rifles 0, plasma 2) after the default loss: 3 of the 4 come back (up to
+    # the unit's 5), all to the rifles (their 3)
+    assert logs(tmp_path, [6] * 4)["back"] == [3, [3, 2], 5]
+
+
+def test_a_part_carries_weapons_of_its_own(tmp_path) -> None:
+    assert logs(tmp_path, [6] * 4)["hooves"] == [[["hooves", 2, True]], 0]
 
 
 def test_a_battle_file_gives_its_own_groups(tmp_path) -> None:
