@@ -111,10 +111,15 @@ class Part(Bearer):
         self.owner = owner
 
     def fresh_for(self, unit: Unit) -> Part:
-        """A copy belonging to ``unit`` (a unit's :meth:`Unit.fresh`): its own statuses."""
+        """A copy belonging to ``unit`` (a unit's :meth:`Unit.fresh`): its own statuses, its
+        weapons carried by the copy."""
         twin = copy.copy(self)
         twin.statuses = dict(self.statuses)
         twin.owner = unit
+        twin.weapons = [copy.copy(w) for w in self.weapons]
+        for w in twin.weapons:
+            w.statuses = dict(w.statuses)
+            w.owner = twin
         return twin
 
     def __repr__(self) -> str:
