@@ -367,7 +367,6 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
     return unit
 
 
-
 def _groups(doc, where, spec, base, unit: Unit, ruleset: Ruleset, runtime: Runtime,
             characteristics: set[str], bag: DiagnosticBag) -> list[Group]:
     """The unit's groups of models: the battle file's, else its profile's. Their models add
