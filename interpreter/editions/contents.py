@@ -132,6 +132,35 @@ def check_unit_data(reader: FolderReader, units: Mapping[str, Any], equipment: M
                     code="unknown-equipment",
                     hint=did_you_mean(item, equipment),
                 )
+        weapons = located.value.get("weapons") or {}
+        for i, group in enumerate(located.value.get("groups") or []):
+            for j, name in enumerate(group.get("weapons") or []):
+                if name not in weapons:
+                    reader.bag.add(
+                        f"groups[{i}]: the profile has no weapon {name!r}",
+                        located.doc.span(located.path + ("groups", i, "weapons", j)),
+                        code="unknown-weapon", hint=did_you_mean(name, weapons)
+                        or ("its weapons: " + ", ".join(weapons) if weapons
+                            else "the profile has no weapons"))
+    _check_part_names(reader, units, [*decls.values(), *rules.values()])
+
+
+def _check_part_names(reader: FolderReader, units: Mapping[str, Any],
+                      decls: Iterable[ast.Decl]) -> None:
+    """Each part a rule names (``part(u, "mount")``) is a part of some unit in the data."""
+    known = sorted({name for unit in units.values() for name in (unit.get("parts") or {})})
+    for decl in decls:
+        for node in walk(decl):
+            if not (isinstance(node, ast.Call) and node.name == "part" and len(node.args) == 2):
+                continue
+            given = node.args[1]
+            if (isinstance(given, ast.Literal) and given.kind == "text"
+                    and given.value not in known):
+                reader.bag.add(
+                    f"no unit in the ruleset's data has a part {given.value!r}", given.span,
+                    code="unknown-part", hint=did_you_mean(str(given.value), known)
+                    or ("the parts in its data: " + ", ".join(known) if known
+                        else "no unit in its data has parts"))
 
 
 def _check_rule_refs(reader: FolderReader, located: Located, rules: Mapping[str, ast.RuleDecl],
@@ -235,6 +264,9 @@ class Located(dict[str, Any]):
             for key, sub in (v.get(group) or {}).items():
                 if isinstance(sub, dict) and isinstance(sub.get("profile"), dict):
                     yield self.path + (group, key, "profile"), sub["profile"]
+        for i, sub in enumerate(v.get("groups") or []):
+            if isinstance(sub, dict) and isinstance(sub.get("profile"), dict):
+                yield self.path + ("groups", i, "profile"), sub["profile"]
         if isinstance(v.get("modifies"), dict):
             yield self.path + ("modifies",), v["modifies"]
 
@@ -248,3 +280,7 @@ class Located(dict[str, Any]):
                 if isinstance(sub, dict):
                     for i, r in enumerate(sub.get("rules", []) or []):
                         yield self.path + (group, key, "rules", i), r
+        for j, sub in enumerate(v.get("groups") or []):
+            if isinstance(sub, dict):
+                for i, r in enumerate(sub.get("rules", []) or []):
+                    yield self.path + ("groups", j, "rules", i), r

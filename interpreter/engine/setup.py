@@ -27,7 +27,7 @@ from rules_run.lang import ast
 from rules_run.lang.rule_refs import RuleRefError
 from rules_run.limits import limit, too_many
 from rules_run.runtime.compiled import Runtime
-from rules_run.runtime.entities import Unit, Weapon, use_items
+from rules_run.runtime.entities import Group, Part, Unit, Weapon, use_items
 
 __all__ = ["Battle", "load_battle", "read_battle", "battle_edition"]
 
@@ -343,6 +343,18 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
     )
     unit.item_ids = item_ids
     unit.item_rules = item_rules
+    for name, part_spec in (base.get("parts") or {}).items():
+        part = Part(name, part_spec.get("name") or name,
+                    runtime.profile_values(part_spec.get("profile") or {}, doc.span(where)),
+                    [runtime.bind_rule(r) for r in part_spec.get("rules") or []],
+                    set(part_spec.get("keywords") or []), [], unit)
+        part.weapons = [
+            Weapon(w_name, runtime.profile_values(w.get("profile") or {}, doc.span(where)),
+                   [runtime.bind_rule(r) for r in w.get("rules") or []], part)
+            for w_name, w in (part_spec.get("weapons") or {}).items()]
+        runtime.apply_grants(part)
+        unit.parts[name] = part
+    unit.groups = _groups(doc, where, spec, base, unit, ruleset, runtime, characteristics, bag)
     first: dict[str, int] = {}
     for i, item in enumerate(equipment):
         if item.get("alternative") is not None:
@@ -354,3 +366,64 @@ def _build_unit(doc, where, spec, ruleset, runtime, characteristics, bag) -> Uni
         runtime.apply_grants(weapon)
     return unit
 
+
+def _groups(doc, where, spec, base, unit: Unit, ruleset: Ruleset, runtime: Runtime,
+            characteristics: set[str], bag: DiagnosticBag) -> list[Group]:
+    """The unit's groups of models: the battle file's, else its profile's. Their models add
+    up to the unit's; one group may leave its number out and take the rest."""
+    given = "groups" in spec
+    specs = spec.get("groups") if given else base.get("groups")
+    if not specs:
+        return []
+    at = where + ("groups",) if given else where + ("models",)
+    weapons = {w.name: w for w in unit.weapons}
+    groups: list[Group] = []
+    for i, g in enumerate(specs):
+        here = at + (i,) if given else at
+        chosen = []
+        for j, name in enumerate(g.get("weapons") or []):
+            if name not in weapons:
+                bag.add(f"groups[{i}]: the profile has no weapon {name!r}",
+                        doc.span(here + ("weapons", j)) if given else doc.span(here),
+                        code="unknown-weapon", hint=did_you_mean(name, weapons)
+                        or ("its weapons: " + ", ".join(weapons) if weapons
+                            else "the profile has no weapons"))
+            else:
+                chosen.append(weapons[name])
+        for name in g.get("profile") or {}:
+            if name not in characteristics:
+                bag.add(f"groups[{i}]: unknown characteristic {name!r}",
+                        doc.key_span(here + ("profile", name)) if given else doc.span(here),
+                        code="unknown-characteristic", hint=did_you_mean(name, characteristics))
+        rules = []
+        for j, text in enumerate(g.get("rules") or []):
+            try:
+                rules.append(runtime.bind_rule(text))
+            except (KeyError, RuleRefError):
+                bag.add(f"groups[{i}]: unknown rule {text!r}",
+                        doc.span(here + ("rules", j)) if given else doc.span(here),
+                        code="unknown-rule", hint=did_you_mean(text.split("(")[0].strip(),
+                                                               ruleset.rules))
+        profile = {k: v for k, v in runtime.profile_values(
+            g.get("profile") or {}, doc.span(where)).items() if k in characteristics}
+        groups.append(Group(g.get("name") or f"group{i + 1}", g.get("models") or 0, profile,
+                            rules, chosen, unit))
+    rest = [i for i, g in enumerate(specs) if "models" not in g]
+    counted = sum(g.models for g in groups)
+    if len(rest) > 1:
+        bag.add(f"groups[{rest[1]}]: only one group may leave out its models (groups[{rest[0]}] "
+                "takes the rest)", doc.span(at + (rest[1],)) if given else doc.span(at),
+                code="group-models", hint="give this group's models")
+    elif rest and counted >= unit.models:
+        bag.add(f"the groups with a number have {counted} models, leaving none of the unit's "
+                f"{unit.models} to groups[{rest[0]}]", doc.span(at), code="group-models",
+                hint=f"give the groups fewer than {unit.models} models")
+    elif rest:
+        groups[rest[0]].models = groups[rest[0]].starting_models = unit.models - counted
+    elif counted != unit.models:
+        bag.add(f"the groups' models add up to {counted}, the unit has {unit.models}",
+                doc.span(at), code="group-models",
+                hint="make them add up, or leave one group's models out to take the rest")
+    for group in groups:
+        runtime.apply_grants(group)
+    return groups

@@ -20,7 +20,7 @@ from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.builtins.registry import fail, files_ranks, name_of
 from rules_run.engine.kept import MISSING, Kept, KeptByValue
 from rules_run.runtime.effects import rule_scope
-from rules_run.runtime.entities import DEFAULT_BASE_MM, Unit, placed, wounds_per_model
+from rules_run.runtime.entities import DEFAULT_BASE_MM, Unit, event_id, placed, wounds_per_model
 from rules_run.runtime.events import Decision, Expire, Phase, Trigger, Turn
 from rules_run.space import MM_PER_INCH, Footprint, Pose
 
@@ -230,11 +230,13 @@ class BattleState:
         names them)."""
         expired = {}
         for u in self.units:
-            gone = [s for s, until in u.statuses.items() if until == period]
-            for s in gone:
-                del u.statuses[s]
-            if gone:
-                expired[u.id] = sorted(gone)
+            # a unit's, then its parts' (unit.part) and its groups' (unit.group)
+            for bearer in [u, *u.parts.values(), *u.groups]:
+                gone = [s for s, until in bearer.statuses.items() if until == period]
+                for s in gone:
+                    del bearer.statuses[s]
+                if gone:
+                    expired[event_id(bearer)] = sorted(gone)
         if expired:
             env.emit(Expire, period=period, statuses=expired)
 

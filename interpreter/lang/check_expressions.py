@@ -287,9 +287,10 @@ class ExpressionChecker:
         return ty.list_of(item)
 
     def bearer(self, e: ast.Expr, scope: Scope, what: str) -> None:
-        """Check ``e``, which must carry rules and statuses (a unit or a weapon)."""
+        """Check ``e``, which must carry rules and statuses (a unit, a weapon, a part of a
+        unit's models or a group of them)."""
         t = self.expr(e, scope)
-        if not ty.fits(t, "unit|weapon"):
+        if not ty.fits(t, "unit|weapon|part|group"):
             self.ctx.error(f"{what} asks a unit or a weapon, got {ty.show(t)}", e.span,
                            "wrong-type")
 
@@ -297,7 +298,7 @@ class ExpressionChecker:
         t = self.expr(e.target, scope)
         char = self.ctx.characteristics.get(e.name)
         if char is not None:
-            owner, value = "unit|weapon", ty.declared(char.type)
+            owner, value = "unit|weapon|part|group", ty.declared(char.type)
         elif e.name in PROPERTY_TYPES:
             owner, value = PROPERTY_TYPES[e.name]
         elif e.name in self.ctx.marks:

@@ -145,8 +145,10 @@ def shown_type(wanted: str) -> str:
 
 
 def shown_wanted(wanted: str) -> str:
-    """What ``wanted`` (as in :func:`fits`) asks for, with articles: ``a unit or a weapon``."""
-    return " or ".join(article(show(declared(w))) for w in wanted.split("|"))
+    """What ``wanted`` (as in :func:`fits`) asks for, with articles: ``a unit or a weapon``,
+    ``a unit, a weapon or a part``."""
+    words = [article(show(declared(w))) for w in wanted.split("|")]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
 def article(word: str) -> str:

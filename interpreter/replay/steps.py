@@ -336,7 +336,8 @@ class _Tracker:
             marks.append(Mark("shape", shape=marker_shape(e)))
         if kind == "expire":
             for uid, names in e["statuses"].items():
-                self.units[uid]["statuses"].difference_update(names)
+                if uid in self.units:   # a part's or a group's (unit.part) is not drawn
+                    self.units[uid]["statuses"].difference_update(names)
         elif kind == "left_table":
             for uid in [e["unit"], *(e.get("followers") or ())]:
                 self.units[uid]["on"] = False

@@ -46,6 +46,9 @@ def _ranks(unit: Any) -> int:
 PURE_BUILTINS: dict[str, Callable[..., Any]] = {
     # questions about one unit that need no battle (rules-odds asks them too)
     "weapons": lambda unit, kind=None: list(unit.weapons),
+    "part": lambda unit, name: None if unit is None else unit.parts.get(name),
+    "parts": lambda unit: [] if unit is None else list(unit.parts.values()),
+    "groups": lambda unit: [] if unit is None else list(unit.groups),
     "ranks": _ranks,
     "files": lambda unit: min(unit.files, unit.models),
     "starting_models": lambda unit: unit.starting_models,

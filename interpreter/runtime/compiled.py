@@ -29,7 +29,7 @@ from rules_run.runtime.codegen import CodeGen
 from rules_run.runtime.decisions import compile_decisions
 from rules_run.runtime.dice import dice_of
 from rules_run.runtime.effects import bearers, characteristic_effects, index_rule, rule_scope
-from rules_run.runtime.entities import Bearer, RuleInstance, Weapon
+from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Weapon
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.rolls import CompiledRoll
 from rules_run.runtime.sequences import CompiledSequence
@@ -246,13 +246,18 @@ class Runtime:
     # ------------------------------------------------------------ characteristics
     def characteristic(self, env: Env | None, thing: Any, name: str,
                        as_profile: bool = False) -> Any:
-        """A characteristic of a unit or weapon: the profile's value, each equipment item's
+        """A characteristic of a unit, weapon, part or group: the profile's value (a part's or
+        group's unit's when its own profile does not give it), each equipment item's
         ``modifies:`` (units only), the effects of the rules in play (set, then multiply and
         divide, then add), the declaration's floor, then its range (``as_profile``: the
         profile's value, clamped, before equipment and rule effects).
 
         While the effects of a characteristic are weighed, an amount or condition that reads
         that same characteristic of that same bearer sees it without rule effects."""
+        if (isinstance(thing, (Part, Group)) and name not in thing.profile
+                and thing.owner is not None):
+            # a part or group has the characteristics of its unit it does not give itself
+            return self.characteristic(env, thing.owner, name, as_profile)
         value = thing.profile.get(name)
         modified = False
         if not isinstance(thing, Weapon) and not as_profile:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rules_run.chance import DiceExpr
 from rules_run.lang import ast
 from rules_run.runtime.dice import dice_of
-from rules_run.runtime.entities import Bearer, RuleInstance, Weapon
+from rules_run.runtime.entities import Bearer, Group, RuleInstance, Weapon
 from rules_run.runtime.env import Env, fail
 
 if TYPE_CHECKING:
@@ -166,12 +166,14 @@ def rule_scope(vars: Mapping[str, Any], inst: RuleInstance, bearer: Any) -> dict
 
 
 def bearers(args: Mapping[str, Any]) -> list[Bearer]:
-    """The bearers among a roll's or step's arguments, each once: a weapon, then its owner."""
+    """The bearers among a roll's or step's arguments, each once: a weapon, then its owner
+    (a unit, or the part of its models carrying it); a group of a unit's models, then the
+    unit. A part's unit is not in play through the part: its rules are the part's own."""
     seen: list[Bearer] = []
     for v in args.values():
         if isinstance(v, Bearer) and all(v is not s for s in seen):
             seen.append(v)
-            if isinstance(v, Weapon) and v.owner is not None and all(
+            if isinstance(v, (Weapon, Group)) and v.owner is not None and all(
                     v.owner is not s for s in seen):
                 seen.append(v.owner)
     return seen

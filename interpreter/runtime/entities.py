@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
 
 __all__ = [
-    "RuleInstance", "Bearer", "Weapon", "Unit", "DEFAULT_BASE_MM", "placed", "wounds_per_model",
+    "RuleInstance", "Bearer", "Weapon", "Part", "Group", "Unit", "DEFAULT_BASE_MM", "placed",
+    "wounds_per_model", "event_id",
 ]
 
 DEFAULT_BASE_MM = (20.0, 20.0)
@@ -77,14 +78,87 @@ class Weapon(Bearer):
     kind = "weapon"
 
     def __init__(self, name: str, profile: Mapping[str, Any], rules: list[RuleInstance],
-                 owner: Unit | None = None) -> None:
+                 owner: Bearer | None = None) -> None:
         super().__init__(rules)
         self.name = name
         self.profile = dict(profile)
         self.owner = owner
+        """Who carries it: a unit, or the part of its models that does (a mount's)."""
 
     def __repr__(self) -> str:
         return f"Weapon({self.name!r})"
+
+
+class Part(Bearer):
+    """A named part of each model of a unit (a rider and its mount, a crew and its machine):
+    its own characteristics, rules, keywords and weapons, from the unit data's ``parts:``.
+
+    A characteristic its profile does not give is its unit's. The rules of the unit do not
+    reach it, nor its statuses: what the part carries is its own (``part(u, "mount")``)."""
+
+    kind = "part"
+
+    def __init__(self, id: str, name: str, profile: Mapping[str, Any],
+                 rules: list[RuleInstance], keywords: set[str], weapons: list[Weapon],
+                 owner: Unit | None = None) -> None:
+        super().__init__(rules, keywords)
+        self.id = id
+        """The part's key in the data (``mount``): what rules name it by."""
+        self.name = name
+        """Its display name (``Warhorse``)."""
+        self.profile = dict(profile)
+        self.weapons = weapons
+        self.owner = owner
+
+    def fresh_for(self, unit: Unit) -> Part:
+        """A copy belonging to ``unit`` (a unit's :meth:`Unit.fresh`): its own statuses, its
+        weapons carried by the copy."""
+        twin = copy.copy(self)
+        twin.statuses = dict(self.statuses)
+        twin.owner = unit
+        twin.weapons = [copy.copy(w) for w in self.weapons]
+        for w in twin.weapons:
+            w.statuses = dict(w.statuses)
+            w.owner = twin
+        return twin
+
+    def __repr__(self) -> str:
+        return f"Part({self.id!r})"
+
+
+class Group(Bearer):
+    """Some of a unit's models that differ from the rest (``groups:`` in the unit data or
+    the battle file): how many they are, the weapons they carry, the characteristics they
+    have of their own (a save of their own in a mixed unit) and their own rules.
+
+    A characteristic its profile does not give is its unit's. The unit's models are the sum
+    of its groups' (checked at set-up); casualties come off a group (``inflict(g, ...)``),
+    or off the unit's groups in their data order."""
+
+    kind = "group"
+
+    def __init__(self, name: str, models: int, profile: Mapping[str, Any],
+                 rules: list[RuleInstance], weapons: list[Weapon],
+                 owner: Unit | None = None) -> None:
+        super().__init__(rules)
+        self.name = name
+        self.models = models
+        """Its models still alive."""
+        self.starting_models = models
+        self.profile = dict(profile)
+        self.weapons = weapons
+        self.owner = owner
+
+    def fresh_for(self, unit: Unit) -> Group:
+        """A copy belonging to ``unit`` (a unit's :meth:`Unit.fresh`): its own models and
+        statuses."""
+        twin = copy.copy(self)
+        twin.statuses = dict(self.statuses)
+        twin.owner = unit
+        return twin
+
+    def __repr__(self) -> str:
+        return f"Group({self.name!r})"
 
 
 class Unit(Bearer):
@@ -148,6 +222,10 @@ class Unit(Bearer):
         self.damage = 0
         """Damage points on the current (next to die) model."""
         self.counters: dict[str, int] = {}
+        self.parts: dict[str, Part] = {}
+        """The parts of each of its models by name (rider, mount), from its data."""
+        self.groups: list[Group] = []
+        """Its groups of models, in data order (none: all its models are alike)."""
         # battle state
         self.wounds_each = 1
         """Damage points a model takes before it is slain (the ruleset's ``as wounds``)."""
@@ -191,6 +269,8 @@ class Unit(Bearer):
         twin.counters = dict(self.counters)
         twin.values = dict(self.values)
         twin.rules = list(self.rules)
+        twin.parts = {name: part.fresh_for(twin) for name, part in self.parts.items()}
+        twin.groups = [group.fresh_for(twin) for group in self.groups]
         twin.engaged = []
         twin.leader = None
         twin.followers = []
@@ -207,6 +287,14 @@ def use_items(runtime: Runtime, unit: Unit, idle: frozenset[int]) -> None:
     unit.equipment = [item for i, item in enumerate(unit.all_equipment) if i not in idle]
     unit.rules = [inst for source, inst in unit.item_rules if source not in idle]
     runtime.apply_grants(unit)
+
+
+def event_id(thing: Any) -> Any:
+    """What events name a bearer by: a unit's id (a weapon's name); a part's or a group's
+    unit's id and its own, ``riders.mount``."""
+    if isinstance(thing, (Part, Group)) and thing.owner is not None:
+        return f"{thing.owner.id}.{thing.id if isinstance(thing, Part) else thing.name}"
+    return getattr(thing, "id", None)
 
 
 def placed(unit: Unit) -> Pose:

@@ -15,7 +15,7 @@ import attrs
 
 from rules_run.chance.die import FaceValue
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
-from rules_run.runtime.entities import Unit, Weapon
+from rules_run.runtime.entities import Group, Part, Unit, Weapon, event_id
 from rules_run.runtime.events import Event
 from rules_run.runtime.types import BattleState
 
@@ -115,7 +115,10 @@ def fail(message: str, span: Span | None, code: str = "runtime") -> BattleError:
 
 def show(value: Any) -> Any:
     """A value as the event log and error messages show it: a unit or weapon by its id or
-    name, a roll's result by its value."""
+    name, a part or a group of a unit's models as ``unit.part``, a roll's result by its
+    value."""
+    if isinstance(value, (Part, Group)):
+        return event_id(value)
     if isinstance(value, (Unit, Weapon)):
         return getattr(value, "id", None) or value.name
     if isinstance(value, RollResult):

@@ -234,7 +234,7 @@ BROKEN = [
         [
             (2, 47, "unknown-key", "unknown key 'wizard' in units[0]",
              "allowed keys: id, side, profile, name, models, files, base, characteristics, "
-             "equipment, rules, command, keywords, position, values, points"),
+             "equipment, rules, command, keywords, position, values, groups, points"),
         ],
         id="game-specific-key-is-unknown",
     ),

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rules_run.diagnostics import Span
 from rules_run.engine.builtins.registry import builtin, fail, name_of
 from rules_run.lang import ast
+from rules_run.runtime.entities import event_id
 from rules_run.runtime.events import RollOff, Score, Status, Win
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def apply(state, env, span, status, thing, until=None):
     fresh = status not in thing.statuses
     thing.statuses[status] = until or decl.until
     if fresh:
-        env.emit(Status, unit=getattr(thing, "id", None), status=status,
+        env.emit(Status, unit=event_id(thing), status=status,
                  change="gains", quiet=decl.quiet)
         state.fire(env, status)
     return True
@@ -39,7 +40,7 @@ def apply(state, env, span, status, thing, until=None):
 def clear(state, env, span, status, thing):
     decl = _status_decl(state, status, span)
     if thing.statuses.pop(status, "absent") != "absent":
-        env.emit(Status, unit=getattr(thing, "id", None), status=status,
+        env.emit(Status, unit=event_id(thing), status=status,
                  change="loses", quiet=decl.quiet)
     return True
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rules_run.diagnostics import Span
 from rules_run.engine.builtins.movement import detach, leave_fights, other_units
 from rules_run.engine.builtins.registry import builtin, fail
-from rules_run.runtime.entities import Unit, placed, use_items
+from rules_run.runtime.entities import Group, Unit, placed, use_items
 from rules_run.space import TOLERANCE, Pose, edge_distance, far_apart
 from rules_run.runtime.events import Arrive, Casualties, Destroyed, Heal, Returned, SetAside
 
@@ -104,6 +104,11 @@ def return_models(state, env, span, unit, n):
     back = max(0, min(int(n or 0), unit.starting_models - unit.models))
     if back and not unit.destroyed:
         unit.models += back
+        left = back
+        for group in unit.groups:   # back into its groups, in data order
+            again = min(left, group.starting_models - group.models)
+            group.models += again
+            left -= again
         env.emit(Returned, unit=unit.id, models=back, models_left=unit.models,
                  wounds=unit.wounds, placed=state.positions(env, unit))
     return back
@@ -111,12 +116,25 @@ def return_models(state, env, span, unit, n):
 
 @builtin("inflict")
 def inflict(state, env, span, unit, damage, saves=None):
-    """Damage points, allocated one model at a time; returns the models slain."""
+    """Damage points, allocated one model at a time; returns the models slain.
+
+    Given a group of a unit's models, the models slain are the group's (damage beyond its
+    last model is lost); given a unit with groups, each model slain is of its first group
+    with models left."""
+    group = unit if isinstance(unit, Group) else None
+    if group is not None:
+        unit = group.owner
     if damage is None or damage <= 0 or not state.alive(unit):
         return 0
     unit.damage += int(damage)
     slain = 0
     while unit.damage >= unit.wounds_each and unit.models > 0:
+        losing = group or next((g for g in unit.groups if g.models > 0), None)
+        if losing is not None:
+            if losing.models <= 0:
+                unit.damage = 0   # the group is gone: the rest of its damage is lost
+                break
+            losing.models -= 1
         unit.damage -= unit.wounds_each
         unit.models -= 1
         slain += 1
@@ -137,6 +155,8 @@ def inflict(state, env, span, unit, damage, saves=None):
 def destroy_unit(state: BattleState, env, unit: Unit) -> None:
     unit.destroyed = True
     unit.models = 0
+    for group in unit.groups:
+        group.models = 0
     # the units attached to it go on where they stand, in their fights
     for follower in list(unit.followers):
         detach(state, env, None, follower)
