@@ -295,6 +295,14 @@ class ExpressionChecker:
 
     def _attribute(self, e: ast.Attribute, scope: Scope) -> str:
         t = self.expr(e.target, scope)
+        if t == "step":
+            # an earlier step's result, as a chain keeps it: its marks and whether it passed
+            if e.name in self.ctx.marks or e.name == "passed":
+                return "bool"
+            self.ctx.error(f"{e.name!r} is read from an earlier step's result, which gives its "
+                           "marks and 'passed'", e.span, "bad-attribute",
+                           hint=did_you_mean(e.name, self.ctx.marks | {"passed"}))
+            return ty.ANY
         char = self.ctx.characteristics.get(e.name)
         if char is not None:
             owner, value = "unit|weapon", ty.declared(char.type)

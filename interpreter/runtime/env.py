@@ -100,11 +100,14 @@ class StepResult:
 
 @attrs.frozen
 class SequenceOutcome:
-    """What one run of a sequence did: how many chains got past each step, and the damage."""
+    """What one run of a sequence did: how many chains got past each step, the damage, and
+    its tallies."""
 
     past: tuple[int, ...]
     """For each step in order, the number of chains that went on past it."""
     damage: int
+    tallies: tuple[int, ...] = ()
+    """For each tally the sequence declares (``tally glancing``), in order, its count."""
 
 
 def fail(message: str, span: Span | None, code: str = "runtime") -> BattleError:
