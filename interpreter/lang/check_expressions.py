@@ -308,6 +308,8 @@ class ExpressionChecker:
             owner, value = "unit|weapon", ty.declared(char.type)
         elif e.name in PROPERTY_TYPES:
             owner, value = PROPERTY_TYPES[e.name]
+        elif e.name in self.ctx.tallies and (e.name not in self.ctx.marks or t == "int"):
+            owner, value = "int", "int"   # what fight() gives: the damage, with its tallies
         elif e.name in self.ctx.marks:
             owner, value = "result", "bool"
         else:
@@ -315,7 +317,7 @@ class ExpressionChecker:
                 f"unknown characteristic or property {e.name!r}", e.span,
                 "unknown-characteristic",
                 hint=did_you_mean(e.name, set(self.ctx.characteristics) | set(PROPERTY_TYPES)
-                                  | self.ctx.marks),
+                                  | self.ctx.marks | self.ctx.tallies),
             )
             return ty.ANY
         if not ty.fits(t, owner):
