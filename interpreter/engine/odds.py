@@ -69,7 +69,7 @@ class TallyCounts(tuple):
         ((1, 2), (1, 1))
     """
 
-    def __add__(self, other: object) -> TallyCounts:  # type: ignore[override]
+    def __add__(self, other: object) -> TallyCounts:
         if not isinstance(other, tuple):
             return NotImplemented
         return TallyCounts(a + b for a, b in zip(self, other))
@@ -333,9 +333,15 @@ def compute_odds(runtime, fight, attacker: str, target: str, *, mode: str | None
             for (name, _, stops_on_pass, _), d in zip(seq.steps, past)]
     joint = _sum(r.tallies for r in results if r.tallies is not None) if seq.tallies else None
     if joint is not None:
-        rows += [(name, joint.map(lambda c, i=i: c[i])) for i, name in enumerate(seq.tallies)]
+        rows += [(name, joint.map(functools.partial(_count, i=i)))
+                 for i, name in enumerate(seq.tallies)]
     rows += [("damage", damage), ("models removed", _removed(runtime, t, damage))]
     return Odds(a, t, plans, rows, sampled, tuple(seq.tallies), joint, sampled_tallies)
+
+
+def _count(counts: TallyCounts, i: int) -> int:
+    """The ``i``-th tally's count."""
+    return int(counts[i])
 
 
 def _sum(dists: Iterable[Dist[Any]]) -> Dist[Any]:
