@@ -170,9 +170,20 @@ def _json(ruleset, o: Odds, samples: int) -> dict:
             for name, d in o.rows
         ],
     }
+    if o.joint is not None:
+        out["tallies"] = {
+            "names": list(o.tallies),
+            "joint": [{"counts": dict(zip(o.tallies, counts)), "probability": float(p),
+                       "exact": str(p)} for counts, p in o.joint.items()],
+        }
     if o.sampled is not None:
         out["samples"] = {"n": samples, "mean": float(o.sampled.mean()),
                           "distribution": {k: float(v) for k, v in sorted(o.sampled.items())}}
+        if o.sampled_tallies:
+            out["samples"]["tallies"] = {
+                name: {"mean": float(d.mean()),
+                       "distribution": {k: float(v) for k, v in sorted(d.items())}}
+                for name, d in zip(o.tallies, o.sampled_tallies)}
     return out
 
 
@@ -207,11 +218,17 @@ def _print_text(ruleset, o: Odds, samples: int, exact: bool) -> None:
     if o.sampled is not None:
         print(f"  {'damage (sampled)':<18}{float(o.sampled.mean()):>9.3f}"
               f"{o.sampled.max():>6}   from {samples} samples")
+        for name, d in zip(o.tallies, o.sampled_tallies):
+            print(f"  {name + ' (sampled)':<18}{float(d.mean()):>9.3f}{d.max():>6}"
+                  f"   from {samples} samples")
 
 
 def _print_table(found: list[Odds], exact: bool) -> None:
-    """Damage and models removed: exactly k and at least k, every attacker side by side."""
-    for row in (-2, -1):
+    """Damage and models removed, then each tally: exactly k and at least k, every attacker
+    side by side."""
+    names = found[0].tallies if all(o.tallies == found[0].tallies for o in found) else ()
+    tallies = [-2 - len(names) + i for i in range(len(names))]
+    for row in (-2, -1, *tallies):
         what = found[0].rows[row][0]
         dists = [o.rows[row][1] for o in found]
         cols = [(f"{'exactly':>9}{'at least':>10}" + (f"{'exactly':>14}{'at least':>14}"

@@ -42,11 +42,13 @@ OTHER_WORDS = (
     "during", "each", "elif", "else", "end", "exclusive", "faces", "fail", "failed",
     "fails", "for", "friendly", "from", "gains", "grant", "has", "highest", "if", "in",
     "is", "least", "let", "log", "lowest", "mark", "marked", "max", "min", "minimum",
-    "modifier", "modifiers", "modify", "most", "multiply", "natural", "need", "never",
+    "modifier", "modifiers", "modify", "most", "multiply", "natural", "need", "needing",
+    "never",
     "not", "of", "on", "one", "options", "or", "ordered", "pass", "passed", "passes",
     "picking", "point", "quiet", "range", "removes", "reroll", "result", "return", "round",
     "rounding", "rounds", "score", "set", "setup", "simulated", "skip", "stacking",
-    "starting", "step", "stop", "stops", "then", "to", "turn", "unaffected", "until", "up",
+    "starting", "step", "stop", "stops", "tally", "then", "to", "turn", "unaffected",
+    "until", "up",
     "value", "when", "where", "while", "with",
 )
 """Every other word of the grammar."""

@@ -223,7 +223,8 @@ def _volley(e: Volley, needs: list[Roll | AutomaticTest], w: Words) -> str:
     verb = w.verb(e.attacker, "attacks", "attack")
     return (f"    {w.name(e.attacker)} {verb} {w.name(e.target)}{weapon}: "
             f"{e.attacks} attack{'s' if e.attacks != 1 else ''}"
-            + (f" ({needed})" if needed else "") + f", {', '.join(shown)} → {e.damage} damage")
+            + (f" ({needed})" if needed else "") + f", {', '.join(shown)} → {e.damage} damage"
+            + "".join(f", {n} {w.name(tally)}" for tally, n in (e.tallies or {}).items()))
 
 
 def _does(w: Words, unit: str | None, singular: str, plural: str, rest: str) -> str:

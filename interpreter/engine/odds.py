@@ -23,8 +23,8 @@ from rules_run.limits import limit, too_many
 from rules_run.runtime.compiled import Runtime
 from rules_run.runtime.entities import Unit, Weapon, wounds_per_model
 
-__all__ = ["AttackPlan", "AttackOdds", "attack_mode", "plan_attacks", "attack_odds",
-           "sample_attacks", "Odds", "compute_odds"]
+__all__ = ["AttackPlan", "AttackOdds", "TallyCounts", "attack_mode", "plan_attacks",
+           "attack_odds", "sample_attacks", "Odds", "compute_odds"]
 
 
 @attrs.frozen
@@ -55,6 +55,29 @@ class AttackOdds:
     """Total damage over all attacks."""
     models_removed: Dist
     """Models removed by that damage (wounds per model from the ``as wounds`` characteristic)."""
+    tallies: Dist | None = None
+    """The joint distribution of the sequence's tallies over all attacks (a
+    :class:`TallyCounts`, in the order the sequence declares them); None without tallies."""
+
+
+class TallyCounts(tuple):
+    """The counts of a sequence's tallies, added up tally by tally (so distributions of
+    them convolve as numbers do: ``0 + counts`` is ``counts``).
+
+    Examples:
+        >>> TallyCounts((1, 0)) + TallyCounts((0, 2)), 0 + TallyCounts((1, 1))
+        ((1, 2), (1, 1))
+    """
+
+    def __add__(self, other: object) -> TallyCounts:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return TallyCounts(a + b for a, b in zip(self, other))
+
+    def __radd__(self, other: object) -> TallyCounts:
+        if other == 0:
+            return self
+        return NotImplemented
 
 
 def attack_mode(runtime: Runtime, mode: str | None) -> tuple[str, Mapping[str, Any]]:
@@ -203,25 +226,35 @@ def attack_odds(runtime: Runtime, plan: AttackPlan, target: Unit,
     wounds = wounds_per_model(runtime, target)
     carried = target.damage
     removed = damage.map(lambda d: min(target.models, (carried + d) // wounds))
-    return AttackOdds(plan, tuple(seq.step_names), per_attack, past, damage, removed)
+    tallies = None
+    if seq.tallies:
+        none = TallyCounts((0,) * len(seq.tallies))
+        # no attacks at all sum to 0: no tally counted
+        tallies = over_attacks(per_attack.map(lambda o: TallyCounts(o.tallies))).map(
+            lambda c: c if isinstance(c, TallyCounts) else none)
+    return AttackOdds(plan, tuple(seq.step_names), per_attack, past, damage, removed, tallies)
 
 
 def sample_attacks(runtime: Runtime, plan: AttackPlan, samples: int, seed: int,
                    options: dict[str, Any] | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> Dist:
-    """A Monte Carlo estimate of the total damage of the plan's attacks (exact counts / n);
-    ``progress`` is told (samples done, samples) every 1000 samples."""
+                   progress: Callable[[int, int], None] | None = None,
+                   tally: str | None = None) -> Dist:
+    """A Monte Carlo estimate of the total damage of the plan's attacks (exact counts / n),
+    or of one of its sequence's tallies (``tally``); ``progress`` is told (samples done,
+    samples) every 1000 samples."""
     seq = runtime.sequences[plan.sequence]
     chance = RandomChance(seed)
     env = runtime.env(chance, options)
     counts: dict[int, int] = {}
+    which = seq.tallies.index(tally) if tally is not None else None
     for i in range(samples):
         if progress is not None and (i % 1000 == 0 or i == samples - 1):
             progress(i + 1, samples)
         total = 0
         n = plan.attacks if isinstance(plan.attacks, int) else plan.attacks.sample(chance.rng)
         for _ in range(n):
-            total += seq.run(env, dict(plan.args)).damage
+            outcome = seq.run(env, dict(plan.args))
+            total += outcome.damage if which is None else outcome.tallies[which]
         counts[total] = counts.get(total, 0) + 1
     return Dist.from_weights({k: Fraction(v, samples) for k, v in counts.items()})
 
@@ -243,8 +276,15 @@ class Odds:
     target: Any
     plans: list
     rows: list[tuple[str, Dist]]
-    """(what, its distribution): each step of the sequence, then damage, models removed."""
+    """(what, its distribution): each step of the sequence, each tally, then damage, models
+    removed."""
     sampled: Dist | None = None
+    tallies: tuple[str, ...] = ()
+    """The sequence's tallies, in order (their rows come after the steps')."""
+    joint: Dist | None = None
+    """The joint distribution of the tallies (a :class:`TallyCounts`); None without tallies."""
+    sampled_tallies: tuple[Dist, ...] = ()
+    """With samples: each tally's Monte Carlo estimate, from the same samples as damage's."""
 
     @property
     def damage(self) -> Dist:
@@ -278,15 +318,30 @@ def compute_odds(runtime, fight, attacker: str, target: str, *, mode: str | None
     past = [_sum(r.past[i] for r in results) for i in range(len(steps))]
     damage = _sum(r.damage for r in results)
     sampled = None
+    seq = runtime.sequences[plans[0].sequence]
+    sampled_tallies: tuple[Dist, ...] = ()
     if samples:
         sampled = _sum(sample_attacks(runtime, p, samples, derive_seed(seed, "odds", i),
                                       fight.options, progress=progress)
                        for i, p in enumerate(plans))
-    seq = runtime.sequences[plans[0].sequence]
+        # each tally from the same seeds, so from the same samples as the damage
+        sampled_tallies = tuple(
+            _sum(sample_attacks(runtime, p, samples, derive_seed(seed, "odds", i),
+                                fight.options, tally=name) for i, p in enumerate(plans))
+            for name in seq.tallies)
     rows = [(f"{name} {'failed' if stops_on_pass else 'passed'}", d)
             for (name, _, stops_on_pass, _), d in zip(seq.steps, past)]
+    joint = _sum(r.tallies for r in results if r.tallies is not None) if seq.tallies else None
+    if joint is not None:
+        rows += [(name, joint.map(functools.partial(_count, i=i)))
+                 for i, name in enumerate(seq.tallies)]
     rows += [("damage", damage), ("models removed", _removed(runtime, t, damage))]
-    return Odds(a, t, plans, rows, sampled)
+    return Odds(a, t, plans, rows, sampled, tuple(seq.tallies), joint, sampled_tallies)
+
+
+def _count(counts: TallyCounts, i: int) -> int:
+    """The ``i``-th tally's count."""
+    return int(counts[i])
 
 
 def _sum(dists: Iterable[Dist[Any]]) -> Dist[Any]:

@@ -160,6 +160,9 @@ class Context:
         } | {
             e.mark for d in rules.values() for e in d.effects if isinstance(e, ast.MarkEffect)
         }
+        self.tallies = {t for d in decls.values() if isinstance(d, ast.SequenceDecl)
+                        for t in d.tallies}
+        """Every sequence's tallies (``v.glancing`` reads one from what ``fight()`` gives)."""
         self.globals = Scope(
             {n: value_type(d) for n, d in decls.items()
              if not isinstance(d, ast.CharacteristicDecl)} | NAME_TYPES
@@ -173,7 +176,8 @@ class Context:
         self.uses: dict[str, set[str]] = {}
         """What each declaration uses (see :class:`Usage`)."""
         self.token = (tuple((n, d.kind) for n, d in decls.items()), tuple(rules),
-                      frozenset(self.marks), tuple(sorted(self.globals.names.items())),
+                      frozenset(self.marks), frozenset(self.tallies),
+                      tuple(sorted(self.globals.names.items())),
                       tuple(sources),
                       tuple(sorted((n, tuple(sorted(m))) for n, m in self.rule_marks.items())))
         self.user = ""

@@ -13,7 +13,7 @@ from rules_run.lang.ast import find_source
 from rules_run.lang.check_context import NOT_IN_SEED, NUMERIC_CHARACTERISTICS, article
 
 if TYPE_CHECKING:
-    from rules_run.lang.check_context import Context
+    from rules_run.lang.check_context import Context, Scope
 
 __all__ = ["DeclarationChecker"]
 
@@ -185,10 +185,25 @@ class DeclarationChecker:
             self.ctx.exprs.expect(d.beyond[1], params.child({"need": "int"}), "number", "'beyond'")
             if d.need is None:
                 self.ctx.error(f"{what} has 'beyond' but no 'need'", d.span, "beyond-without-need")
+        if d.reroll_needing is not None:
+            self.reroll_needing(d, what, params)
         lo, hi = d.cap
         if lo is not None and hi is not None and lo > hi:
             self.ctx.error(f"{what}: modifiers capped {lo}..{hi} is an empty range", d.span,
                            "bad-range")
+
+    def reroll_needing(self, d: ast.RollDecl, what: str, params: Scope) -> None:
+        """``reroll natural N needing EXPR [if COND]``: a test with a need; its need and
+        condition, like the test's own need, are known before the dice are rolled."""
+        own = d.reroll_needing
+        assert own is not None
+        if not d.is_test or d.need is None:
+            self.ctx.error(f"'reroll natural ... needing' in {what}: only a test with 'need' "
+                           "re-rolls on a need of its own", own.span, "reroll-without-need",
+                           hint="give the test a 'need' (need 2+)" if d.is_test
+                           else f"write: test {d.name}(...) with a need")
+        self.ctx.exprs.expect(own.need, params, "number", "'needing'")
+        self.ctx.exprs.expect(own.condition, params, "bool", "the re-roll's condition")
 
     def rule_dice(self, e: ast.DiceEffect) -> None:
         """``roll NAME with DICE``: dice whose number is known, of numbers where the roll
@@ -232,20 +247,29 @@ class DeclarationChecker:
         scope = self.ctx.stmts.param_scope(d.params)
         names = [s.name for s in d.steps]
         seen: set[str] = set()
+        tallied: set[str] = set()
+        for tally in d.tallies:
+            if tally in tallied:
+                self.ctx.error(f"sequence {d.name!r} declares the tally {tally!r} twice", d.span,
+                               "duplicate-tally")
+            tallied.add(tally)
         for i, step in enumerate(d.steps):
             if step.name in seen:
                 self.ctx.error(f"sequence {d.name!r} has two steps named {step.name!r}", step.span,
                                "duplicate-step")
             seen.add(step.name)
-            self.ctx.exprs.call(step.call, scope, want=("test",))
+            # a step reads the results of the steps before it by their names (``wound.six``)
+            earlier = scope.child({name: "step" for name in names[:i]})
+            self.ctx.exprs.call(step.call, earlier, want=("test",))
             for hook in step.hooks:
                 if hook.cite is not None:
                     self.check_cite(hook.cite, hook.span, f"a hook of step {step.name!r}")
-                self.hook(hook.mark, hook.condition, hook.effect, hook.span, scope,
+                self.hook(hook.mark, hook.condition, hook.effect, hook.span, earlier,
                           names[i + 1:], d.name, names[: i + 1])
         if not d.steps:
             self.ctx.error(f"sequence {d.name!r} has no steps", d.span, "empty-sequence")
-        self.ctx.exprs.expect(d.damage, scope, "number", "'damage'")
+        self.ctx.exprs.expect(d.damage, scope.child({name: "step" for name in names}), "number",
+                              "'damage'")
         if d.per_point is not None:
             self.ctx.exprs.call(d.per_point.call, scope, want=("test",))
 
@@ -273,6 +297,15 @@ class DeclarationChecker:
                 effect.span, "unknown-step",
                 hint=did_you_mean(str(effect.arg), later_steps),
             )
+        elif effect.kind == "count":
+            seq = self.ctx.decls.get(sequence)
+            tallies = seq.tallies if isinstance(seq, ast.SequenceDecl) else ()
+            if effect.arg not in tallies:
+                self.ctx.error(
+                    f"'count {effect.arg}': sequence {sequence!r} declares no tally "
+                    f"{effect.arg!r}", effect.span, "unknown-tally",
+                    hint=did_you_mean(str(effect.arg), tallies)
+                    or f"declare it in the sequence: tally {effect.arg}")
         elif isinstance(effect.arg, ast.Expr):
             words = "chains" if effect.kind == "chains" else "end with damage"
             self.ctx.exprs.expect(effect.arg, scope, "number", f"'{words}'")

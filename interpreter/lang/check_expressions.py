@@ -296,11 +296,21 @@ class ExpressionChecker:
 
     def _attribute(self, e: ast.Attribute, scope: Scope) -> str:
         t = self.expr(e.target, scope)
+        if t == "step":
+            # an earlier step's result, as a chain keeps it: its marks and whether it passed
+            if e.name in self.ctx.marks or e.name == "passed":
+                return "bool"
+            self.ctx.error(f"{e.name!r} is read from an earlier step's result, which gives its "
+                           "marks and 'passed'", e.span, "bad-attribute",
+                           hint=did_you_mean(e.name, self.ctx.marks | {"passed"}))
+            return ty.ANY
         char = self.ctx.characteristics.get(e.name)
         if char is not None:
             owner, value = "unit|weapon|part|group", ty.declared(char.type)
         elif e.name in PROPERTY_TYPES:
             owner, value = PROPERTY_TYPES[e.name]
+        elif e.name in self.ctx.tallies and (e.name not in self.ctx.marks or t == "int"):
+            owner, value = "int", "int"   # what fight() gives: the damage, with its tallies
         elif e.name in self.ctx.marks:
             owner, value = "result", "bool"
         else:
@@ -308,7 +318,7 @@ class ExpressionChecker:
                 f"unknown characteristic or property {e.name!r}", e.span,
                 "unknown-characteristic",
                 hint=did_you_mean(e.name, set(self.ctx.characteristics) | set(PROPERTY_TYPES)
-                                  | self.ctx.marks),
+                                  | self.ctx.marks | self.ctx.tallies),
             )
             return ty.ANY
         if not ty.fits(t, owner):

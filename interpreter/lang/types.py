@@ -7,7 +7,8 @@ and ``dice`` as ``int`` (a score is a whole number; dice are rolled when read). 
 - ``any``: not known. Nothing that is ``any`` is ever reported.
 - ``none``: only ``none``, which every operation accepts (it flows through expressions).
 - ``list`` and ``list:T`` (a list of T), ``table``, ``result`` (what calling a test gives),
-  ``outcome`` (what calling a sequence gives).
+  ``outcome`` (what calling a sequence gives), ``step`` (an earlier step's result, read by
+  a sequence's later steps).
 - ``status``, ``counter``, ``decision``, ``sequence``, ``roll``, ``test``, ``action``,
   ``phase``: the name of such a declaration, which is text at run time.
 
@@ -39,6 +40,7 @@ _DECLARED = {"model": "unit", "need": "int", "dice": "int"}
 _SHOWN = {
     "result": "test result",
     "outcome": "sequence outcome",
+    "step": "step result",
 }
 
 

@@ -41,7 +41,7 @@ from rules_run.lang.builtins import UNIT_PROPERTIES
 from rules_run.runtime.actions import Return
 from rules_run.runtime.builtins import LOCAL_BUILTINS, PURE_BUILTINS
 from rules_run.runtime.dice import dice_of
-from rules_run.runtime.env import fail, show
+from rules_run.runtime.env import fail, show, tally_of
 from rules_run.runtime.events import Log
 from rules_run.runtime.operators import binop_function, lookup_function, ordered_function
 from rules_run.runtime.types import Builtins
@@ -173,6 +173,7 @@ class CodeGen:
             "_Return": Return,
             "_DiceExpr": DiceExpr,
             "_characteristic": runtime.characteristic,
+            "_tally": tally_of,
             "_fail": fail,
             "_show": show,
             "_Log": Log,
@@ -409,6 +410,8 @@ class CodeGen:
             return f"(None if ({t} := {target}) is None else {value})"
         if name in UNIT_PROPERTIES:
             return f"getattr({target}, {name!r}, None)"
+        if name in self.rt.tally_names:
+            return f"_tally({target}, {name!r})"
         return f"({name!r} in getattr({target}, 'marks', ()))"
 
     def _x_Lookup(self, fn, e: ast.Lookup, types) -> str:

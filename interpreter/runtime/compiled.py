@@ -56,6 +56,9 @@ class Runtime:
             n: d for n, d in self.decls.items() if isinstance(d, ast.CharacteristicDecl)
         }
         self.dice_decls = {n: d for n, d in self.decls.items() if isinstance(d, ast.DieDecl)}
+        self.tally_names = frozenset(t for d in self.decls.values()
+                                     if isinstance(d, ast.SequenceDecl) for t in d.tallies)
+        """Every sequence's tallies: ``v.NAME`` reads one from what ``fight()`` gives."""
         self.codegen = CodeGen(self, builtins)
         self.codegen.codes.update(codes or {})
         self.option_defaults = {

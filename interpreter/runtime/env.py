@@ -22,7 +22,8 @@ from rules_run.runtime.types import BattleState
 if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
 
-__all__ = ["Closure", "Env", "RollResult", "SequenceOutcome", "StepResult", "fail", "show"]
+__all__ = ["Closure", "Env", "RollResult", "SequenceOutcome", "StepResult", "Tallied", "fail",
+           "show", "tally_of"]
 
 Closure = Callable[["Env", dict], Any]
 """A compiled expression or block: ``f(env, vars)``."""
@@ -100,11 +101,44 @@ class StepResult:
 
 @attrs.frozen
 class SequenceOutcome:
-    """What one run of a sequence did: how many chains got past each step, and the damage."""
+    """What one run of a sequence did: how many chains got past each step, the damage, and
+    its tallies."""
 
     past: tuple[int, ...]
     """For each step in order, the number of chains that went on past it."""
     damage: int
+    tallies: tuple[int, ...] = ()
+    """For each tally the sequence declares (``tally glancing``), in order, its count."""
+
+
+class Tallied(int):
+    """What ``fight()`` gives for a sequence with tallies: the damage, a whole number as
+    arithmetic reads it, carrying the volley's tallies by name (``v.glancing``).
+
+    Examples:
+        >>> v = Tallied(2, {"glancing": 1})
+        >>> v + 1, tally_of(v, "glancing"), tally_of(3, "glancing")
+        (3, 1, 0)
+    """
+
+    tallies: Mapping[str, int]
+
+    def __new__(cls, damage: int, tallies: Mapping[str, int]) -> Tallied:
+        made = super().__new__(cls, damage)
+        made.tallies = dict(tallies)
+        return made
+
+
+def tally_of(value: Any, name: str) -> Any:
+    """``value.name`` where ``name`` is a sequence's tally: the count ``fight()`` gave (0 from
+    a volley of a sequence without it); read from a roll's result, whether it has that mark
+    (a tally and a mark may share a name)."""
+    tallies = getattr(value, "tallies", None)
+    if tallies is not None:
+        return tallies.get(name, 0)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return 0
+    return name in getattr(value, "marks", ())
 
 
 def fail(message: str, span: Span | None, code: str = "runtime") -> BattleError:

@@ -188,6 +188,8 @@ class Volley(Event):
     in_contact: bool
     weapon: str | None
     steps: list[list[Any]]
+    tallies: dict[str, int] | None = _maybe()
+    """Each tally the sequence declares and its count (left out when it declares none)."""
     cite: str = ""
 
 

@@ -55,6 +55,12 @@ class CompiledRoll:
                          for mark, cond in decl.marks]
         self.own_modifier = (runtime.compile_expr(decl.modifier, types)
                              if decl.modifier is not None else None)
+        own = decl.reroll_needing
+        self.reroll_needing = (own.values, runtime.compile_expr(own.need, types),
+                               runtime.compile_expr(own.condition, types)
+                               if own.condition is not None else None) if own else None
+        """``reroll natural N needing EXPR [if COND]``: the totals re-rolled, the re-roll's
+        need and when the test has it."""
         self.lo, self.hi = decl.cap
         self.cite = runtime.ruleset.cite(decl.name)
 
@@ -172,6 +178,15 @@ class CompiledRoll:
             result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
                                      self._rerolled_faces(env, result, dice.dice()))
             rerolled = True
+        elif self.reroll_needing is not None and result.faces:
+            # the test's own re-roll, on a need of its own; a rule's re-roll is used instead
+            # when there is one (001 L285)
+            values, own_need, condition = self.reroll_needing
+            if result.natural in values and (condition is None or condition(env, vars)):
+                result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
+                                         self._rerolled_faces(env, result, dice.dice()),
+                                         own_need)
+                rerolled = True
         if env.events is not None:
             env.emit(
                 Test if self.decl.is_test else Roll,
@@ -247,13 +262,15 @@ class CompiledRoll:
 
     def _roll_once(self, env: Env, vars: dict, rolled: DiceExpr, modifier: int, need_mod: int,
                    marking: list[tuple[str, Closure | None, dict]],
-                   faces: tuple | None = None) -> RollResult:
+                   faces: tuple | None = None, need_of: Closure | None = None) -> RollResult:
+        """One throw of the dice (``faces`` when they are already thrown), its marks and its
+        outcome against the need (``need_of``'s, for a re-roll on a need of its own)."""
         need = None
         if self.need is not None:
             # the score needed does not depend on the dice, so it is known before rolling;
             # an impossible need ("none": no save at all) is not rolled unless a natural
             # result could still pass it
-            need = self.need(env, vars)
+            need = (need_of or self.need)(env, vars)
             if need is not None:
                 need += need_mod
             elif not self.natural_can_pass:

@@ -18,6 +18,14 @@ if TYPE_CHECKING:
 
 __all__ = ["CompiledSequence"]
 
+Chain = tuple[int, frozenset[int], tuple[Any, ...]]
+"""A chain to run: its first step, the steps it skips, and the results of earlier steps
+that later steps read (:attr:`CompiledSequence.read_steps`)."""
+
+ChainOutcome = tuple[tuple[int, ...], int, tuple[Chain, ...], tuple[int, ...]]
+"""What one chain did: how many got past each step, its damage, the chains its hooks added,
+and its tallies."""
+
 
 class CompiledSequence:
     """An attack's chain of steps, ready to run."""
@@ -26,17 +34,32 @@ class CompiledSequence:
         self.runtime = runtime
         self.decl = decl
         self.name = decl.name
-        types = {p.name: p.type for p in decl.params}
+        params = {p.name: p.type for p in decl.params}
+        self.step_names = [s.name for s in decl.steps]
+        named = {n.name for n in walk(decl) if isinstance(n, ast.Name)}
+        self.read_steps = [name for name in self.step_names if name in named]
+        """The steps whose results later steps, hooks or ``damage`` read (``wound.six``)."""
+        self.read_set = frozenset(self.read_steps)
+        self.step_reads: list[tuple[str, ...]] = []
+        """For each step, the earlier steps its call reads: its chances depend on those."""
         self.steps = []
-        for step in decl.steps:
+        for i, step in enumerate(decl.steps):
+            types = dict(params, **{n: "step" for n in self.read_steps
+                                    if n in self.step_names[:i]})
             call = runtime.compile_expr(step.call, types)
+            self.step_reads.append(tuple(n.name for n in walk(step.call)
+                                         if isinstance(n, ast.Name) and types.get(n.name) == "step"))
             hooks = [(h.mark, runtime.compile_expr(h.condition, types) if h.condition else None,
                       h.effect, runtime.compile_expr(h.effect.arg, types)
                       if isinstance(h.effect.arg, ast.Expr) else None, None)
                      for h in step.hooks]
             self.steps.append((step.name, call, step.stop_on == "pass", hooks))
-        self.step_names = [s.name for s in decl.steps]
+        types = dict(params, **{n: "step" for n in self.read_steps})
         self.damage = runtime.compile_expr(decl.damage, types) if decl.damage else None
+        self.tallies = decl.tallies
+        """The tallies the sequence counts (``tally glancing, penetrating``), in order."""
+        self.tally_index = {name: i for i, name in enumerate(decl.tallies)}
+        types = params
         self.per_point = (runtime.compile_expr(decl.per_point.call, types),
                           decl.per_point.removes_on == "pass") if decl.per_point else None
         self.cite = runtime.ruleset.cite(decl.name)
@@ -76,14 +99,17 @@ class CompiledSequence:
         """Resolve one attack: its first chain, then every chain a hook added."""
         past = [0] * len(self.steps)
         damage = 0
-        todo: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
+        tallies = [0] * len(self.tallies)
+        todo: list[Chain] = [(0, frozenset(), ())]
         while todo:
-            chain_past, chain_damage, spawned = self._chain(env, vars, *todo.pop())
+            chain_past, chain_damage, spawned, chain_tallies = self._chain(env, vars, *todo.pop())
             for i, n in enumerate(chain_past):
                 past[i] += n
+            for i, n in enumerate(chain_tallies):
+                tallies[i] += n
             damage += chain_damage
             todo.extend(spawned)
-        return SequenceOutcome(tuple(past), damage)
+        return SequenceOutcome(tuple(past), damage, tuple(tallies))
 
     def exact(self, make_env: Callable[[Any], Env], vars: dict) -> Any:
         """One attack's exact outcome distribution (a ``Dist`` of :class:`SequenceOutcome`).
@@ -98,7 +124,7 @@ class CompiledSequence:
         """
         from rules_run.chance import Dist, binomial, enumerate_exact
 
-        memo: dict[tuple[int, frozenset[int]], Any] = {}
+        memo: dict[Chain, Any] = {}
         keep = None
         if self.per_point is not None:
             # each damage point is tested alone, the same way whatever the chain did: so the
@@ -108,40 +134,43 @@ class CompiledSequence:
                                                                   test).passed))
             keep = passes.probability(not removes_on_pass)
 
-        steps: dict[int, Any] = {}
+        steps: dict[tuple[int, tuple[Any, ...]], Any] = {}
 
-        def step_result(i: int) -> Any:
+        def step_result(i: int, local: dict) -> Any:
             # what a chain sees of step i's result, with its probability (made when a chain
-            # first reaches the step)
-            found = steps.get(i)
+            # first reaches the step with these results of the earlier steps it reads)
+            key = (i, tuple(local[name] for name in self.step_reads[i]))
+            found = steps.get(key)
             if found is None:
                 call = self.steps[i][1]
-                found = steps[i] = enumerate_exact(
-                    lambda ch: StepResult.of(self._inside(make_env(ch), vars, call)))
+                found = steps[key] = enumerate_exact(
+                    lambda ch: StepResult.of(self._inside(make_env(ch), local, call)))
             return found
 
         def drawn(i: int) -> Callable[[Env, dict], Any]:
             name = self.step_names[i]
-            return lambda env, vars: env.chance.draw(step_result(i), name)
+            return lambda env, local: env.chance.draw(step_result(i, local), name)
 
         calls = [drawn(i) for i in range(len(self.steps))]
 
         def add(a: SequenceOutcome, b: SequenceOutcome) -> SequenceOutcome:
             return SequenceOutcome(tuple(x + y for x, y in zip(a.past, b.past)),
-                                   a.damage + b.damage)
+                                   a.damage + b.damage,
+                                   tuple(x + y for x, y in zip(a.tallies, b.tallies)))
 
-        def from_chain(start: int, skip: frozenset[int]) -> Any:
-            key = (start, skip)
+        def from_chain(start: int, skip: frozenset[int], seen: tuple[Any, ...]) -> Any:
+            key = (start, skip, seen)
             if key not in memo:
                 chain = enumerate_exact(lambda ch: self._chain(make_env(ch), vars, start, skip,
-                                                               per_point=False, calls=calls))
+                                                               seen, per_point=False,
+                                                               calls=calls))
 
                 def with_spawned(out: tuple) -> Any:
                     if keep is None or out[1] == 0:
-                        total = Dist.certain(SequenceOutcome(out[0], out[1]))
+                        total = Dist.certain(SequenceOutcome(out[0], out[1], out[3]))
                     else:
                         total = binomial(out[1], keep).map(
-                            lambda kept: SequenceOutcome(out[0], kept))
+                            lambda kept: SequenceOutcome(out[0], kept, out[3]))
                     for s in out[2]:
                         total = total.combine(from_chain(*s), add)
                     return total
@@ -149,7 +178,7 @@ class CompiledSequence:
                 memo[key] = chain.bind(with_spawned)
             return memo[key]
 
-        return from_chain(0, frozenset())
+        return from_chain(0, frozenset(), ())
 
     def _inside(self, env: Env, vars: dict, roll: Closure) -> Any:
         """A step's roll or a per-point test, run inside this sequence as a chain runs it."""
@@ -160,24 +189,31 @@ class CompiledSequence:
             env.running.pop()
 
     def _chain(self, env: Env, vars: dict, start: int, skip: frozenset[int],
-               per_point: bool = True, calls: Sequence[Closure] | None = None
-               ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
-        """One chain from step ``start``: how many got past each step, its damage, and the
-        chains its hooks added (each as its first step and the steps it skips). Without
+               seen: tuple[Any, ...] = (), per_point: bool = True,
+               calls: Sequence[Closure] | None = None) -> ChainOutcome:
+        """One chain from step ``start``: how many got past each step, its damage, the
+        chains its hooks added (each as its first step, the steps it skips and the results
+        it has seen) and its tallies. ``seen`` holds the results of the steps before
+        ``start`` that later steps read (:attr:`read_steps`, in order). Without
         ``per_point`` the damage is before the ``each point`` tests. ``calls`` stand in for
         the steps' rolls (one each, in order)."""
         env.running.append((self.name, vars))
         try:
-            return self._chain_steps(env, vars, start, skip, per_point, calls)
+            return self._chain_steps(env, vars, start, skip, seen, per_point, calls)
         finally:
             env.running.pop()
 
     def _chain_steps(self, env: Env, vars: dict, start: int, skip: frozenset[int],
-                     per_point: bool, calls: Sequence[Closure] | None
-                     ) -> tuple[tuple[int, ...], int, tuple[tuple[int, frozenset[int]], ...]]:
+                     seen: tuple[Any, ...], per_point: bool, calls: Sequence[Closure] | None
+                     ) -> ChainOutcome:
         n_steps = len(self.steps)
         past = [0] * n_steps
-        spawned: list[tuple[int, frozenset[int]]] = []
+        tallies = [0] * len(self.tallies)
+        spawned: list[Chain] = []
+        if self.read_steps:
+            # the steps read later, by name: a step not reached (skipped) reads as none
+            vars = dict(vars)
+            vars.update(zip(self.read_steps, seen or (None,) * len(self.read_steps)))
         i = start
         ended_with = None
         while i < n_steps:
@@ -202,12 +238,18 @@ class CompiledSequence:
                         passed = True
                     elif kind == "fail":
                         passed = False
+                    elif kind == "count":
+                        tallies[self.tally_index[effect.arg]] += 1
+            if name in self.read_set:
+                vars[name] = result
             if ended_with is not None:
                 break
             if passed == stops_on_pass:
-                return tuple(past), 0, tuple(spawned)
+                return tuple(past), 0, tuple(spawned), tuple(tallies)
             past[i] += 1 + max(0, extra_chains)
-            spawned.extend([(i + 1, skip)] * max(0, extra_chains))
+            if extra_chains > 0:
+                carried = tuple(vars[n] for n in self.read_steps) if self.read_steps else ()
+                spawned.extend([(i + 1, skip, carried)] * extra_chains)
             i += 1
         points = ended_with if ended_with is not None else (
             self.damage(env, vars) if self.damage is not None else 1)
@@ -218,7 +260,7 @@ class CompiledSequence:
                 if bool(test(env, vars).passed) != removes_on_pass:
                     kept += 1
             points = kept
-        return tuple(past), points or 0, tuple(spawned)
+        return tuple(past), points or 0, tuple(spawned), tuple(tallies)
 
 
 def _purity(runtime: Runtime, decl: ast.Decl

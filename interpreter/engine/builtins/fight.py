@@ -12,6 +12,7 @@ from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.lang.builtins import UNIT_PROPERTIES
 from rules_run.limits import limit, too_many
 from rules_run.runtime.entities import Unit, Weapon
+from rules_run.runtime.env import Tallied
 from rules_run.runtime.events import Volley
 
 if TYPE_CHECKING:
@@ -24,7 +25,8 @@ _PROPERTIES = frozenset(UNIT_PROPERTIES)
 
 @builtin("fight")
 def fight(state, env, span, sequence, attacker, target, attacks=1, **named):
-    """Resolve ``attacks`` attacks of a sequence; return the total damage.
+    """Resolve ``attacks`` attacks of a sequence; return the total damage (with the
+    volley's tallies, ``v.glancing``, when the sequence declares some: a :class:`Tallied`).
 
     The attacker and the target fill the sequence's first two parameters; named
     arguments fill the parameters of those names; the rest take their defaults.
@@ -47,6 +49,7 @@ def fight(state, env, span, sequence, attacker, target, attacks=1, **named):
         return _fight_sampled(state, env, seq, args, attacker, target, int(attacks or 0))
     total = 0
     past = [0] * len(seq.step_names)
+    counted = [0] * len(seq.tallies)
     state.attacking = True
     try:
         for _ in range(int(attacks or 0)):
@@ -54,19 +57,22 @@ def fight(state, env, span, sequence, attacker, target, attacks=1, **named):
             total += outcome.damage
             for i, n in enumerate(outcome.past):
                 past[i] += n
+            for i, n in enumerate(outcome.tallies):
+                counted[i] += n
     finally:
         state.attacking = False
     weapon = next((v.name for v in args.values() if isinstance(v, Weapon)), None)
+    tallies = dict(zip(seq.tallies, counted)) if seq.tallies else None
     env.emit(Volley, attacker=attacker.id, target=target.id, sequence=sequence,
              attacks=int(attacks or 0), damage=total, in_contact=target in attacker.engaged,
              weapon=weapon,
              steps=[[name, n, stops] for (name, _, stops, _), n in zip(seq.steps, past)],
-             cite=state.runtime.ruleset.cite(sequence))
-    return total
+             tallies=tallies, cite=state.runtime.ruleset.cite(sequence))
+    return total if tallies is None else Tallied(total, tallies)
 
 
 def _fight_sampled(state: BattleState, env, seq, args, attacker, target, attacks: int) -> int:
-    """Statistics runs: draw each attack's damage from its exact distribution.
+    """Statistics runs: draw each attack's damage (and tallies) from its exact distribution.
 
     The distribution is enumerated from the same sequence (so it is the one the dice
     would give), cached per ruleset for the attacker's and target's current state, and
@@ -75,7 +81,7 @@ def _fight_sampled(state: BattleState, env, seq, args, attacker, target, attacks
     log keeps every die.
     """
     if attacks <= 0:
-        return 0
+        return 0 if not seq.tallies else Tallied(0, dict.fromkeys(seq.tallies, 0))
     extra = tuple(sorted((k, _key_of(v)) for k, v in args.items()
                          if v is not attacker and v is not target))
     key = (seq.name, _snapshot(attacker, seq), _snapshot(target, seq), extra,
@@ -83,11 +89,16 @@ def _fight_sampled(state: BattleState, env, seq, args, attacker, target, attacks
     cache = state.runtime.fight_cache
     dist = cache.get(key)
     if dist is None:
-        dist = seq.exact(lambda chance: state.runtime.env(chance, env.options),
-                         dict(args)).map(lambda outcome: outcome.damage)
+        dist = seq.exact(lambda chance: state.runtime.env(chance, env.options), dict(args)).map(
+            (lambda outcome: (outcome.damage, *outcome.tallies)) if seq.tallies
+            else (lambda outcome: outcome.damage))
         cache[key] = dist
     rng = env.chance.rng
-    return sum(dist.sample(rng) for _ in range(attacks))
+    if not seq.tallies:
+        return sum(dist.sample(rng) for _ in range(attacks))
+    drawn = [dist.sample(rng) for _ in range(attacks)]
+    return Tallied(sum(d[0] for d in drawn),
+                   {name: sum(d[i + 1] for d in drawn) for i, name in enumerate(seq.tallies)})
 
 
 def _snapshot(unit: Unit, seq: Any) -> tuple:

@@ -15,7 +15,8 @@ from rules_run.lang.ast.words import HookKind, PatchVerb
 
 __all__ = [
     "Decl", "SourceDecl", "Header", "CharacteristicDecl", "TableDecl", "DieDecl", "OptionDecl",
-    "StatusDecl", "CounterDecl", "KeywordDecl", "Natural", "RollDecl", "ClausePatch",
+    "StatusDecl", "CounterDecl", "KeywordDecl", "Natural", "RerollNeeding", "RollDecl",
+    "ClausePatch",
     "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "ActionDecl", "DecisionDecl",
     "PolicyDecl", "PhaseDecl", "BattleDecl", "PatchOp", "RulesFile"
 ]
@@ -159,6 +160,20 @@ class Natural:
 
 
 @attrs.frozen
+class RerollNeeding:
+    """``reroll natural 1 needing 6 [if COND]``: a test's own re-roll of those unmodified
+    totals, which passes on its own need (used when no rule's re-roll is)."""
+
+    span: Span
+    values: tuple[int, ...]
+    """The unmodified totals that are re-rolled."""
+    need: Expr
+    """The re-roll's need, worked out before the dice are rolled again."""
+    condition: Expr | None = None
+    """When the test has this re-roll at all (read before rolling; None: always)."""
+
+
+@attrs.frozen
 class RollDecl(Decl):
     """A roll (a value) or a test (a roll with a pass condition)."""
 
@@ -180,6 +195,8 @@ class RollDecl(Decl):
     """``modifier EXPR``: the roll's own modifier, capped with the rules' modifiers."""
     failing_marks: tuple[tuple[str, Span], ...] = ()
     """``marked NAME fails``: a result with that mark fails (as ``natural N fails`` does)."""
+    reroll_needing: RerollNeeding | None = None
+    """``reroll natural N needing EXPR``: the test's own re-roll with its own need."""
     reuses: Call | None = None
     """``test NAME is BASE(args)``: the roll whose clauses this one takes, its parameters
     bound to ``args`` (:mod:`rules_run.lang.reuse` fills the clauses in after patches)."""
@@ -240,6 +257,9 @@ class Hook:
 
 @attrs.frozen
 class Step:
+    """``step NAME: TEST(args) stops on fail|pass`` with its hooks; later steps, the hooks
+    of later steps and ``damage`` read its result by ``NAME`` (``wound.six``)."""
+
     span: Span
     name: str
     call: Call
@@ -264,6 +284,8 @@ class SequenceDecl(Decl):
     steps: tuple[Step, ...] = ()
     damage: Expr | None = None
     per_point: PerPoint | None = None
+    tallies: tuple[str, ...] = ()
+    """``tally NAME, ...``: outcomes the sequence counts besides damage (``count NAME``)."""
 
 
 @attrs.frozen

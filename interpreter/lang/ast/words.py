@@ -52,3 +52,5 @@ class HookKind(Word):
     """The sequence ends, with N damage."""
     PASS = "pass"
     FAIL = "fail"
+    COUNT = "count"
+    """One more of a tally the sequence declares (``count glancing``)."""

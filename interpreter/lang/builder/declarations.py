@@ -200,7 +200,15 @@ def roll_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RollDecl:
         marks=tuple(fields.get("mark", ())),
         modifier=fields.get("modifier"),
         failing_marks=tuple(fields.get("marked", ())),
+        reroll_needing=fields.get("reroll_needing"),
     )
+
+
+def own_reroll_clause(b: AstBuilder, meta: Meta, c: list[Any]) -> Clause:
+    values = tuple(int(x) for x in c if isinstance(x, Token))
+    exprs = [x for x in c if isinstance(x, ast.Expr)]
+    return Clause("reroll_needing", ast.RerollNeeding(
+        b.span(meta), values, exprs[0], exprs[1] if len(exprs) > 1 else None), b.span(meta))
 
 
 def reuse_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RollDecl:
@@ -238,6 +246,7 @@ def sequence_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
         span=b.span(meta), name=str(c[0]), cite=b.cite(c), params=b.param_list(c),
         steps=tuple(b.pick(c, ast.Step)), damage=fields.get("damage"),
         per_point=per_points[0] if per_points else None,
+        tallies=tuple(fields.get("tally", ())),
     )
 
 
@@ -287,7 +296,7 @@ def rule_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RuleDecl:
 CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     start, header, patch_decl, clause_patch_decl, remove_decl, citation, cite_lines, char_item,
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
-    keyword_decl, param, natural_clause, roll_decl, reuse_decl, hook, step, per_point_clause,
+    keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, step, per_point_clause,
     sequence_decl, action_decl, decision_decl, policy_decl, policy_extends_decl, phase_decl,
     battle_decl, rule_decl,
 )}

@@ -241,8 +241,10 @@ GENERATED: dict[str, Callback] = {
     "hook_end_damage": node(ast.HookEffect, const(ast.HookKind.END_DAMAGE), at(0)),
     "hook_pass": node(ast.HookEffect, const(ast.HookKind.PASS)),
     "hook_fail": node(ast.HookEffect, const(ast.HookKind.FAIL)),
+    "hook_count": node(ast.HookEffect, const(ast.HookKind.COUNT), text(0)),
     "stop_on": part("stop_on", text(0)),
     "damage_clause": clause("damage", at(0)),
+    "tally_clause": clause("tally", texts),
     # procedures and the battle
     "block": part("block", statements),
     "decision_default": part("default", text(0)),
