@@ -58,7 +58,7 @@ def unit(rt, id: str = "target", *, models: int = 10, rules: tuple[str, ...] = (
          **profile: Any) -> Unit:
     """An infantry unit: a Space Marine's profile (L129) unless ``profile`` says otherwise."""
     values = {"WS": 4, "BS": 4, "S": 4, "T": 4, "W": 1, "I": 4, "A": 1, "Ld": 8, "Sv": 3,
-              "Front": None, "Side": None, "Rear": None}
+              "FrontArmour": None, "SideArmour": None, "RearArmour": None}
     values.update(profile)
     u = Unit(id, id, id, values, models, rules=[rt.bind_rule(r) for r in rules],
              keywords={"INFANTRY"}, weapons=list(weapons))
@@ -117,11 +117,13 @@ def test_e15_e21_the_vehicle_fixtures(rt) -> None:
     # Walker, WS4 BS4 S6, Front 12 Side 12 Rear 10, I4 A2. No T, W, Ld or Sv (L725, L963).
     profiles = rt.ruleset.units
     russ, dread = profiles["imperium/leman_russ"], profiles["imperium/dreadnought"]
-    assert {k: russ["profile"][k] for k in ["BS", "Front", "Side", "Rear"]} == {
-        "BS": 3, "Front": 14, "Side": 12, "Rear": 10}
+    assert {k: russ["profile"][k] for k in ["BS", "FrontArmour", "SideArmour", "RearArmour"]} == {
+        "BS": 3, "FrontArmour": 14, "SideArmour": 12, "RearArmour": 10}
     assert "TANK" in russ["keywords"] and "WALKER" in dread["keywords"]
-    assert {k: dread["profile"][k] for k in ["WS", "BS", "S", "Front", "Side", "Rear", "I", "A"]} == {
-        "WS": 4, "BS": 4, "S": 6, "Front": 12, "Side": 12, "Rear": 10, "I": 4, "A": 2}
+    walker = ["WS", "BS", "S", "FrontArmour", "SideArmour", "RearArmour", "I", "A"]
+    assert {k: dread["profile"][k] for k in walker} == {
+        "WS": 4, "BS": 4, "S": 6, "FrontArmour": 12, "SideArmour": 12, "RearArmour": 10,
+        "I": 4, "A": 2}
     assert all(russ["profile"][k] is None for k in ["T", "W", "Ld", "Sv", "WS", "S", "I", "A"])
     assert all(dread["profile"][k] is None for k in ["T", "W", "Ld", "Sv"])
 
@@ -165,7 +167,7 @@ def test_e07_the_bs_table_and_a_1_always_misses(rt, bs: int, need: int) -> None:
 def test_bs_0_cannot_shoot(rt) -> None:
     # L111: a model with BS 0 cannot make ranged attacks.
     shooter = unit(rt, "shooter", BS=0, weapons=(weapon(rt),))
-    assert call(rt, "shooting_attacks", attacker=shooter, target=unit(rt), inches=12, moved=False) == []
+    assert call(rt, "shooting_attacks", attacker=shooter, target=unit(rt), inches=12, moving=False) == []
 
 
 @pytest.mark.xfail(strict=True, reason="TODO(lead): BS 6+ re-rolls a 1 with its own need "
@@ -191,8 +193,8 @@ def test_twin_linked_rerolls_a_miss(rt) -> None:
 def test_e06_out_of_range_misses_automatically(rt) -> None:
     # E06 L259-L265: a target 25" from a boltgun (24") cannot be hit: no shots count.
     marines = unit(rt, "marines", weapons=(weapon(rt),))
-    assert call(rt, "shooting_attacks", attacker=marines, target=unit(rt), inches=25, moved=False) == []
-    (pair,) = call(rt, "shooting_attacks", attacker=marines, target=unit(rt), inches=24, moved=False)
+    assert call(rt, "shooting_attacks", attacker=marines, target=unit(rt), inches=25, moving=False) == []
+    (pair,) = call(rt, "shooting_attacks", attacker=marines, target=unit(rt), inches=24, moving=False)
     assert pair[1] == 10
 
 
@@ -207,7 +209,7 @@ def test_e11_weapon_types_shots(rt, rules, inches, moved, expected) -> None:
     # (L378); Heavy 3 fires exactly 3, or none after moving (E11 L372, L380); Assault always;
     # a pistol one.
     gun = weapon(rt, {"Range": 36, "Strength": 4, "AP": 5}, rules)
-    assert call(rt, "shots_per_model", w=gun, inches=inches, moved=moved) == expected
+    assert call(rt, "shots_per_model", w=gun, inches=inches, moving=moved) == expected
 
 
 def test_rapid_fire_after_moving_reading_of_the_qrs(duel) -> None:
@@ -215,9 +217,9 @@ def test_rapid_fire_after_moving_reading_of_the_qrs(duel) -> None:
     _, rt, battle = duel
     gun = weapon(rt)
     two = {"rapid_fire_after_moving": "two"}
-    assert call(rt, "shots_per_model", two, w=gun, inches=12, moved=True) == 2
-    assert call(rt, "shots_per_model", two, w=gun, inches=13, moved=True) == 0
-    assert call(rt, "shots_per_model", w=gun, inches=12, moved=True) == 1
+    assert call(rt, "shots_per_model", two, w=gun, inches=12, moving=True) == 2
+    assert call(rt, "shots_per_model", two, w=gun, inches=13, moving=True) == 0
+    assert call(rt, "shots_per_model", w=gun, inches=12, moving=True) == 1
 
 
 # ============================================================== to wound

@@ -161,14 +161,14 @@ def test_tb09_close_combat_to_hit_against_vehicles() -> None:
     # L850-L853.
     t = table("to_hit_vehicle")
     assert [t.lookup(m) for m in ["stationary", "combat_speed", "cruising_speed"]] == [
-        "automatic", 4, 6]
+        "auto_hit", 4, 6]
 
 
 def test_tb10_vehicle_moving_and_shooting() -> None:
     # L983-L988 ("1 Weapon*" is one weapon plus every defensive weapon; N/A is null).
     t = table("vehicle_fire")
     speeds = ["stationary", "combat_speed", "cruising_speed", "flat_out"]
-    assert [t.lookup("other", s) for s in speeds] == ["all", "one_defensive", "none", None]
+    assert [t.lookup("ordinary", s) for s in speeds] == ["all", "one_defensive", "none", None]
     assert [t.lookup("fast", s) for s in speeds] == ["all", "all", "one_defensive", "none"]
     assert [t.lookup("walker", s) for s in speeds] == ["all", "all", None, None]
 
@@ -198,7 +198,7 @@ def test_tb13_deployment_roll() -> None:
 
 def test_tb14_reserves_table() -> None:
     # L1179-L1184: turn 1 N/A, 4+, 3+, 2+, automatic from turn 5.
-    assert [table("reserves").lookup(t) for t in range(1, 6)] == [None, 4, 3, 2, "automatic"]
+    assert [table("reserves").lookup(t) for t in range(1, 6)] == [None, 4, 3, 2, "auto_arrival"]
 
 
 def test_tb15_deep_strike_mishap_table() -> None:
@@ -210,11 +210,12 @@ def test_tb15_deep_strike_mishap_table() -> None:
 def test_tb16_difficult_terrain_by_unit_type() -> None:
     # L1235-L1247: slowed, dangerous terrain test ("No*": no unless also dangerous).
     expected = {
-        "infantry": ["yes", "no"], "bikes": ["no", "yes"], "jetbikes": ["no", "starts_or_ends"],
-        "monstrous": ["yes", "no"], "jump_infantry": ["no", "starts_or_ends"],
-        "artillery": ["yes", "crew_no_guns_yes"], "beasts_cavalry": ["yes", "no"],
-        "walkers": ["yes", "no"], "skimmers": ["no", "starts_or_ends"],
-        "other_vehicles": ["no", "yes"],
+        "infantry": ["slowed", "unless_dangerous"], "bikes": ["unslowed", "test"],
+        "jetbikes": ["unslowed", "starts_or_ends"], "monstrous": ["slowed", "unless_dangerous"],
+        "jump_infantry": ["unslowed", "starts_or_ends"], "artillery": ["slowed", "guns_only"],
+        "beasts_cavalry": ["slowed", "unless_dangerous"],
+        "walkers": ["slowed", "unless_dangerous"], "skimmers": ["unslowed", "starts_or_ends"],
+        "other_vehicles": ["unslowed", "test"],
     }
     t = table("difficult_terrain")
     assert {u: [t.lookup(u, e) for e in ["slowed", "dangerous"]]
@@ -227,7 +228,7 @@ def test_tb17_weapon_type_summary() -> None:
     assert {w: [t.lookup(w, r) for r in ["moving_firing", "firing_assaulting"]]
             for w in t.key_values[0]} == {
         "pistol": ["once", "same_unit"], "rapid_fire": ["twice_at_12", "no_assault"],
-        "assault": ["normal", "same_unit"], "heavy": ["cannot", "no_assault"]}
+        "assault": ["moves_fires", "same_unit"], "heavy": ["cannot", "no_assault"]}
 
 
 # ============================================================== the ruleset declares them all
