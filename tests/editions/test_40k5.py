@@ -468,3 +468,39 @@ def test_rules_odds_prints_the_duel(tmp_path: Path) -> None:
         cwd=ROOT, capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert '"mean"' in out.stdout
+
+
+# ============================================================== cover in a battle
+
+
+COVER_BATTLE = """
+edition: 40k5
+battlefield:
+  terrain:
+    - {{id: piece, kind: {ident}, at: {{x: 36, y: {y}}}, size: {{w: 20, h: {h}}}, effects: ["Cover ({kind})"]}}
+units:
+  - {{id: marines, side: imperium, profile: imperium/space_marine, models: 10, position: {{x: 36, y: 10, facing: 0}}}}
+  - {{id: boyz, side: orks, profile: orks/ork_boy, models: 20, position: {{x: 36, y: 30, facing: 180}}}}
+{extra}
+"""
+
+
+@pytest.mark.parametrize("label,kind,y,h,extra,save", [
+    # L331, L337: half or more of the unit in area terrain: the whole unit has its cover.
+    ("wholly in woods", "woods", 30, 6, "", 4),
+    ("half in woods", "woods", 31.5, 3, "", 4),
+    ("a quarter in woods", "woods", 33, 3, "", 0),
+    ("wholly in high grass", "high grass", 30, 6, "", 5),
+    ("in a fortification", "fortifications", 30, 6, "", 3),
+    # L333: firing through area terrain.
+    ("woods in between", "woods", 20, 3, "", 4),
+    # L327: other models in the way, a 4+.
+    ("a unit in the way", "woods", 45, 3,
+     "  - {id: grots, side: orks, profile: orks/ork_boy, models: 20, position: {x: 36, y: 20, facing: 180}}", 4),
+])
+def test_cover_from_the_chart_and_half_the_unit(tmp_path: Path, label, kind, y, h, extra, save) -> None:
+    path = tmp_path / "cover.yaml"
+    text = COVER_BATTLE.format(kind=kind, ident=kind.replace(" ", "_"), y=y, h=h, extra=extra)
+    path.write_text(text, encoding="utf-8")
+    probe = Probe("40k5", path, active="imperium")
+    assert probe("cover_from", shooter="marines", target="boyz") == save, label

@@ -105,11 +105,11 @@ def test_tb04_the_printed_rows_spot_checked() -> None:
 
 
 COVER = {  # L321-L325, one row per save
-    6: ["razor_wire", "wire_mesh"],
-    5: ["high_grass", "crops", "bushes", "hedges", "fences"],
-    4: ["units", "trenches", "gun_pits", "tank_traps", "emplacements", "sandbags", "barricades",
-        "logs", "pipes", "crates", "barrels", "hill_crests", "woods", "jungles", "wreckage",
-        "craters", "rubble", "rocks", "ruins", "walls", "buildings", "wrecked_vehicles"],
+    6: ["razor wire", "wire mesh"],
+    5: ["high grass", "crops", "bushes", "hedges", "fences"],
+    4: ["units", "trenches", "gun pits", "tank traps", "emplacements", "sandbags", "barricades",
+        "logs", "pipes", "crates", "barrels", "hill crests", "woods", "jungles", "wreckage",
+        "craters", "rubble", "rocks", "ruins", "walls", "buildings", "wrecked vehicles"],
     3: ["fortifications"],
 }
 
