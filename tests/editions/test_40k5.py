@@ -504,3 +504,46 @@ def test_cover_from_the_chart_and_half_the_unit(tmp_path: Path, label, kind, y, 
     path.write_text(text, encoding="utf-8")
     probe = Probe("40k5", path, active="imperium")
     assert probe("cover_from", shooter="marines", target="boyz") == save, label
+
+
+# ============================================================== losing a combat
+
+
+def test_a_caught_loser_is_destroyed_by_a_sweeping_advance() -> None:
+    # L515-L519, L582: the Boyz lose by 2 and fail Morale (5 + 2 = 7 > Ld 7 - 2); D6 + I:
+    # marines 3 + 4 = 7, Boyz 5 + 2 = 7; equal or higher catches them.
+    probe = Probe("40k5", DUEL, dice=[5, 2, 3, 5], active="orks")
+    probe("lose_combat", loser="boyz", winner="marines", margin=2)
+    assert not probe.unit["boyz"].on_table or probe.unit["boyz"].destroyed
+    assert probe.logged("is destroyed by a sweeping advance") == [["boyz"]]
+
+
+def test_a_loser_that_gets_away_falls_back_2d6() -> None:
+    # L519, L590: 1 + 4 = 5 against 6 + 2 = 8: the Boyz fall back 3 + 4 = 7" (and on until
+    # 1" clear of the marines).
+    probe = Probe("40k5", DUEL, dice=[5, 2, 1, 6, 3, 4], active="orks")
+    boyz = probe.unit["boyz"]
+    start = boyz.pose.y
+    probe("lose_combat", loser="boyz", winner="marines", margin=2)
+    assert "falling_back" in boyz.statuses and boyz.on_table
+    assert boyz.pose.y - start == pytest.approx(7)  # straight away, already clear
+
+
+def test_insane_heroism_holds_whatever_the_margin() -> None:
+    # L572: a double 1 passes at -10.
+    probe = Probe("40k5", DUEL, dice=[1, 1], active="orks")
+    probe("lose_combat", loser="boyz", winner="marines", margin=10)
+    assert probe.logged("holds its ground") == [["boyz"]]
+
+
+def test_no_retreat_wounds_with_saves_but_no_cover(tmp_path: Path) -> None:
+    # L586: a Fearless loser takes as many wounds as the margin (3), saving against each as
+    # usual: its 6+ saves one of 1, 6, 2.
+    text = (ROOT / DUEL).read_text(encoding="utf-8").replace(
+        "models: 20, points: 120}", "models: 20, points: 120, rules: [Fearless]}")
+    path = tmp_path / "fearless.yaml"
+    path.write_text(text, encoding="utf-8")
+    probe = Probe("40k5", path, dice=[1, 6, 2], active="orks")
+    probe("lose_combat", loser="boyz", winner="marines", margin=3)
+    assert probe.unit["boyz"].models == 18
+    assert not probe.chance.remaining()
