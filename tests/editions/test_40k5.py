@@ -547,3 +547,16 @@ def test_no_retreat_wounds_with_saves_but_no_cover(tmp_path: Path) -> None:
     probe("lose_combat", loser="boyz", winner="marines", margin=3)
     assert probe.unit["boyz"].models == 18
     assert not probe.chance.remaining()
+
+
+def test_a_unit_assaulted_while_falling_back_regroups_or_is_destroyed() -> None:
+    # L598: it must test whatever the restrictions; 5 + 4 = 9 fails Ld 7: destroyed.
+    probe = Probe("40k5", DUEL, dice=[5, 4], active="imperium")
+    boyz = probe.unit["boyz"]
+    boyz.statuses["falling_back"] = "battle"
+    assert probe("stands_to_be_assaulted", t="boyz") is False
+    assert boyz.destroyed or not boyz.on_table
+    steady = Probe("40k5", DUEL, dice=[3, 3], active="imperium")
+    steady.unit["boyz"].statuses["falling_back"] = "battle"
+    assert steady("stands_to_be_assaulted", t="boyz") is True
+    assert "falling_back" not in steady.unit["boyz"].statuses
