@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DUELS = {
     "rulesets/wfb8/battles/duel.yaml": ("halberdiers", "orcs"),
     "rulesets/aos4/battles/duel.yaml": ("liberators", "clanrats"),
+    "rulesets/40k5/battles/duel.yaml": ("marines", "boyz"),
 }
 """The bundled duels and their two units, for rules-odds."""
 

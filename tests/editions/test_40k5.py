@@ -170,8 +170,6 @@ def test_bs_0_cannot_shoot(rt) -> None:
     assert call(rt, "shooting_attacks", attacker=shooter, target=unit(rt), inches=12, moving=False) == []
 
 
-@pytest.mark.xfail(strict=True, reason="TODO(lead): BS 6+ re-rolls a 1 with its own need "
-                   "(L280-L285) waits for the `reroll ... needing N` construct (branch tally)")
 @pytest.mark.parametrize("bs", [6, 7, 8, 9, 10])
 def test_e08_bs_6_and_better_reroll_a_1(rt, bs: int) -> None:
     # E08 L280-L283: 2+, and a 1 is re-rolled needing 6, 5, 4, 3, 2 for BS 6 to 10.
