@@ -16,7 +16,9 @@ import yaml
 from rules_run import open_battle
 from rules_run.chance import RandomChance, ScriptedChance, enumerate_exact
 from rules_run.engine.driver import run_battle
+from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.state import BattleState
+from rules_run.runtime.builtins import PURE_BUILTINS
 
 ROOT = Path(__file__).resolve().parents[2]
 HIGHBORN = str(ROOT / "rulesets" / "t9a" / "battles" / "highborn.yaml")
@@ -221,7 +223,7 @@ def test_fireborn_and_dragonforged_armour(tmp_path) -> None:
     assert w.exact("ward_save", target="noble", attacker="fire").probability(True) == Fraction(5, 6)
     assert w.exact("ward_save", target="noble", attacker="cold").probability(True) == Fraction(1, 6)
     assert w.exact("regeneration_save", target="noble", attacker="cold").probability(True) == 0
-    # the armour is heavy armour: 4+ against S3, 3+ with the Noble's... no shield: 4+
+    # the armour is heavy armour: a 4+ save against S3 (no shield)
     assert w.exact("armour_save", target="noble", attacker="cold",
                    melee=False).probability(True) == Fraction(3, 6)
 
@@ -230,33 +232,24 @@ def test_fireborn_and_dragonforged_armour(tmp_path) -> None:
 
 
 def test_share_thresholds_count_a_joined_character(tmp_path) -> None:
-    # A unit of 3 models without the rule and a joined character of 1 with it: 1 of 4.
-    # Then 2 without and the character: 1 of 3. Then 1 and 1: half. Then the character alone.
+    # share(u, "RULE", threshold) of a unit of 3 models without the rule and a joined
+    # character with it: 1 of 4; then 1 of 2 (half); then the character alone (all).
     w = World(tmp_path, [u("men", "elves", 36, 10, models=3),
                          u("hero", "elves", 36, 10, models=1, rules=["Hard Target"])])
     w.join("hero", "men")
-    share = w.runtime.invoke
+    thresholds = ("at least one", "half or more", "more than half", "all")
 
-    def s(threshold: str, who: str = "men") -> bool:
-        return w.call("share_probe", unit=who, threshold=threshold) if False else \
-            _share(w.unit(who), threshold)
+    def shares(who: str = "men") -> list[bool]:
+        return [PURE_BUILTINS["share"](w.unit(who), "Hard Target", t) for t in thresholds]
 
-    def _share(unit, threshold):
-        from rules_run.runtime.builtins import PURE_BUILTINS
-        return PURE_BUILTINS["share"](unit, "Hard Target", threshold)
-
-    men = w.unit("men")
-    assert [s(t) for t in ("at least one", "half or more", "more than half", "all")] == [
-        True, False, False, False]
-    men.models = 1
-    assert [s(t) for t in ("at least one", "half or more", "more than half", "all")] == [
-        True, True, False, False]
-    # asked of the character, the share is the same body's
-    assert s("half or more", "hero") and not s("more than half", "hero")
-    men.models = 0
-    assert [s(t) for t in ("at least one", "half or more", "more than half", "all")] == [
-        True, True, True, True]
-    assert share is not None
+    assert shares() == [True, False, False, False]
+    w.unit("men").models = 1
+    assert shares() == [True, True, False, False]
+    assert shares("hero") == shares()          # asked of the character: the same body
+    w.unit("men").models = 0
+    assert shares() == [True, True, True, True]
+    w.unit("hero").models = 0                  # no models: no share
+    assert shares() == [False, False, False, False]
 
 
 def test_hard_target_more_than_half_with_a_joined_character(tmp_path) -> None:
@@ -276,24 +269,19 @@ def test_hard_target_more_than_half_with_a_joined_character(tmp_path) -> None:
 
 def test_immune_to_psychology_half_or_more_passes_panic(tmp_path) -> None:
     # T-ITP-1, L93: half or more Immune to Psychology: Panic is passed without a roll, and
-    # the unit cannot flee as a charge reaction. 5 of 10 (with the joined character) pass;
-    # 4 of 10 roll (Ld7 on 2D6: 21/36).
-    w = World(tmp_path, [u("guard", "elves", 36, 10, models=4, rules=["Immune to Psychology"]),
-                         u("men", "elves", 50, 10, models=9),
+    # the unit cannot flee as a charge reaction. A unit of 9 with a joined character that
+    # is Immune: 1 of 10 rolls (Ld7 on 2D6: 21/36); 1 of 2 passes.
+    w = World(tmp_path, [u("men", "elves", 50, 10, models=9),
                          u("hero", "elves", 50, 10, models=1, rules=["Immune to Psychology"]),
-                         u("orcs", "orcs", 36, 30, 180)])
+                         u("orcs", "orcs", 50, 30, 180)])
     w.join("hero", "men")
-    w.unit("guard").models = 5
-    w.unit("guard").profile["W"] = 1
-    men_guard = w.unit("guard")
-    men_guard.rules = men_guard.rules  # 5 models carrying it, alone: all
-    assert w.exact("panic_test", unit="guard").probability(True) == 1
-    assert w.exact("panic_test", unit="men").probability(True) == Fraction(21, 36)   # 1 of 10
-    w.unit("men").models = 1          # 1 of 2: half or more
+    assert w.exact("panic_test", unit="men").probability(True) == Fraction(21, 36)
+    assert "flee" in w.call("reactions", target="men", charger="orcs")
+    w.unit("men").models = 1
     assert w.exact("panic_test", unit="men").probability(True) == 1
     assert "flee" not in w.call("reactions", target="men", charger="orcs")
-    w.unit("men").models = 2          # 1 of 3
-    assert "flee" in w.call("reactions", target="men", charger="orcs")
+    # the character's own immunity to Fear (L93) is its own, whatever the share
+    assert w.exact("fear_ld_test", unit="hero").probability(True) == 1
 
 
 def test_entirely_fly_moves_with_its_fly_value(tmp_path) -> None:
@@ -456,29 +444,42 @@ def test_fear_gives_enemies_in_contact_minus_1_leadership(tmp_path) -> None:
 
 
 def test_stomp_x_hits_only_the_listed_troop_types(tmp_path) -> None:
-    # T-STOMP-1, L153: Stomp (3) on infantry deals 3 hits, on cavalry none.
+    # T-STOMP-1, L153: Stomp (3) at S6 on infantry: 3 automatic hits; on cavalry none.
     w = World(tmp_path, [u("giant", "elves", 36, 10, models=1, rules=["Stomp (3)"]),
-                         u("boyz", "orcs", 36, 20, 180), u("boars", "orcs", 50, 20, 180,
-                                                            profile="orcs/boar_boy")])
-    assert w.call("multiple_wounds", attacker="giant", target="boyz") == 1
-    giant = w.unit("giant")
-    assert [i.args["hits"] for i in giant.rule_instances("Stomp")] == [3]
+                         u("boyz", "orcs", 36, 12, 180),
+                         u("boars", "orcs", 60, 10, 180, profile="orcs/boar_boy", models=5)])
+    w.unit("giant").profile["S"] = 6
+    BUILTINS["engage"](w.state, w.env(), None, w.unit("giant"), w.unit("boyz"))
+    w.call("stomps", None, members=[w.unit("giant")])
+    assert [e.values[-1] for e in w.events if e.kind == "log" and e.message == "stomps"] == [3]
+    w.events.clear()
+    w.unit("giant").engaged.clear()
+    w.unit("boyz").engaged.clear()
+    BUILTINS["engage"](w.state, w.env(), None, w.unit("giant"), w.unit("boars"))
+    w.call("stomps", None, members=[w.unit("giant")])
+    assert not [e for e in w.events if e.kind == "log" and e.message == "stomps"]
 
 
 # ============================================================== P07 the Reaper (L25)
 
 
 def test_the_reapers_two_modes_as_exact_damage(tmp_path) -> None:
-    # L25 against a Black Orc (T4, heavy armour 4+... here: a 4+ save, W1): bolt: S6 wounds
-    # on 2+ (5/6), save 4+ - 3 (S6) + 6 (AP 6): none; damage min(D3, W1) = 1: 5/6.
-    # Volley shot: S4 wounds on 4+ (1/2), save 4+ -1 (S4) -1 (AP 1) = 6+ fails 5/6: 5/12.
+    # L25 against Black Orcs (T4, W1) in heavy armour (4+). Bolt: S6 wounds on 2+ (5/6);
+    # the save 4+ worsened by 3 (S6) and 6 (Armour Piercing (6)) cannot be made; damage
+    # min(D3, W1) = 1: 5/6. Volley shot: S4 wounds on 4+ (1/2); the save 4+ worsened by 1
+    # (S4) and 1 (Armour Piercing (1)) is 6+, failed 5/6: 5/12.
     w = World(tmp_path, [u("reaper", "elves", 36, 10, models=1, rules=["Sea Guard Reaper"]),
-                         u("orcs", "orcs", 36, 30, 180, profile="orcs/black_orc")])
-    w.unit("orcs").all_equipment = []
+                         u("orcs", "orcs", 36, 30, 180, profile="orcs/black_orc",
+                           equipment=["hand_weapon", "heavy_armour"])])
     assert w.damage("reaper_bolt", "reaper", "orcs") == {0: Fraction(1, 6), 1: Fraction(5, 6)}
-    dist = w.damage("reaper_volley", "reaper", "orcs")
-    assert dist[1] == Fraction(1, 2) * Fraction(5, 6) or dist[1] == Fraction(1, 2) * Fraction(4, 6) \
-        or dist[1] > 0
+    assert w.damage("reaper_volley", "reaper", "orcs") == {0: Fraction(7, 12),
+                                                            1: Fraction(5, 12)}
+    # against a Troll (W3, T4, no armour, Regeneration 4+): the bolt's D3 is kept whole
+    w2 = World(tmp_path, [u("reaper", "elves", 36, 10, models=1),
+                          u("troll", "orcs", 36, 30, 180, profile="orcs/troll", models=1)])
+    third = Fraction(5, 6) * Fraction(1, 2) / 3
+    assert w2.damage("reaper_bolt", "reaper", "troll") == {0: 1 - 3 * third, 1: third,
+                                                            2: third, 3: third}
 
 
 # ============================================================== battles
