@@ -501,3 +501,108 @@ def test_wfb8_battles_run_under_t9a(name: str) -> None:
     _, runtime, battle = open_battle("t9a", path)
     result = run_battle(runtime, battle)
     assert result.events
+
+
+# ============================================================== more of the digest's §4 cases
+
+
+def test_mw_2_two_unsaved_wounds_roll_a_die_each(tmp_path) -> None:
+    # T-MW-2, L133: Multiple Wounds (D3) on W3: two unsaved wounds rolling 2 and 3 deal 5
+    # (a die each, each within the cap).
+    w = World(tmp_path, [u("elves", "elves", 36, 10, rules=["Multiple Wounds (D3)"]),
+                         u("troll", "orcs", 36, 20, 180, profile="orcs/troll", models=3)])
+    env = w.env(ScriptedChance([2, 3]))
+    args = w.args({"attacker": "elves", "target": "troll"})
+    dealt = [w.runtime.invoke("multiple_wounds", env, dict(args)) for _ in range(2)]
+    assert dealt == [2, 3] and sum(dealt) == 5
+
+
+def test_ht_1_bs4_at_a_unit_six_of_ten_hard_target(tmp_path) -> None:
+    # T-HT-1, L29: BS4 hits on 3+; 6 of 10 Hard Target: 4+ (1/2). (A crossbow-armed shooter
+    # without wfb8's Volley Fire.)
+    w = World(tmp_path, [u("shooters", "orcs", 36, 30, 180, equipment=["hand_weapon", "crossbow"]),
+                         u("men", "elves", 36, 10, models=6, rules=["Hard Target"]),
+                         u("hero", "elves", 36, 10, models=4)])
+    w.unit("shooters").profile["BS"] = 4
+    w.join("hero", "men")
+    assert w.exact("to_hit_missile", shooter="shooters", target="men").probability(True) == \
+        Fraction(1, 2)
+
+
+def test_fear_2_immune_to_psychology_in_contact_with_fear(tmp_path) -> None:
+    # T-FEAR-2, L65, L93: an Immune to Psychology unit (Ld 8) in contact with a Fear model:
+    # its Leadership stays 8 and its Fear test passes without a roll.
+    w = World(tmp_path, [u("guard", "elves", 36, 10, models=10, rules=["Immune to Psychology"]),
+                         u("troll", "orcs", 36, 12.2, 180, profile="orcs/troll", models=1)])
+    guard, troll = w.unit("guard"), w.unit("troll")
+    guard.profile["Ld"] = 8
+    BUILTINS["engage"](w.state, w.env(), None, troll, guard)
+    w.call("frighten", None, u="troll")
+    assert "feared" not in guard.statuses
+    assert w.runtime.characteristic(w.env(), guard, "Ld") == 8
+    assert w.exact("fear_ld_test", unit="guard").probability(True) == 1
+    # a unit without it is feared: -1 Ld
+    w2 = World(tmp_path, [u("men", "elves", 36, 10, models=10),
+                          u("troll", "orcs", 36, 12.2, 180, profile="orcs/troll", models=1)])
+    BUILTINS["engage"](w2.state, w2.env(), None, w2.unit("troll"), w2.unit("men"))
+    w2.call("frighten", None, u="troll")
+    assert w2.runtime.characteristic(w2.env(), w2.unit("men"), "Ld") == 6
+
+
+def test_breath_1_two_d6_hits_at_6_inches_once_a_game(tmp_path) -> None:
+    # T-BREATH-1, L37: the 2D6 roll 3 and 4 gives 7 hits at Strength 4, on an enemy 6" away
+    # (after marching too); an enemy 7" away is out of reach; used once, never again.
+    units = [u("dragon", "elves", 36, 10, models=1, profile="orcs/troll",
+               rules=["Breath Weapon (Strength 4, Flaming Attacks)"]),
+             u("boyz", "orcs", 36, 30, 180, models=20)]
+    w = World(tmp_path, units)
+    dragon, boyz = w.unit("dragon"), w.unit("boyz")
+    dragon.statuses["marched"] = "turn"
+    d = BUILTINS["distance"](w.state, w.env(), None, dragon, boyz)
+    BUILTINS["move_toward"](w.state, w.env(), None, boyz, dragon, d - 6)
+    w.call("breathe", {"breath_hits": [3, 4], "*": [6] * 40}, u="dragon")
+    assert [e.values[-1] for e in w.events if e.kind == "log" and e.message == "breathes"] == [7]
+    assert BUILTINS["counter"](w.state, w.env(), None, "breath_used", dragon) == 1
+    w.events.clear()
+    w.call("shooting_phase", {"*": [6] * 40})
+    assert not [e for e in w.events if e.kind == "log" and e.message == "breathes"]
+    far = World(tmp_path, units)
+    fd, fb = far.unit("dragon"), far.unit("boyz")
+    d = BUILTINS["distance"](far.state, far.env(), None, fd, fb)
+    BUILTINS["move_toward"](far.state, far.env(), None, fb, fd, d - 7)
+    far.call("breathe", {"*": [6] * 40}, u="dragon")
+    assert not [e for e in far.events if e.kind == "log" and e.message == "breathes"]
+
+
+def test_van_1_vanguard_stops_12_inches_away_or_6_from_a_scouted_enemy(tmp_path) -> None:
+    # T-VAN-1, L21: a Vanguard unit 30" from the enemy moves 12" (to 18"); 20" from it,
+    # 8" (to 12"); 14" from an enemy that scouted, 8" (to 6").
+    def gap_after(start_gap: float, scouted: bool) -> float:
+        w = World(tmp_path, [u("reavers", "elves", 36, 4, profile="highborn/reaver", models=5),
+                             u("orcs", "orcs", 36, 40, 180)])
+        reavers, orcs = w.unit("reavers"), w.unit("orcs")
+        d = BUILTINS["distance"](w.state, w.env(), None, reavers, orcs)
+        BUILTINS["move_toward"](w.state, w.env(), None, orcs, reavers, d - start_gap)
+        if scouted:
+            orcs.statuses["scouted"] = None
+        w.call("deploy_specialists", None)
+        assert ("vanguarded" in reavers.statuses) == (start_gap > 12 or scouted)
+        return round(BUILTINS["distance"](w.state, w.env(), None, reavers, orcs), 6)
+    assert gap_after(30, False) == 18
+    assert gap_after(20, False) == 12
+    assert gap_after(14, True) == 6
+
+
+def test_lt_1_more_than_half_light_troops_have_no_full_ranks(tmp_path) -> None:
+    # T-LT-1, L97: a unit of 20, 5 wide (+3 rank bonus: three ranks behind the first), with
+    # a joined unit of 21 Light Troops: 21 of 41, more than half: no rank bonus, never
+    # Steadfast. With 19 of 39: the rank bonus again.
+    w = World(tmp_path, [u("men", "elves", 36, 10, models=20, files=5),
+                         u("light", "elves", 36, 10, models=21, files=5, rules=["Light Troops"]),
+                         u("orcs", "orcs", 36, 30, 180, models=5)])
+    assert w.call("rank_bonus", u="men") == 3
+    w.join("light", "men")
+    assert w.call("rank_bonus", u="men") == 0
+    assert w.call("steadfast", u="men", enemy="orcs") is False
+    w.unit("light").models = 19
+    assert w.call("rank_bonus", u="men") == 3
