@@ -606,3 +606,22 @@ def test_lt_1_more_than_half_light_troops_have_no_full_ranks(tmp_path) -> None:
     assert w.call("steadfast", u="men", enemy="orcs") is False
     w.unit("light").models = 19
     assert w.call("rank_bonus", u="men") == 3
+
+
+def test_sweeping_attack_on_a_unit_moved_through(tmp_path) -> None:
+    # L73: the Fire Phoenix advances over a fleeing enemy unit on its way to another: the
+    # unit it moved through (unengaged) takes D6 hits, and D3 more for each rank after the
+    # first. Five Orcs in one rank: the D6 alone, scripted to 4.
+    w = World(tmp_path, [u("phoenix", "elves", 36, 4, profile="highborn/fire_phoenix", models=1),
+                         u("runners", "orcs", 36, 14, 180, models=5, files=5),
+                         u("boyz", "orcs", 36, 40, 180, models=20)])
+    w.unit("runners").statuses["fleeing"] = None
+    w.call("advance_on", {"sweep_hits": [4], "*": [1] * 60}, u="phoenix", inches=30)
+    runners = w.unit("runners")
+    assert runners in BUILTINS["passed_through"](w.state, w.env(), None, w.unit("phoenix"))
+    sweeps = [e.values for e in w.events if e.kind == "log" and e.message == "sweeps through"]
+    assert [v[-1] for v in sweeps] == [4]
+    # two ranks: D6 + D3, exactly: 2 to 9, mean 3.5 + 2
+    dist = w.exact("sweep_hits", ranks=2)
+    assert dist.mean() == Fraction(11, 2)
+    assert dist.probability(2) == Fraction(1, 18) and dist.probability(9) == Fraction(1, 18)
