@@ -625,3 +625,23 @@ def test_sweeping_attack_on_a_unit_moved_through(tmp_path) -> None:
     dist = w.exact("sweep_hits", ranks=2)
     assert dist.mean() == Fraction(11, 2)
     assert dist.probability(2) == Fraction(1, 18) and dist.probability(9) == Fraction(1, 18)
+
+
+def test_rules_diff_lists_the_overridden_wfb8_rules_with_both_citations(capsys) -> None:
+    # #15: the wfb8 rules this patch changes are overrides, each shown with the 000 and the
+    # 004 citation (the structure part of rules-diff; the behaviour grid is left out here).
+    from rules_run.cli import diff
+    import json
+    assert diff.main(["--no-behaviour", "--json", "wfb8", str(ROOT / "rulesets" / "t9a")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    changed = {d["name"]: d for d in report["structure"]["declarations"]
+               if d["kind"] == "rule" and d["change"] == "changed"}
+    for name in ("Armour Piercing", "Ward Save", "Multiple Wounds", "Fear",
+                 "Immune to Psychology", "Breath Weapon", "Stomp", "Fly", "Vanguard", "Scouts",
+                 "Fast Cavalry", "Skirmishers", "Strider", "Devastating Charge",
+                 "Fight in Extra Rank"):
+        d = changed[name]
+        # wfb8's Fight in Extra Rank is itself "not in seed" (000 has no spear rule)
+        assert d["a"]["cite"].startswith(("000_c4300f58fce5f1da.txt L", "not in seed")), name
+        assert d["b"]["cite"].startswith("004_a56105ac0032614f.txt L"), name
+        assert d["b"]["op"] == "override", name
