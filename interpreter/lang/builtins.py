@@ -11,12 +11,16 @@ import attrs
 
 __all__ = [
     "Builtin", "BUILTIN_FUNCTIONS", "BUILTIN_NAMES", "NAME_TYPES", "UNIT_PROPERTIES",
-    "PROPERTY_TYPES", "EVENTS", "READINGS",
+    "PROPERTY_TYPES", "EVENTS", "READINGS", "SHARES",
 ]
 
 READINGS = ("touched", "centre", "whole")
 """How a model counts as under a marker's shape: some part of its base, the centre of its
 base, or all of its base (``models_under``, ``units_under``)."""
+
+SHARES = ("all", "more than half", "half or more", "at least one")
+"""How many of a unit's models (its joined units' too) must carry a rule for ``share``:
+every one ("entirely", "solely"), more than half, half or more, at least one."""
 
 
 @attrs.frozen
@@ -199,6 +203,10 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("groups", 1, 1, "unit -> list:group",
            "the groups of a unit's models, in data order (none: its models are alike)"),
         _b("ranks", 1, 1, "unit -> int", "complete ranks of the unit"),
+        _b("share", 3, 3, "unit, text, text -> bool",
+           'share(u, "RULE", "more than half"): whether that share of the models of u and of '
+           'the units joined to it ("all", "more than half", "half or more", "at least one") '
+           "carries the rule", choices=((2, SHARES),)),
         # objectives and control (interpreter/engine/objectives.py)
         _b("objectives", 0, 0, "-> list:text", "the objective markers' ids, in battle-file order"),
         _b("features", 0, 1, "text -> list:text",

@@ -90,6 +90,8 @@ class ExpressionChecker:
                 self.decision_arguments(c, args)
             if c.name == "unaffected" and len(c.args) == 2:
                 self.ctx.effects.unaffected_argument(c.args[1])
+            if c.name == "share" and len(c.args) >= 2:
+                self.share_rule(c.args[1])
             if builtin.returns == "item":
                 return ty.item_of(args[0]) if args else ty.ANY
             return builtin.returns
@@ -108,6 +110,14 @@ class ExpressionChecker:
             ),
         )
         return ty.ANY
+
+    def share_rule(self, given: ast.Expr) -> None:
+        """``share(u, "RULE", ...)``: a rule written there must exist, as for ``has``."""
+        if not (isinstance(given, ast.Literal) and given.kind == "text"):
+            return
+        name = str(given.value)
+        if name not in self.ctx.rules and self.ctx.kind_of(name) != "keyword":
+            self.ctx.effects.rule_ref(name, given.span)
 
     def wanted(self, kinds: tuple[str, ...]) -> list[str]:
         """The names of the declarations of ``kinds`` (what a call could have named)."""

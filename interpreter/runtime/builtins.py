@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules_run.chance import DiceExpr
+from rules_run.lang.builtins import SHARES
 from rules_run.runtime.env import Env
 
 __all__ = ["PURE_BUILTINS", "LOCAL_BUILTINS", "PURE_NAMES"]
@@ -43,6 +44,41 @@ def _ranks(unit: Any) -> int:
     return unit.models // max(1, unit.files)
 
 
+def _joined(unit: Any) -> list[Any]:
+    """The unit and every unit joined to it, from the one they all follow (``attach``): a
+    character in a regiment and the regiment are one body of models."""
+    root = unit
+    while getattr(root, "leader", None) is not None:
+        root = root.leader
+    body, todo = [], [root]
+    while todo:
+        u = todo.pop(0)
+        body.append(u)
+        todo.extend(getattr(u, "followers", ()))
+    return body
+
+
+def _share(unit: Any, rule_name: str, threshold: str) -> bool:
+    """Whether ``threshold`` of the models of the unit and of the units joined to it carry
+    the rule: the fraction is exact (whole numbers compared), a body of no models has none."""
+    if unit is None:
+        return False
+    body = _joined(unit)
+    total = sum(u.models for u in body)
+    carrying = sum(u.models for u in body if u.has_rule(rule_name))
+    if total <= 0:
+        return False
+    if threshold == "all":
+        return carrying == total
+    if threshold == "more than half":
+        return 2 * carrying > total
+    if threshold == "half or more":
+        return 2 * carrying >= total
+    if threshold == "at least one":
+        return carrying > 0
+    raise ValueError(f"share(): unknown threshold {threshold!r}; expected one of {SHARES}")
+
+
 PURE_BUILTINS: dict[str, Callable[..., Any]] = {
     # questions about one unit that need no battle (rules-odds asks them too)
     "weapons": lambda unit, kind=None: list(unit.weapons),
@@ -50,6 +86,7 @@ PURE_BUILTINS: dict[str, Callable[..., Any]] = {
     "parts": lambda unit: [] if unit is None else list(unit.parts.values()),
     "groups": lambda unit: [] if unit is None else list(unit.groups),
     "ranks": _ranks,
+    "share": _share,
     "files": lambda unit: min(unit.files, unit.models),
     "starting_models": lambda unit: unit.starting_models,
     "points_of": lambda unit: unit.points,

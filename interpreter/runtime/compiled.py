@@ -235,7 +235,10 @@ class Runtime:
             label = (arg.label or "").lower().replace(" ", "_")
             param = by_name.get(label) if label else None
             if param is None or param.name in values:
-                param = next(p for p in positional if p.name not in values)
+                param = next((p for p in positional if p.name not in values), None)
+            if param is None:
+                raise ValueError(f"{text!r} gives rule {rule.name!r} more arguments than "
+                                 f"its {len(positional)} parameter(s)")
             if arg.kind == "dice":
                 values[param.name] = dice_of(parse_dice(str(arg.value), Span("<rule>", 1)),
                                              self.dice_decls)
