@@ -148,6 +148,16 @@ def test_regeneration_and_ward_readings_and_flaming(tmp_path: Path) -> None:
     assert after_save(flaming.attack("melee_attack", "a", "b")) == Fraction(2, 3)
 
 
+def test_regeneration_as_a_ward_is_rolled_once(tmp_path: Path) -> None:
+    # L554 with regeneration_after_ward = false: Regeneration (4+) with no ward is the
+    # model's only ward save, rolled once: a wound gets past it 1/2 of the time (rolled
+    # again as its own save too, it was 1/4).
+    w = pair(tmp_path, b={"rules": ["Regeneration (4+)"]})
+    dist = w.attack("melee_attack", "a", "b", {"regeneration_after_ward": False})
+    past = lambda step: dist.map(lambda o: o.past[step]).probability(1)
+    assert past(4) / past(2) == Fraction(1, 2)
+
+
 def test_a_single_3_or_2_ward_stands_and_its_exact_odds(tmp_path: Path) -> None:
     # L392: a single ward better than 4+ stands as its entry gives it. WS3 v WS3 hits on 4+
     # (1/2), S3 v T3 wounds on 4+ (1/2), no armour: a wound gets through 1/4 of the time, and
