@@ -20,7 +20,7 @@ from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.builtins.registry import fail, files_ranks, name_of
 from rules_run.engine.kept import MISSING, Kept, KeptByValue
 from rules_run.runtime.effects import rule_scope
-from rules_run.runtime.entities import DEFAULT_BASE_MM, Unit, placed, wounds_per_model
+from rules_run.runtime.entities import DEFAULT_BASE_MM, TurnKey, Unit, placed, wounds_per_model
 from rules_run.runtime.events import Decision, Expire, Phase, Trigger, Turn
 from rules_run.space import MM_PER_INCH, Footprint, Pose
 
@@ -55,6 +55,8 @@ class BattleState:
         self.policies = policies
         self.active_side: str | None = None
         self.round = 0
+        self.turns = 0
+        """Player turns begun so far (the one being played is number ``turns``)."""
         self.phase: str | None = None
         self.attacking = False
         """True while attacks are resolved (their rolls are summarised in narration)."""
@@ -225,14 +227,28 @@ class BattleState:
             raise fail(f"the 'when {event}' of rule {inst.text!r} sets itself off without "
                        "end", effect.span, "too-deep") from None
 
+    def until(self, until: str | None, thing: Any) -> str | TurnKey | None:
+        """When a status applied now to ``thing`` wears off: ``its next turn`` and ``next
+        turn`` become a :class:`TurnKey` on the player turn being played (the side of
+        ``thing``, or of its owner for a weapon; any side); the others stay as written."""
+        if until == "its next turn":
+            return TurnKey(getattr(getattr(thing, "owner", None) or thing, "side", None),
+                           self.turns)
+        if until == "next turn":
+            return TurnKey(None, self.turns)
+        return until
+
     def expire(self, env: Any, period: str) -> None:
         """Remove the statuses that last until the end of this period (an ``expire`` event
-        names them)."""
+        names them); at the end of a player turn, also those waiting for it
+        (:class:`TurnKey`)."""
         expired = {}
         for u in self.units:
-            gone = [s for s, until in u.statuses.items() if until == period]
+            gone = [s for s, until in u.statuses.items() if until == period or (
+                period == "turn" and isinstance(until, TurnKey)
+                and until.ends(self.active_side, self.turns))]
             for s in gone:
-                del u.statuses[s]
+                u.lose_status(s)
             if gone:
                 expired[u.id] = sorted(gone)
         if expired:
@@ -328,6 +344,7 @@ class BattleState:
             return None
         outer = self.active_side
         self.active_side = side
+        self.turns += 1
         env.emit(Turn)
         self.fire(env, "start_of_turn")
         try:

@@ -126,6 +126,9 @@ class DeclarationChecker:
                     self.ctx.error(f"option {d.name!r} defaults to {d.default!r}, outside its "
                                    f"range {d.low}..{d.high}", d.span, "bad-option")
 
+    def check_StatusDecl(self, d: ast.StatusDecl) -> None:
+        self.ctx.effects.check_status(d)
+
     def check_CounterDecl(self, d: ast.CounterDecl) -> None:
         if d.initial is not None:
             self.ctx.exprs.expr(d.initial, self.ctx.globals)

@@ -57,6 +57,8 @@ class ExpressionChecker:
                 return "result" if target.is_test else ("int" if target.value is None
                                                         else ty.ANY)
             return "outcome" if isinstance(target, ast.SequenceDecl) else ty.ANY
+        if isinstance(target, ast.StatusDecl) and not want:
+            return self.ctx.effects.status_call(c, target, args, kwargs)
         if want:
             self.ctx.error(f"unknown {' or '.join(want)} {c.name!r}", c.span, "undefined-name",
                            hint=did_you_mean(c.name, self.wanted(want)))
@@ -88,6 +90,8 @@ class ExpressionChecker:
                                        hint=did_you_mean(str(given.value), list(allowed)))
             if c.name == "decide":
                 self.decision_arguments(c, args)
+            if c.name == "apply" and c.args:
+                self.ctx.effects.applied_status(c.args[0])
             if c.name == "unaffected" and len(c.args) == 2:
                 self.ctx.effects.unaffected_argument(c.args[1])
             if builtin.returns == "item":

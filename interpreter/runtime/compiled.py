@@ -105,6 +105,12 @@ class Runtime:
                                                               ruleset.cite("battle"))
         for rule in ruleset.rules.values():
             index_rule(self, rule)
+        self.status_rules: dict[str, ast.RuleDecl] = {
+            n: ast.status_rule(d) for n, d in self.decls.items()
+            if isinstance(d, ast.StatusDecl) and d.effects}
+        """Status name -> the rule a unit carries while it has it (a status with effects)."""
+        for rule in self.status_rules.values():
+            index_rule(self, rule)
         self.global_rules = [RuleInstance(rule, {p.name: self.constant(p.default)
                                                  for p in rule.params if p.default is not None},
                                           rule.name)
@@ -190,6 +196,20 @@ class Runtime:
                     bearer.rules.append(granted)
                     have.add(grant.rule)
                     todo.append(granted)
+
+    def status_instance(self, name: str, args: Mapping[str, Any]) -> RuleInstance | None:
+        """The rule a unit carries while it has status ``name`` applied with ``args`` (a
+        parameter left out takes its default); None for a status without effects. Its text
+        names the arguments: ``enfeebled(2)``."""
+        rule = self.status_rules.get(name)
+        if rule is None:
+            return None
+        values = dict(args)
+        for p in rule.params:
+            if p.name not in values and p.default is not None:
+                values[p.name] = self.constant(p.default)
+        shown = ", ".join(str(values[p.name]) for p in rule.params if p.name in values)
+        return RuleInstance(rule, values, f"{name}({shown})" if rule.params else name)
 
     def profile_values(self, profile: Mapping[str, Any], where: Span | None = None
                        ) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rules_run.diagnostics import Span
 from rules_run.engine.builtins.registry import builtin, fail, name_of
 from rules_run.lang import ast
+from rules_run.runtime.entities import StatusWith
 from rules_run.runtime.events import RollOff, Score, Status, Win
 
 if TYPE_CHECKING:
@@ -25,9 +26,18 @@ def _status_decl(state: BattleState, status: str, span: Span) -> ast.StatusDecl:
 
 @builtin("apply")
 def apply(state, env, span, status, thing, until=None):
+    args = status.args if isinstance(status, StatusWith) else {}
+    status = str(status)
     decl = _status_decl(state, status, span)
+    missing = [p.name for p in decl.params if p.name not in args and p.default is None]
+    if missing:
+        raise fail(f"status {status!r} needs {', '.join(map(repr, missing))} when it is "
+                   f"applied: apply({status}({', '.join(missing)}), x)", span)
     fresh = status not in thing.statuses
-    thing.statuses[status] = until or decl.until
+    if not fresh and decl.ignored_again:
+        return True   # `reapplied ignored`: it lasts as it was
+    thing.gain_status(status, state.until(until or decl.until, thing),
+                      state.runtime.status_instance(status, args))
     if fresh:
         env.emit(Status, unit=getattr(thing, "id", None), status=status,
                  change="gains", quiet=decl.quiet)
@@ -37,8 +47,9 @@ def apply(state, env, span, status, thing, until=None):
 
 @builtin("clear")
 def clear(state, env, span, status, thing):
+    status = str(status)
     decl = _status_decl(state, status, span)
-    if thing.statuses.pop(status, "absent") != "absent":
+    if thing.lose_status(status):
         env.emit(Status, unit=getattr(thing, "id", None), status=status,
                  change="loses", quiet=decl.quiet)
     return True

@@ -94,6 +94,7 @@ from rules_run.lang.ast.effects import (
     MarkEffect,
     NotSimulated,
     RuleDecl,
+    status_rule,
 )
 from rules_run.lang.ast.words import HookKind, PatchVerb, StackingPolicy, Word
 
@@ -171,6 +172,7 @@ __all__ = [
     "MarkEffect",
     "NotSimulated",
     "RuleDecl",
+    "status_rule",
     "HookKind",
     "PatchVerb",
     "StackingPolicy",

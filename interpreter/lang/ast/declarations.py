@@ -125,9 +125,19 @@ class OptionDecl(Decl):
 class StatusDecl(Decl):
     KIND: ClassVar[str] = "status"
     until: str | None = None
-    """``phase``, ``turn``, ``round``, ``battle``: when it wears off by itself."""
+    """``phase``, ``turn``, ``round``, ``battle``, ``its next turn`` (the end of the next turn
+    of the side of the unit that has it), ``next turn`` (of the next turn to start): when it
+    wears off by itself."""
     quiet: bool = False
     """Bookkeeping: the narrated log leaves its changes out (the event log keeps them)."""
+    params: tuple[Param, ...] = ()
+    """What ``apply(NAME(args), x)`` gives it: its effects read them."""
+    effects: tuple[Any, ...] = ()
+    """The rule effects (:class:`~rules_run.lang.ast.effects.Effect`) that apply to the unit
+    while it has the status, with ``bearer`` that unit."""
+    ignored_again: bool = False
+    """``reapplied ignored``: applying it while it lasts changes nothing (by default the new
+    duration and arguments replace the old)."""
 
 
 @attrs.frozen

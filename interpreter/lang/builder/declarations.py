@@ -147,7 +147,9 @@ def option_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.OptionDecl:
 
 def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
     return ast.StatusDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
-                          until=b.part(c, "until"), quiet=b.flag(c, "STATUS_QUIET"))
+                          until=b.part(c, "until"), quiet=b.flag(c, "STATUS_QUIET"),
+                          params=b.param_list(c), effects=tuple(b.pick(c, ast.Effect)),
+                          ignored_again=b.part(c, "reapplied") == "ignored")
 
 
 def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
