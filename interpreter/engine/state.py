@@ -57,6 +57,11 @@ class BattleState:
         self.round = 0
         self.turns = 0
         """Player turns begun so far (the one being played is number ``turns``)."""
+        self.phases = 0
+        """Phases begun so far (``once per phase`` counts from one to the next)."""
+        self.once: dict[tuple[Any, ...], tuple[str, int]] = {}
+        """(action, keys...) -> the period it last ran in (``once per``), as (period,
+        number)."""
         self.phase: str | None = None
         self.attacking = False
         """True while attacks are resolved (their rolls are summarised in narration)."""
@@ -186,6 +191,7 @@ class BattleState:
         """Run a phase: announce it, run it, let statuses lasting to its end expire."""
         outer = self.phase
         self.phase = name
+        self.phases += 1
         if env.events is not None:
             env.emit(Phase, phase=name, within=outer, cite=self.runtime.ruleset.cite(name))
         self.fire(env, "start_of_phase")
@@ -253,6 +259,21 @@ class BattleState:
                 expired[u.id] = sorted(gone)
         if expired:
             env.emit(Expire, period=period, statuses=expired)
+
+    def period(self, period: str) -> tuple[str, int]:
+        """The period being played, as (its kind, its number): a phase from its start to the
+        next phase's, a player turn, a battle round, the battle."""
+        number = {"phase": self.phases, "turn": self.turns, "round": self.round}.get(period, 0)
+        return period, number
+
+    def use_once(self, period: str, key: tuple[Any, ...]) -> bool:
+        """Mark an action ``once per period`` as run for ``key``; False if it had already run
+        for it in this period."""
+        now = self.period(period)
+        if self.once.get(key) == now:
+            return False
+        self.once[key] = now
+        return True
 
     def alive(self, unit: Unit) -> bool:
         """Still in the battle: on the table and not destroyed."""

@@ -281,7 +281,10 @@ class DeclarationChecker:
             self.ctx.exprs.expect(effect.arg, scope, "number", f"'{words}'")
 
     def check_ActionDecl(self, d: ast.ActionDecl) -> None:
-        self.ctx.stmts.body(d.body, self.ctx.stmts.param_scope(d.params))
+        scope = self.ctx.stmts.param_scope(d.params)
+        for key in d.limit.keys if d.limit is not None else ():
+            self.ctx.exprs.expr(key, scope)
+        self.ctx.stmts.body(d.body, scope)
 
     def check_PhaseDecl(self, d: ast.PhaseDecl) -> None:
         if d.parent is not None and self.ctx.kind_of(d.parent) != "phase":

@@ -92,6 +92,8 @@ class ExpressionChecker:
                 self.decision_arguments(c, args)
             if c.name == "apply" and c.args:
                 self.ctx.effects.applied_status(c.args[0])
+            if c.name == "used" and c.args:
+                self.used_arguments(c, args)
             if c.name == "unaffected" and len(c.args) == 2:
                 self.ctx.effects.unaffected_argument(c.args[1])
             if builtin.returns == "item":
@@ -135,6 +137,31 @@ class ExpressionChecker:
             if key in by_name:
                 self.argument_type(value, kwargs[key], by_name[key].type, f"{key!r}", seq.name,
                                    seq.params)
+
+    def used_arguments(self, c: ast.Call, args: list[str]) -> None:
+        """``used(use_command, u, "Rally")``: an action with a ``once per`` limit, then its
+        arguments (what the limit is counted for is read from them)."""
+        first = c.args[0]
+        action = self.ctx.decls.get(first.name) if isinstance(first, ast.Name) else None
+        if action is not None and not isinstance(action, ast.ActionDecl):
+            return   # a declaration of another kind: its type is reported
+        if not isinstance(action, ast.ActionDecl) or action.limit is None:
+            limited = [n for n, d in self.ctx.decls.items()
+                       if isinstance(d, ast.ActionDecl) and d.limit is not None]
+            what = (f"{first.name!r} is an action without a limit"
+                    if isinstance(action, ast.ActionDecl) else
+                    f"no action is named {first.name!r}" if isinstance(first, ast.Name) else
+                    "its first argument is not an action's name")
+            self.ctx.error(f"used() asks of an action declared 'once per ...'; {what}",
+                           first.span, "not-limited",
+                           hint=did_you_mean(first.name, limited) if isinstance(first, ast.Name)
+                           and action is None else
+                           "declare it: action NAME(params) once per phase|turn|round|battle "
+                           "[per KEY, ...]")
+            return
+        rest = ast.Call(c.span, action.name, c.args[1:], c.kwargs)
+        if self.arguments(rest, action.params, f"action {action.name!r}"):
+            self.argument_types(rest, args[1:], {}, action.params, action.name)
 
     def decision_arguments(self, c: ast.Call, args: list[str]) -> None:
         """``decide(charge, u)``: the arguments after the decision are its parameters."""

@@ -331,8 +331,8 @@ class Runtime:
         if seq is not None:
             return seq.run
         action = self.actions[name]
-        # only a return inside an activation's body needs catching
-        return action.body if action.returns_directly else action.call
+        # only a return inside an activation's body (or a limit) needs the call's checks
+        return action.body if action.returns_directly and action.limit is None else action.call
 
     def invoke(self, name: str, env: Env, args: dict) -> Any:
         """Run the roll, test, sequence, action or phase ``name`` with bound arguments (a

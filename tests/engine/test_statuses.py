@@ -56,3 +56,43 @@ units:
   - {id: a, side: red, characteristics: {S: 3, T: 3, W: 1, Ld: 7}, models: 5}
   - {id: b, side: blue, characteristics: {S: 3, T: 3, W: 1, Ld: 7}, models: 5}
 '''
+
+
+def _events(tmp_path: Path):
+    runtime, battle = kit_battle(tmp_path, "st", RULES, BATTLE)
+    return run_battle(runtime, battle).events
+
+
+def test_a_status_carries_its_effects_with_the_arguments_it_was_applied_with(
+        tmp_path: Path) -> None:
+    logs = [e.values for e in _events(tmp_path) if e.kind == "log"]
+    # turn 1 (red): nothing yet; blue's S 3 less D3 = 2 -> 1; red's T 3 + 2 -> 5
+    assert logs[0][:5] == ["a", 3, 3, 3, 3]
+    assert logs[1][:5] == ["b", 1, 3, 3, 5]
+    assert logs[2][:5] == ["a", 3, 5, 1, 3]
+
+
+def test_a_status_modifier_names_the_status_and_its_arguments(tmp_path: Path) -> None:
+    tests = [e for e in _events(tmp_path) if e.kind == "test"]
+    red, blue = tests[0], tests[1]
+    assert red.modifiers == [{"amount": -1, "source": "hardened", "applies_to": "need"}]
+    assert red.need == 3
+    assert blue.modifiers == [] and blue.need == 4
+
+
+def test_its_next_turn_and_next_turn_and_reapplied_ignored(tmp_path: Path) -> None:
+    events = _events(tmp_path)
+    logs = [e.values[5:] for e in events if e.kind == "log"]
+    # [me shaken, foe shaken, me stunned, foe stunned] at the start of each turn
+    assert logs == [
+        [False, False, False, False],   # 1 red: then red shakes both, stuns blue
+        [True, True, True, False],      # 1 blue: blue shaken (until its turn ends), stunned
+        [True, False, False, False],    # 2 red: blue's shaken and stunned ended with its turn
+        [False, False, False, False],   # 2 blue: red's own shaken ended with red's next turn
+        [False, False, False, False],
+        [False, False, False, False],
+    ]
+    expired = [(e.round, e.side, e.statuses) for e in events if e.kind == "expire"
+               and e.period == "turn"]
+    # blue re-applied stunned in its own turn: ignored, so it still ends with that turn
+    assert expired == [(1, "blue", {"b": ["shaken", "stunned"]}), (2, "red", {"a": ["shaken"]})]

@@ -55,6 +55,18 @@ def clear(state, env, span, status, thing):
     return True
 
 
+@builtin("used")
+def used(state, env, span, name, *args):
+    action = state.runtime.actions.get(name)
+    if action is None or action.limit is None:
+        raise fail(f"{name!r} is not an action declared 'once per ...'", span)
+    vars = dict(zip([p.name for p in action.decl.params], args))
+    for p in action.decl.params[len(args):]:
+        if p.default is not None:
+            vars[p.name] = state.runtime.constant(p.default)
+    return state.once.get(action.limit_key(env, vars)) == state.period(action.limit.period)
+
+
 def _counter_key(state: BattleState, env, name, owner, span):
     key = (name, getattr(owner, "id", owner))
     if key in state.counters:   # checked when it was first set

@@ -16,7 +16,7 @@ from rules_run.lang.ast.words import HookKind, PatchVerb
 __all__ = [
     "Decl", "SourceDecl", "Header", "CharacteristicDecl", "TableDecl", "DieDecl", "OptionDecl",
     "StatusDecl", "CounterDecl", "KeywordDecl", "Natural", "RollDecl", "ClausePatch",
-    "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "ActionDecl", "DecisionDecl",
+    "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "OncePer", "ActionDecl", "DecisionDecl",
     "PolicyDecl", "PhaseDecl", "BattleDecl", "PatchOp", "RulesFile"
 ]
 
@@ -277,10 +277,28 @@ class SequenceDecl(Decl):
 
 
 @attrs.frozen
+class OncePer:
+    """``once per phase per u, command``: an action runs at most once in each period for
+    each value of its keys."""
+
+    span: Span
+    period: str
+    """``phase``, ``turn``, ``round`` or ``battle``."""
+    keys: tuple[Expr, ...] = ()
+    """What the limit is counted for, over the action's parameters (none: once in all)."""
+
+    def text(self) -> str:
+        """As written, without the keys: ``once per phase``."""
+        return f"once per {self.period}"
+
+
+@attrs.frozen
 class ActionDecl(Decl):
     KIND: ClassVar[str] = "action"
     params: tuple[Param, ...] = ()
     body: tuple[Stmt, ...] = ()
+    limit: OncePer | None = None
+    """``once per ...``: how often it may run (None: without limit)."""
 
 
 @attrs.frozen

@@ -246,7 +246,12 @@ def sequence_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
 # ---------------------------------------------------------------- procedures
 def action_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.ActionDecl:
     return ast.ActionDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
-                          params=b.param_list(c), body=b.body(c))
+                          params=b.param_list(c), body=b.body(c),
+                          limit=next((x for x in c if isinstance(x, ast.OncePer)), None))
+
+
+def once_per(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.OncePer:
+    return ast.OncePer(b.span(meta), str(c[0]), tuple(x for x in c[1:] if isinstance(x, ast.Expr)))
 
 
 def decision_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DecisionDecl:
@@ -290,7 +295,7 @@ CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     start, header, patch_decl, clause_patch_decl, remove_decl, citation, cite_lines, char_item,
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
     keyword_decl, param, natural_clause, roll_decl, reuse_decl, hook, step, per_point_clause,
-    sequence_decl, action_decl, decision_decl, policy_decl, policy_extends_decl, phase_decl,
+    sequence_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
     battle_decl, rule_decl,
 )}
 """The hand-written declaration callbacks, by grammar rule (the function's name)."""

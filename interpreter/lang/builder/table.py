@@ -215,6 +215,7 @@ GENERATED: dict[str, Callback] = {
     "its_next_turn": part("until", const("its next turn")),
     "next_turn": part("until", const("next turn")),
     "reapplied": part("reapplied", text(1)),
+    "limit_period": value(text(0)),
     "scope": part("scope", text(0)),
     # rolls and tests
     "params": part("params", present),
