@@ -96,3 +96,33 @@ def test_its_next_turn_and_next_turn_and_reapplied_ignored(tmp_path: Path) -> No
                and e.period == "turn"]
     # blue re-applied stunned in its own turn: ignored, so it still ends with that turn
     assert expired == [(1, "blue", {"b": ["shaken", "stunned"]}), (2, "red", {"a": ["shaken"]})]
+
+
+def test_reapplied_refreshes_by_default(tmp_path: Path) -> None:
+    rules = RULES.replace(" reapplied ignored", "")
+    runtime, battle = kit_battle(tmp_path, "st", rules, BATTLE)
+    events = run_battle(runtime, battle).events
+    expired = [(e.round, e.side, e.statuses) for e in events if e.kind == "expire"
+               and e.period == "turn"]
+    # blue's own stunned, applied again in its turn 1 (turn 2), now lasts to the end of the
+    # next turn to start, red's second (turn 3)
+    assert expired == [(1, "blue", {"b": ["shaken"]}),
+                       (2, "red", {"a": ["shaken"], "b": ["stunned"]})]
+
+
+def test_exact_odds_weigh_a_status_with_its_argument() -> None:
+    from fractions import Fraction
+
+    from rules_run import open_battle
+    from rules_run.engine.odds import attack_odds, plan_attacks
+
+    _, runtime, battle = open_battle("wfb8", "rulesets/wfb8/battles/duel.yaml")
+    orcs, halberdiers = battle.unit("orcs"), battle.unit("halberdiers")
+    orcs.gain_status("enfeebled", None, runtime.status_instance("enfeebled", {"n": 1}))
+    (plan,) = plan_attacks(runtime, orcs, halberdiers, attacks=1)
+    # WS3 v WS3 hits on 4+ (1/2); S3 - 1 = 2 v T3 wounds on 5+ (1/3); the halberdiers' light
+    # armour 6+ (no modifier at S2) fails 5/6
+    assert attack_odds(runtime, plan, halberdiers).damage.probability(1) == Fraction(5, 36)
+    orcs.lose_status("enfeebled")
+    (plan,) = plan_attacks(runtime, orcs, halberdiers, attacks=1)
+    assert attack_odds(runtime, plan, halberdiers).damage.probability(1) == Fraction(5, 24)
