@@ -215,7 +215,7 @@ class BattleState:
         for unit in list(self.units):
             if not self.alive(unit) and event not in ("destroyed", "slain"):
                 continue
-            for inst in list(unit.rules):
+            for inst in list(self.runtime.rules_in_play(env, unit)):
                 for effect, cond, body in by_rule.get(inst.rule.name, ()):
                     evars = rule_scope(args or {}, inst, unit)
                     if cond is None or cond(env, evars):

@@ -487,6 +487,9 @@ class CodeGen:
 
     def _x_Has(self, fn, e: ast.Has, types) -> str:
         t = fn.temp()
+        if self.rt.live_granting:   # what it carries now: its live grants are read
+            return (f"(({t} := {self.ex(fn, e.subject, types)}) is not None "
+                    f"and {fn.const(self.rt.has_rule)}(env, {t}, {e.rule!r}))")
         return (f"(({t} := {self.ex(fn, e.subject, types)}) is not None "
                 f"and {t}.has_rule({e.rule!r}))")
 
