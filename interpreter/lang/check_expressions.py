@@ -148,13 +148,14 @@ class ExpressionChecker:
         if not isinstance(action, ast.ActionDecl) or action.limit is None:
             limited = [n for n, d in self.ctx.decls.items()
                        if isinstance(d, ast.ActionDecl) and d.limit is not None]
-            what = (f"{first.name!r} is an action without a limit"
+            named = first.name if isinstance(first, ast.Name) else None
+            what = (f"{named!r} is an action without a limit"
                     if isinstance(action, ast.ActionDecl) else
-                    f"no action is named {first.name!r}" if isinstance(first, ast.Name) else
+                    f"no action is named {named!r}" if named is not None else
                     "its first argument is not an action's name")
             self.ctx.error(f"used() asks of an action declared 'once per ...'; {what}",
                            first.span, "not-limited",
-                           hint=did_you_mean(first.name, limited) if isinstance(first, ast.Name)
+                           hint=did_you_mean(named, limited) if named is not None
                            and action is None else
                            "declare it: action NAME(params) once per phase|turn|round|battle "
                            "[per KEY, ...]")

@@ -95,7 +95,7 @@ class Runtime:
         self.grants: dict[str, list[tuple[ast.Grant, Closure | None]]] = {}
         """rule name -> its grants resolved at set-up (no condition, or one on the rule's
         parameters only)."""
-        self.live_grants: dict[str, list[tuple[ast.Grant, Closure]]] = {}
+        self.live_grants: dict[str, list[tuple[ast.Grant, Closure | None]]] = {}
         """rule name -> its grants whose condition reads the battle: re-read whenever the
         bearer's rules are looked up (:meth:`rules_in_play`)."""
         self.granting: set[int] = set()
