@@ -69,17 +69,13 @@ class EffectChecker:
         if d.effects and d.name in self.ctx.rules:
             self.ctx.error(f"status {d.name!r} has effects, and a rule is named {d.name!r} "
                            "too: the unit would carry two rules of one name", d.span,
-                           "duplicate-name", hint="rename the status or the rule")
+                           "duplicate-declaration", hint="rename the status or the rule")
         for p in d.params:
             if p.type == "dice":
                 self.ctx.error(f"status {d.name!r}: parameter {p.name!r} is dice, but a "
                                "status's arguments are read when it is applied, dice rolled "
                                "once then", p.span, "wrong-type",
                                hint=f"declare ({p.name}: int) and apply({d.name}(D3), x)")
-        if d.params and not d.effects:
-            self.ctx.error(f"status {d.name!r} has parameters but no effects to read them",
-                           d.span, "unused-param",
-                           hint=f"give its effects on indented lines below 'status {d.name}'")
         base = self.ctx.stmts.param_scope(d.params).child({"bearer": ty.ANY})
         rule = ast.status_rule(d)
         for effect in d.effects:
