@@ -64,10 +64,9 @@ class Runtime:
         self.dice_decls = {n: d for n, d in self.decls.items() if isinstance(d, ast.DieDecl)}
         self.codegen = CodeGen(self, builtins)
         self.live_granting = any(
-            is_live_grant(e, rule) for rule in [
-                *ruleset.rules.values(), *(ast.status_rule(d) for d in self.decls.values()
-                                          if isinstance(d, ast.StatusDecl))]
-            for e in rule.effects)
+            is_live_grant(e, rule) for rule in ruleset.rules.values() for e in rule.effects
+        ) or any(isinstance(e, ast.Grant) for d in self.decls.values()
+                 if isinstance(d, ast.StatusDecl) for e in d.effects)
         """Whether some grant is re-read while its condition holds (``x has`` then asks
         :meth:`has_rule`)."""
         self.codegen.codes.update(codes or {})
@@ -135,7 +134,7 @@ class Runtime:
             if isinstance(d, ast.StatusDecl) and d.effects}
         """Status name -> the rule a unit carries while it has it (a status with effects)."""
         for rule in self.status_rules.values():
-            index_rule(self, rule)
+            index_rule(self, rule, live=True)   # what it grants comes and goes with it
         self.global_rules = [RuleInstance(rule, {p.name: self.constant(p.default)
                                                  for p in rule.params if p.default is not None},
                                           rule.name)

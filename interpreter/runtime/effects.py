@@ -25,8 +25,10 @@ __all__ = ["index_rule", "is_live_grant", "characteristic_effects", "rule_scope"
            "stack", "kept_off"]
 
 
-def index_rule(rt: Runtime, rule: ast.RuleDecl) -> None:
-    """Compile a rule's effects into the runtime's tables, by what each affects."""
+def index_rule(rt: Runtime, rule: ast.RuleDecl, live: bool = False) -> None:
+    """Compile a rule's effects into the runtime's tables, by what each affects; ``live``:
+    its grants are all re-read when the bearer's rules are looked up (a status's rule,
+    carried only while the status lasts)."""
     types = {p.name: p.type for p in rule.params}
     for e in rule.effects:
         cond = rt.compile_expr(e.condition, types) if e.condition is not None else None
@@ -58,7 +60,7 @@ def index_rule(rt: Runtime, rule: ast.RuleDecl) -> None:
                 (e, cond, rt.codegen.block(e.body, {**types, **params},
                                            rt.ruleset.cite(f"rule:{rule.name}"))))
         elif isinstance(e, ast.Grant):
-            (rt.live_grants if is_live_grant(e, rule) else rt.grants).setdefault(rule.name, []).append((e, cond))
+            (rt.live_grants if live or is_live_grant(e, rule) else rt.grants).setdefault(rule.name, []).append((e, cond))
         elif isinstance(e, ast.Shield):
             rt.shields.setdefault(rule.name, []).append((e, cond))
 

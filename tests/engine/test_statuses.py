@@ -17,16 +17,18 @@ status enfeebled (n: int) @ L1
 status hardened @ L1
     add 2 to T
     modify nerve need by -1 if u == bearer
+    grant "Braced"
 status shaken until end of its next turn @ L1
 status stunned until end of next turn reapplied ignored @ L1
 counter seen of unit = 0 @ L1
+rule "Braced" @ L1
 test nerve(u: unit) @ L1
     dice D6
     need 4
 phase muster @ L1
     let me = [u for each u in units(active_side)][0]
     let foe = [u for each u in all_units() where u.side != active_side][0]
-    log "turn", me, me.S, me.T, foe.S, foe.T, me is shaken, foe is shaken, me is stunned, foe is stunned
+    log "turn", me, me.S, me.T, foe.S, foe.T, me is shaken, foe is shaken, me is stunned, foe is stunned, me has "Braced"
     if active_side == "red" and round_number == 1:
         apply(enfeebled(D3), foe)
         apply(hardened, me)
@@ -72,6 +74,12 @@ def test_a_status_carries_its_effects_with_the_arguments_it_was_applied_with(
     assert logs[2][:5] == ["a", 3, 5, 1, 3]
 
 
+def test_what_a_status_grants_comes_and_goes_with_it(tmp_path: Path) -> None:
+    braced = [e.values[-1] for e in _events(tmp_path) if e.kind == "log"]
+    # red is hardened from its first turn on (it is never cleared); blue never
+    assert braced == [False, False, True, False, True, False]
+
+
 def test_a_status_modifier_names_the_status_and_its_arguments(tmp_path: Path) -> None:
     tests = [e for e in _events(tmp_path) if e.kind == "test"]
     red, blue = tests[0], tests[1]
@@ -82,7 +90,7 @@ def test_a_status_modifier_names_the_status_and_its_arguments(tmp_path: Path) ->
 
 def test_its_next_turn_and_next_turn_and_reapplied_ignored(tmp_path: Path) -> None:
     events = _events(tmp_path)
-    logs = [e.values[5:] for e in events if e.kind == "log"]
+    logs = [e.values[5:9] for e in events if e.kind == "log"]
     # [me shaken, foe shaken, me stunned, foe stunned] at the start of each turn
     assert logs == [
         [False, False, False, False],   # 1 red: then red shakes both, stuns blue
