@@ -103,7 +103,7 @@ class Runtime:
         """A granted rule reference, bound once."""
         self.held: dict[int, list[RuleInstance]] = {}
         """Bearer (by id) -> its rules in play as read in the battle, held while an attack's
-        exact distribution is enumerated for it (:meth:`holding`)."""
+        exact distribution is enumerated for it (:meth:`rules_now`)."""
         self.shields: dict[str, list[tuple[ast.Shield, Closure | None]]] = {}
         """rule name -> its ``unaffected by friendly gains`` effects."""
         self.fight_cache: dict[tuple, Any] = {}
@@ -242,7 +242,7 @@ class Runtime:
             self.granting.discard(id(bearer))
         return [*rules, *extra] if extra else rules
 
-    def holding(self, env: Env, bearers: Sequence[Any]) -> dict[int, list[RuleInstance]]:
+    def rules_now(self, env: Env, bearers: Sequence[Any]) -> dict[int, list[RuleInstance]]:
         """The rules in play of these bearers (units and weapons) now, by id: what to hold
         (:attr:`held`) while an attack among them is enumerated without the battle."""
         return {id(b): self.rules_in_play(env, b) for b in bearers if isinstance(b, Bearer)}

@@ -81,7 +81,7 @@ def _fight_sampled(state: BattleState, env, seq, args, attacker, target, attacks
                          if v is not attacker and v is not target))
     runtime = state.runtime
     bearing = bearers(args) if runtime.live_grants else []
-    held = runtime.holding(env, bearing)
+    held = runtime.rules_now(env, bearing)
     key = (seq.name, _snapshot(attacker, seq), _snapshot(target, seq), extra,
            tuple(sorted(env.options.items())),
            tuple(tuple(r.text for r in held[id(b)]) for b in bearing))
