@@ -40,14 +40,15 @@ OTHER_WORDS = (
     "activate", "all", "alternately", "and", "any", "as", "at", "beyond", "by", "capped",
     "chains", "choose", "count", "damage", "default", "despite", "dice", "divide", "down",
     "during", "each", "elif", "else", "end", "exclusive", "faces", "fail", "failed",
-    "fails", "for", "friendly", "from", "gains", "grant", "has", "highest", "if", "in",
-    "is", "least", "let", "log", "lowest", "mark", "marked", "max", "min", "minimum",
-    "modifier", "modifiers", "modify", "most", "multiply", "natural", "need", "never",
-    "not", "of", "on", "one", "options", "or", "ordered", "pass", "passed", "passes",
-    "picking", "point", "quiet", "range", "removes", "reroll", "result", "return", "round",
-    "rounding", "rounds", "score", "set", "setup", "simulated", "skip", "stacking",
-    "starting", "step", "stop", "stops", "then", "to", "turn", "unaffected", "until", "up",
-    "value", "when", "where", "while", "with",
+    "fails", "for", "friendly", "from", "gains", "grant", "has", "highest", "if", "ignored",
+    "in", "is", "its", "least", "let", "log", "lowest", "mark", "marked", "max", "min",
+    "minimum", "modifier", "modifiers", "modify", "most", "multiply", "natural", "need",
+    "never", "next", "not", "of", "on", "once", "one", "options", "or", "ordered", "pass",
+    "passed", "passes", "per", "picking", "point", "quiet", "range", "reapplied",
+    "refreshes", "removes", "reroll", "result", "return", "round", "rounding", "rounds",
+    "score", "set", "setup", "simulated", "skip", "stacking", "starting", "step", "stop",
+    "stops", "then", "to", "turn", "unaffected", "until", "up", "value", "when", "where",
+    "while", "with",
 )
 """Every other word of the grammar."""
 
