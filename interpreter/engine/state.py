@@ -20,7 +20,9 @@ from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.builtins.registry import fail, files_ranks, name_of
 from rules_run.engine.kept import MISSING, Kept, KeptByValue
 from rules_run.runtime.effects import rule_scope
-from rules_run.runtime.entities import DEFAULT_BASE_MM, Unit, event_id, placed, wounds_per_model
+from rules_run.runtime.entities import (
+    DEFAULT_BASE_MM, TurnKey, Unit, event_id, placed, wounds_per_model,
+)
 from rules_run.runtime.events import Decision, Expire, Phase, Trigger, Turn
 from rules_run.space import MM_PER_INCH, Footprint, Pose
 
@@ -55,6 +57,13 @@ class BattleState:
         self.policies = policies
         self.active_side: str | None = None
         self.round = 0
+        self.turns = 0
+        """Player turns begun so far (the one being played is number ``turns``)."""
+        self.phases = 0
+        """Phases begun so far (``once per phase`` counts from one to the next)."""
+        self.once: dict[tuple[Any, ...], tuple[str, int]] = {}
+        """(action, keys...) -> the period it last ran in (``once per``), as (period,
+        number)."""
         self.phase: str | None = None
         self.attacking = False
         """True while attacks are resolved (their rolls are summarised in narration)."""
@@ -184,6 +193,7 @@ class BattleState:
         """Run a phase: announce it, run it, let statuses lasting to its end expire."""
         outer = self.phase
         self.phase = name
+        self.phases += 1
         if env.events is not None:
             env.emit(Phase, phase=name, within=outer, cite=self.runtime.ruleset.cite(name))
         self.fire(env, "start_of_phase")
@@ -207,7 +217,7 @@ class BattleState:
         for unit in list(self.units):
             if not self.alive(unit) and event not in ("destroyed", "slain"):
                 continue
-            for inst in list(unit.rules):
+            for inst in list(self.runtime.rules_in_play(env, unit)):
                 for effect, cond, body in by_rule.get(inst.rule.name, ()):
                     evars = rule_scope(args or {}, inst, unit)
                     if cond is None or cond(env, evars):
@@ -225,20 +235,49 @@ class BattleState:
             raise fail(f"the 'when {event}' of rule {inst.text!r} sets itself off without "
                        "end", effect.span, "too-deep") from None
 
+    def until(self, until: str | None, thing: Any) -> str | TurnKey | None:
+        """When a status applied now to ``thing`` wears off: ``its next turn`` and ``next
+        turn`` become a :class:`TurnKey` on the player turn being played (the side of
+        ``thing``, or of its owner for a weapon; any side); the others stay as written."""
+        if until == "its next turn":
+            return TurnKey(getattr(getattr(thing, "owner", None) or thing, "side", None),
+                           self.turns)
+        if until == "next turn":
+            return TurnKey(None, self.turns)
+        return until
+
     def expire(self, env: Any, period: str) -> None:
         """Remove the statuses that last until the end of this period (an ``expire`` event
-        names them)."""
+        names them); at the end of a player turn, also those waiting for it
+        (:class:`TurnKey`)."""
         expired = {}
         for u in self.units:
             # a unit's, then its parts' (unit.part) and its groups' (unit.group)
             for bearer in [u, *u.parts.values(), *u.groups]:
-                gone = [s for s, until in bearer.statuses.items() if until == period]
+                gone = [s for s, until in bearer.statuses.items() if until == period or (
+                    period == "turn" and isinstance(until, TurnKey)
+                    and until.ends(self.active_side, self.turns))]
                 for s in gone:
-                    del bearer.statuses[s]
+                    bearer.lose_status(s)
                 if gone:
                     expired[event_id(bearer)] = sorted(gone)
         if expired:
             env.emit(Expire, period=period, statuses=expired)
+
+    def period(self, period: str) -> tuple[str, int]:
+        """The period being played, as (its kind, its number): a phase from its start to the
+        next phase's, a player turn, a battle round, the battle."""
+        number = {"phase": self.phases, "turn": self.turns, "round": self.round}.get(period, 0)
+        return period, number
+
+    def use_once(self, period: str, key: tuple[Any, ...]) -> bool:
+        """Mark an action ``once per period`` as run for ``key``; False if it had already run
+        for it in this period."""
+        now = self.period(period)
+        if self.once.get(key) == now:
+            return False
+        self.once[key] = now
+        return True
 
     def alive(self, unit: Unit) -> bool:
         """Still in the battle: on the table and not destroyed."""
@@ -330,6 +369,7 @@ class BattleState:
             return None
         outer = self.active_side
         self.active_side = side
+        self.turns += 1
         env.emit(Turn)
         self.fire(env, "start_of_turn")
         try:

@@ -178,6 +178,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "where the battle file places it"),
         _b("play_turn", 1, 1, "side -> any",
            "play_turn(side): one player turn of that side (the battle's turn block)"),
+        _b("used", 1, None, "action, any... -> bool",
+           "used(action, args...): an action declared 'once per ...' has run for those "
+           "arguments in this period"),
         _b("decide", 1, None, "decision, any... -> any",
            "decide(decision, args...): the option a side chooses"),
         _b("fight", 3, 4, "sequence, unit, unit, number -> int",

@@ -126,6 +126,9 @@ class DeclarationChecker:
                     self.ctx.error(f"option {d.name!r} defaults to {d.default!r}, outside its "
                                    f"range {d.low}..{d.high}", d.span, "bad-option")
 
+    def check_StatusDecl(self, d: ast.StatusDecl) -> None:
+        self.ctx.effects.check_status(d)
+
     def check_CounterDecl(self, d: ast.CounterDecl) -> None:
         if d.initial is not None:
             self.ctx.exprs.expr(d.initial, self.ctx.globals)
@@ -311,7 +314,10 @@ class DeclarationChecker:
             self.ctx.exprs.expect(effect.arg, scope, "number", f"'{words}'")
 
     def check_ActionDecl(self, d: ast.ActionDecl) -> None:
-        self.ctx.stmts.body(d.body, self.ctx.stmts.param_scope(d.params))
+        scope = self.ctx.stmts.param_scope(d.params)
+        for key in d.limit.keys if d.limit is not None else ():
+            self.ctx.exprs.expr(key, scope)
+        self.ctx.stmts.body(d.body, scope)
 
     def check_PhaseDecl(self, d: ast.PhaseDecl) -> None:
         if d.parent is not None and self.ctx.kind_of(d.parent) != "phase":

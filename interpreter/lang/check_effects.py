@@ -63,6 +63,49 @@ class EffectChecker:
             self.ctx.user = rule
             self.effect(effect, base, d)
 
+    def check_status(self, d: ast.StatusDecl) -> None:
+        """A status's parameters and effects: its effects are checked as those of a rule the
+        unit carries while it has the status (``bearer`` is that unit)."""
+        if d.effects and d.name in self.ctx.rules:
+            self.ctx.error(f"status {d.name!r} has effects, and a rule is named {d.name!r} "
+                           "too: the unit would carry two rules of one name", d.span,
+                           "duplicate-declaration", hint="rename the status or the rule")
+        for p in d.params:
+            if p.type == "dice":
+                self.ctx.error(f"status {d.name!r}: parameter {p.name!r} is dice, but a "
+                               "status's arguments are read when it is applied, dice rolled "
+                               "once then", p.span, "wrong-type",
+                               hint=f"declare ({p.name}: int) and apply({d.name}(D3), x)")
+        base = self.ctx.stmts.param_scope(d.params).child({"bearer": ty.ANY})
+        rule = ast.status_rule(d)
+        for effect in d.effects:
+            self.ctx.user = d.name
+            self.effect(effect, base, rule)
+        self.ctx.user = d.name
+
+    def status_call(self, c: ast.Call, d: ast.StatusDecl, args: list[str],
+                    kwargs: dict[str, str]) -> str:
+        """``enfeebled(D3)``: a status with the arguments it is applied with."""
+        self.ctx.use(d.name)
+        if not d.params:
+            self.ctx.error(f"status {d.name!r} takes no arguments", c.span, "wrong-arity",
+                           hint=f"apply it by name: apply({d.name}, x)")
+            return "status"
+        if self.ctx.exprs.arguments(c, d.params, f"status {d.name!r}"):
+            self.ctx.exprs.argument_types(c, args, kwargs, d.params, d.name)
+        return "status"
+
+    def applied_status(self, e: ast.Expr) -> None:
+        """``apply(NAME, x)`` of a status whose parameters have no defaults: they must be
+        given."""
+        d = self.ctx.decls.get(e.name) if isinstance(e, ast.Name) else None
+        if isinstance(d, ast.StatusDecl):
+            needed = [p.name for p in d.params if p.default is None]
+            if needed:
+                self.ctx.error(f"status {d.name!r} needs {', '.join(map(repr, needed))} when it "
+                               "is applied", e.span, "wrong-arity",
+                               hint=f"apply({d.name}({', '.join(needed)}), x)")
+
     def target_scope(self, name: str, kinds: tuple[str, ...], span: Span, base: Scope,
                      what: str) -> Scope | None:
         """The scope inside the roll or test an effect names; None (reported) if it is not one.

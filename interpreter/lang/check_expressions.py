@@ -57,6 +57,8 @@ class ExpressionChecker:
                 return "result" if target.is_test else ("int" if target.value is None
                                                         else ty.ANY)
             return "outcome" if isinstance(target, ast.SequenceDecl) else ty.ANY
+        if isinstance(target, ast.StatusDecl) and not want:
+            return self.ctx.effects.status_call(c, target, args, kwargs)
         if want:
             self.ctx.error(f"unknown {' or '.join(want)} {c.name!r}", c.span, "undefined-name",
                            hint=did_you_mean(c.name, self.wanted(want)))
@@ -88,6 +90,10 @@ class ExpressionChecker:
                                        hint=did_you_mean(str(given.value), list(allowed)))
             if c.name == "decide":
                 self.decision_arguments(c, args)
+            if c.name == "apply" and c.args:
+                self.ctx.effects.applied_status(c.args[0])
+            if c.name == "used" and c.args:
+                self.used_arguments(c, args)
             if c.name == "unaffected" and len(c.args) == 2:
                 self.ctx.effects.unaffected_argument(c.args[1])
             if c.name == "share" and len(c.args) >= 2:
@@ -141,6 +147,32 @@ class ExpressionChecker:
             if key in by_name:
                 self.argument_type(value, kwargs[key], by_name[key].type, f"{key!r}", seq.name,
                                    seq.params)
+
+    def used_arguments(self, c: ast.Call, args: list[str]) -> None:
+        """``used(use_command, u, "Rally")``: an action with a ``once per`` limit, then its
+        arguments (what the limit is counted for is read from them)."""
+        first = c.args[0]
+        action = self.ctx.decls.get(first.name) if isinstance(first, ast.Name) else None
+        if action is not None and not isinstance(action, ast.ActionDecl):
+            return   # a declaration of another kind: its type is reported
+        if not isinstance(action, ast.ActionDecl) or action.limit is None:
+            limited = [n for n, d in self.ctx.decls.items()
+                       if isinstance(d, ast.ActionDecl) and d.limit is not None]
+            named = first.name if isinstance(first, ast.Name) else None
+            what = (f"{named!r} is an action without a limit"
+                    if isinstance(action, ast.ActionDecl) else
+                    f"no action is named {named!r}" if named is not None else
+                    "its first argument is not an action's name")
+            self.ctx.error(f"used() asks of an action declared 'once per ...'; {what}",
+                           first.span, "not-limited",
+                           hint=did_you_mean(named, limited) if named is not None
+                           and action is None else
+                           "declare it: action NAME(params) once per phase|turn|round|battle "
+                           "[per KEY, ...]")
+            return
+        rest = ast.Call(c.span, action.name, c.args[1:], c.kwargs)
+        if self.arguments(rest, action.params, f"action {action.name!r}"):
+            self.argument_types(rest, args[1:], {}, action.params, action.name)
 
     def decision_arguments(self, c: ast.Call, args: list[str]) -> None:
         """``decide(charge, u)``: the arguments after the decision are its parameters."""

@@ -54,8 +54,9 @@ class Usage:
 
     uses: Mapping[str, frozenset[str]]
     roots: frozenset[str]
-    """Where running starts: the battle, every rule (units carry them from data), and the
-    declarations index.yaml's attack modes name."""
+    """Where running starts: the battle, every rule (units carry them from data), every
+    status with effects (data may apply it), and the declarations index.yaml's attack modes
+    name."""
 
     def reachable(self) -> set[str]:
         """The keys running can reach from the roots."""
@@ -99,6 +100,8 @@ def check_declarations(
     checker = Checker(decls, rules, sources, bag, inherited)
     checker.run()
     roots = {f"rule:{name}" for name in rules} | set(entry_points)
+    # a status with effects is a rule a unit carries while it has it: data may apply it
+    roots |= {n for n, d in decls.items() if isinstance(d, ast.StatusDecl) and d.effects}
     if isinstance(decls.get("battle"), ast.BattleDecl):
         roots.add("battle")
     return Usage({k: frozenset(v) for k, v in checker.ctx.uses.items()}, frozenset(roots))

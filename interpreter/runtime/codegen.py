@@ -41,6 +41,7 @@ from rules_run.lang.builtins import UNIT_PROPERTIES
 from rules_run.runtime.actions import Return
 from rules_run.runtime.builtins import LOCAL_BUILTINS, PURE_BUILTINS
 from rules_run.runtime.dice import dice_of
+from rules_run.runtime.entities import StatusWith
 from rules_run.runtime.env import fail, show, tally_of
 from rules_run.runtime.events import Log
 from rules_run.runtime.operators import binop_function, lookup_function, ordered_function
@@ -431,6 +432,10 @@ class CodeGen:
             items += [f"{p.name!r}: {self.ex(fn, p.default, {})}" for p in decl.params
                       if p.default is not None and p.name not in bound]
             return f"_call_{name}(env, {{{', '.join(items)}}})"
+        if isinstance(decl, ast.StatusDecl):   # a status with the arguments it is applied with
+            items = [f"{p.name!r}: {a}" for p, a in zip(decl.params, args)]
+            items += [f"{k!r}: {self.ex(fn, a, types)}" for k, a in e.kwargs]
+            return f"{fn.const(StatusWith)}({name!r}, {{{', '.join(items)}}})"
         pure = PURE_BUILTINS.get(name)
         if pure is not None:
             return f"{fn.const(pure)}({', '.join(args)})"
@@ -485,6 +490,9 @@ class CodeGen:
 
     def _x_Has(self, fn, e: ast.Has, types) -> str:
         t = fn.temp()
+        if self.rt.live_granting:   # what it carries now: its live grants are read
+            return (f"(({t} := {self.ex(fn, e.subject, types)}) is not None "
+                    f"and {fn.const(self.rt.has_rule)}(env, {t}, {e.rule!r}))")
         return (f"(({t} := {self.ex(fn, e.subject, types)}) is not None "
                 f"and {t}.has_rule({e.rule!r}))")
 

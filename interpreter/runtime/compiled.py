@@ -28,7 +28,13 @@ from rules_run.runtime.actions import CompiledAction
 from rules_run.runtime.codegen import CodeGen
 from rules_run.runtime.decisions import compile_decisions
 from rules_run.runtime.dice import dice_of
-from rules_run.runtime.effects import bearers, characteristic_effects, index_rule, rule_scope
+from rules_run.runtime.effects import (
+    bearers,
+    characteristic_effects,
+    index_rule,
+    is_live_grant,
+    rule_scope,
+)
 from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Weapon
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.rolls import CompiledRoll
@@ -60,6 +66,12 @@ class Runtime:
                                      if isinstance(d, ast.SequenceDecl) for t in d.tallies)
         """Every sequence's tallies: ``v.NAME`` reads one from what ``fight()`` gives."""
         self.codegen = CodeGen(self, builtins)
+        self.live_granting = any(
+            is_live_grant(e, rule) for rule in ruleset.rules.values() for e in rule.effects
+        ) or any(isinstance(e, ast.Grant) for d in self.decls.values()
+                 if isinstance(d, ast.StatusDecl) for e in d.effects)
+        """Whether some grant is re-read while its condition holds (``x has`` then asks
+        :meth:`has_rule`)."""
         self.codegen.codes.update(codes or {})
         self.option_defaults = {
             n: d.default for n, d in self.decls.items() if isinstance(d, ast.OptionDecl)
@@ -83,6 +95,18 @@ class Runtime:
                                                       Closure]]]] = {}
         """event -> rule name -> its ``when <event>`` effects."""
         self.grants: dict[str, list[tuple[ast.Grant, Closure | None]]] = {}
+        """rule name -> its grants resolved at set-up (no condition, or one on the rule's
+        parameters only)."""
+        self.live_grants: dict[str, list[tuple[ast.Grant, Closure | None]]] = {}
+        """rule name -> its grants whose condition reads the battle: re-read whenever the
+        bearer's rules are looked up (:meth:`rules_in_play`)."""
+        self.granting: set[int] = set()
+        """Bearers (by id) whose live grants are being read right now."""
+        self.granted: dict[str, RuleInstance] = {}
+        """A granted rule reference, bound once."""
+        self.held: dict[int, list[RuleInstance]] = {}
+        """Bearer (by id) -> its rules in play as read in the battle, held while an attack's
+        exact distribution is enumerated for it (:meth:`rules_now`)."""
         self.shields: dict[str, list[tuple[ast.Shield, Closure | None]]] = {}
         """rule name -> its ``unaffected by friendly gains`` effects."""
         self.fight_cache: dict[tuple, Any] = {}
@@ -108,6 +132,12 @@ class Runtime:
                                                               ruleset.cite("battle"))
         for rule in ruleset.rules.values():
             index_rule(self, rule)
+        self.status_rules: dict[str, ast.RuleDecl] = {
+            n: ast.status_rule(d) for n, d in self.decls.items()
+            if isinstance(d, ast.StatusDecl) and d.effects}
+        """Status name -> the rule a unit carries while it has it (a status with effects)."""
+        for rule in self.status_rules.values():
+            index_rule(self, rule, live=True)   # what it grants comes and goes with it
         self.global_rules = [RuleInstance(rule, {p.name: self.constant(p.default)
                                                  for p in rule.params if p.default is not None},
                                           rule.name)
@@ -163,21 +193,75 @@ class Runtime:
             return False
         shields = self.shields_naming(name)
         return bool(shields) and bool(self.unaffected_bearers(
-            env, shields, [(thing, inst) for inst in thing.rules]))
+            env, shields, [(thing, inst) for inst in self.rules_in_play(env, thing)]))
 
-    def carried(self, vars: Mapping[str, Any]) -> list[tuple[Bearer | None, RuleInstance]]:
+    def carried(self, vars: Mapping[str, Any], env: Env | None = None
+                ) -> list[tuple[Bearer | None, RuleInstance]]:
         """The rules in play for a roll or step with these arguments: each rule carried by an
-        argument (a unit, a weapon and its owner), with its bearer; then the global rules,
-        carried by nobody."""
+        argument (a unit, a weapon and its owner, with the rules its live grants give now),
+        with its bearer; then the global rules, carried by nobody."""
         out: list[tuple[Bearer | None, RuleInstance]] = [
             (bearer, inst) for bearer in bearers(vars) for inst in bearer.rules]
+        if self.live_grants:
+            out = [(bearer, inst) for bearer in bearers(vars)
+                   for inst in self.rules_in_play(env, bearer)]
         out.extend((None, inst) for inst in self.global_rules)
         return out
+
+    def rules_in_play(self, env: Env | None, bearer: Bearer) -> list[RuleInstance]:
+        """The rules ``bearer`` carries now: its own (with its set-up grants and statuses),
+        and those its live grants give while their conditions hold, read now (transitively:
+        a rule granted so grants in turn). While a condition of the bearer's is read, its
+        rules are its own only (a condition asking ``bearer has "X"`` sees no live grant)."""
+        rules = bearer.rules
+        if not self.live_grants or id(bearer) in self.granting:
+            return rules
+        held = self.held.get(id(bearer))
+        if held is not None:
+            return held
+        if env is None or env.state is None:
+            return rules   # outside a battle, a live grant is not given
+        extra: list[RuleInstance] = []
+        have = {inst.text for inst in rules}
+        todo = list(rules)
+        self.granting.add(id(bearer))
+        try:
+            while todo:
+                inst = todo.pop(0)
+                grants = list(self.live_grants.get(inst.rule.name, ()))
+                if any(inst is e for e in extra):   # a rule granted live: its set-up grants too
+                    grants += self.grants.get(inst.rule.name, ())
+                for grant, cond in grants:
+                    if grant.rule in have or (cond is not None and not cond(
+                            env, rule_scope({}, inst, bearer))):
+                        continue
+                    granted = self.granted.get(grant.rule)
+                    if granted is None:
+                        granted = self.granted[grant.rule] = self.bind_rule(grant.rule)
+                    extra.append(granted)
+                    have.add(grant.rule)
+                    todo.append(granted)
+        finally:
+            self.granting.discard(id(bearer))
+        return [*rules, *extra] if extra else rules
+
+    def rules_now(self, env: Env, bearers: Sequence[Any]) -> dict[int, list[RuleInstance]]:
+        """The rules in play of these bearers (units and weapons) now, by id: what to hold
+        (:attr:`held`) while an attack among them is enumerated without the battle."""
+        return {id(b): self.rules_in_play(env, b) for b in bearers if isinstance(b, Bearer)}
+
+    def has_rule(self, env: Env, thing: Bearer, name: str) -> bool:
+        """``x has "NAME"`` when live grants are declared: a rule (or keyword) it carries
+        now."""
+        return thing.has_rule(name) or any(
+            name in (inst.rule.name, inst.text) for inst in self.rules_in_play(env, thing))
 
     def apply_grants(self, bearer: Bearer) -> None:
         """Give a bearer the rules its rules grant (``grant "Swiftstride"``), transitively.
 
-        A grant's condition is read once, when the bearer is set up, with ``bearer`` bound.
+        A grant without a condition, or with one on the rule's parameters only, is resolved
+        here, when the bearer is set up; a live grant (a condition that reads the battle) is
+        read whenever the bearer's rules are looked up (:meth:`rules_in_play`).
         """
         have = {inst.text for inst in bearer.rules}
         todo = list(bearer.rules)
@@ -193,6 +277,20 @@ class Runtime:
                     bearer.rules.append(granted)
                     have.add(grant.rule)
                     todo.append(granted)
+
+    def status_instance(self, name: str, args: Mapping[str, Any]) -> RuleInstance | None:
+        """The rule a unit carries while it has status ``name`` applied with ``args`` (a
+        parameter left out takes its default); None for a status without effects. Its text
+        names the arguments: ``enfeebled(2)``."""
+        rule = self.status_rules.get(name)
+        if rule is None:
+            return None
+        values = dict(args)
+        for p in rule.params:
+            if p.name not in values and p.default is not None:
+                values[p.name] = self.constant(p.default)
+        shown = ", ".join(str(values[p.name]) for p in rule.params if p.name in values)
+        return RuleInstance(rule, values, f"{name}({shown})" if rule.params else name)
 
     def profile_values(self, profile: Mapping[str, Any], where: Span | None = None
                        ) -> dict[str, Any]:
@@ -274,7 +372,7 @@ class Runtime:
                     modified = True
         unmodified = value
         if (not as_profile and name in self.char_effect_names and isinstance(thing, Bearer)
-                and (thing.rules or self.global_rules)):
+                and (thing.rules or self.global_rules or self.live_grants)):
             key = (id(thing), name)
             if key not in self.reading:
                 self.reading.add(key)
@@ -322,8 +420,8 @@ class Runtime:
         if seq is not None:
             return seq.run
         action = self.actions[name]
-        # only a return inside an activation's body needs catching
-        return action.body if action.returns_directly else action.call
+        # only a return inside an activation's body (or a limit) needs the call's checks
+        return action.body if action.returns_directly and action.limit is None else action.call
 
     def invoke(self, name: str, env: Env, args: dict) -> Any:
         """Run the roll, test, sequence, action or phase ``name`` with bound arguments (a

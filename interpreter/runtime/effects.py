@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_run.chance import DiceExpr
 from rules_run.lang import ast
+from rules_run.lang.walk import walk
 from rules_run.runtime.dice import dice_of
 from rules_run.runtime.entities import Bearer, Group, RuleInstance, Weapon
 from rules_run.runtime.env import Env, fail
@@ -20,12 +21,14 @@ from rules_run.runtime.env import Env, fail
 if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
 
-__all__ = ["index_rule", "characteristic_effects", "rule_scope", "bearers", "stack",
-           "kept_off"]
+__all__ = ["index_rule", "is_live_grant", "characteristic_effects", "rule_scope", "bearers",
+           "stack", "kept_off"]
 
 
-def index_rule(rt: Runtime, rule: ast.RuleDecl) -> None:
-    """Compile a rule's effects into the runtime's tables, by what each affects."""
+def index_rule(rt: Runtime, rule: ast.RuleDecl, live: bool = False) -> None:
+    """Compile a rule's effects into the runtime's tables, by what each affects; ``live``:
+    its grants are all re-read when the bearer's rules are looked up (a status's rule,
+    carried only while the status lasts)."""
     types = {p.name: p.type for p in rule.params}
     for e in rule.effects:
         cond = rt.compile_expr(e.condition, types) if e.condition is not None else None
@@ -57,9 +60,27 @@ def index_rule(rt: Runtime, rule: ast.RuleDecl) -> None:
                 (e, cond, rt.codegen.block(e.body, {**types, **params},
                                            rt.ruleset.cite(f"rule:{rule.name}"))))
         elif isinstance(e, ast.Grant):
-            rt.grants.setdefault(rule.name, []).append((e, cond))
+            (rt.live_grants if live or is_live_grant(e, rule) else rt.grants).setdefault(rule.name, []).append((e, cond))
         elif isinstance(e, ast.Shield):
             rt.shields.setdefault(rule.name, []).append((e, cond))
+
+
+def is_live_grant(e: ast.Effect, rule: ast.RuleDecl) -> bool:
+    """A grant whose condition reads the battle (anything but the rule's parameters): it is
+    re-read whenever the bearer's rules are looked up, not resolved at set-up."""
+    return isinstance(e, ast.Grant) and e.condition is not None and not _reads_only(
+        e.condition, {p.name for p in rule.params})
+
+
+def _reads_only(e: ast.Expr, params: set[str]) -> bool:
+    """Whether an expression reads nothing but these parameters (and literals, operators):
+    its value cannot change during a battle."""
+    for node in walk(e):
+        if isinstance(node, ast.Name) and node.name not in params:
+            return False
+        if isinstance(node, (ast.Call, ast.Attribute, ast.Has, ast.IsStatus, ast.DiceLit)):
+            return False
+    return True
 
 
 def characteristic_effects(runtime: Runtime, env: Any, thing: Bearer, name: str,
@@ -68,7 +89,7 @@ def characteristic_effects(runtime: Runtime, env: Any, thing: Bearer, name: str,
     evaluation, or None outside one): (the value they start from, rolled if it is dice, the
     value after them, whether any applied)."""
     applied: dict[str, list[tuple[ast.CharacteristicEffect, Any]]] = {}
-    for inst in [*thing.rules, *runtime.global_rules]:
+    for inst in [*runtime.rules_in_play(env, thing), *runtime.global_rules]:
         for effect, cond, amount in runtime.char_effects.get(inst.rule.name, ()):
             if effect.characteristic != name:
                 continue

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
 
 __all__ = [
-    "RuleInstance", "Bearer", "Weapon", "Part", "Group", "Unit", "DEFAULT_BASE_MM", "placed",
-    "wounds_per_model", "event_id",
+    "RuleInstance", "StatusWith", "TurnKey", "Bearer", "Weapon", "Part", "Group", "Unit",
+    "DEFAULT_BASE_MM", "placed", "wounds_per_model", "event_id",
 ]
 
 DEFAULT_BASE_MM = (20.0, 20.0)
@@ -43,6 +43,34 @@ class RuleInstance:
     """As written in the data (``Ward Save (5+)``)."""
 
 
+class StatusWith(str):
+    """A status's name with the arguments it is applied with (``enfeebled(2)``): text, as
+    every status's name is, that also carries ``args``."""
+
+    __slots__ = ("args",)
+    args: Mapping[str, Any]
+
+    def __new__(cls, name: str, args: Mapping[str, Any]) -> StatusWith:
+        made = super().__new__(cls, name)
+        made.args = args
+        return made
+
+
+@attrs.frozen
+class TurnKey:
+    """When a status lasting ``until end of its next turn`` (or ``of next turn``) wears off:
+    at the end of a player turn numbered above ``after``, of ``side`` (None: any side)."""
+
+    side: str | None
+    """The side whose turn it waits for; None: the next turn to start, whoever's."""
+    after: int
+    """The number of the player turn it was applied in (0: before the first)."""
+
+    def ends(self, side: str | None, turn: int) -> bool:
+        """Whether it wears off at the end of turn number ``turn``, of ``side``."""
+        return turn > self.after and (self.side is None or self.side == side)
+
+
 class Bearer:
     """Something that carries rules, keywords and statuses."""
 
@@ -52,10 +80,37 @@ class Bearer:
                  keywords: set[str] | None = None) -> None:
         self.rules: list[RuleInstance] = rules or []
         self.keywords: set[str] = keywords or set()
-        self.statuses: dict[str, str | None] = {}
-        """Status name -> when it wears off (``turn``, ``phase``, ...; None: until removed)."""
+        self.statuses: dict[str, str | TurnKey | None] = {}
+        """Status name -> when it wears off (``turn``, ``phase``, ..., a :class:`TurnKey`;
+        None: until removed)."""
+        self.status_rules: dict[str, RuleInstance] = {}
+        """Status name -> the rule its effects make, carried (in ``rules``) while it lasts."""
         self._rule_names: tuple[list[RuleInstance], int, frozenset[str]] | None = None
         """The names and texts of ``rules``, kept while that list and its length stay."""
+
+    def gain_status(self, name: str, until: str | TurnKey | None,
+                    inst: RuleInstance | None = None) -> bool:
+        """Have the status until ``until``, carrying ``inst`` (its effects) while it lasts;
+        whether it is new."""
+        fresh = name not in self.statuses
+        self.statuses[name] = until
+        old = self.status_rules.pop(name, None)
+        if old is not None:
+            self.rules = [r for r in self.rules if r is not old]
+        if inst is not None:
+            self.status_rules[name] = inst
+            self.rules = [*self.rules, inst]
+        return fresh
+
+    def lose_status(self, name: str) -> bool:
+        """No longer have the status (nor the rule of its effects); whether it had it."""
+        if name not in self.statuses:
+            return False
+        del self.statuses[name]
+        old = self.status_rules.pop(name, None)
+        if old is not None:
+            self.rules = [r for r in self.rules if r is not old]
+        return True
 
     def has_rule(self, name: str) -> bool:
         """Carries a rule of that name (or keyword)."""
@@ -115,10 +170,14 @@ class Part(Bearer):
         weapons carried by the copy."""
         twin = copy.copy(self)
         twin.statuses = dict(self.statuses)
+        twin.status_rules = dict(self.status_rules)
+        twin.rules = list(self.rules)
         twin.owner = unit
         twin.weapons = [copy.copy(w) for w in self.weapons]
         for w in twin.weapons:
             w.statuses = dict(w.statuses)
+            w.status_rules = dict(w.status_rules)
+            w.rules = list(w.rules)
             w.owner = twin
         return twin
 
@@ -154,6 +213,8 @@ class Group(Bearer):
         statuses."""
         twin = copy.copy(self)
         twin.statuses = dict(self.statuses)
+        twin.status_rules = dict(self.status_rules)
+        twin.rules = list(self.rules)
         twin.owner = unit
         return twin
 
@@ -266,6 +327,7 @@ class Unit(Bearer):
         twin.profile = dict(self.profile)
         twin.keywords = set(self.keywords)
         twin.statuses = dict(self.statuses)
+        twin.status_rules = dict(self.status_rules)
         twin.counters = dict(self.counters)
         twin.values = dict(self.values)
         twin.rules = list(self.rules)
@@ -287,6 +349,7 @@ def use_items(runtime: Runtime, unit: Unit, idle: frozenset[int]) -> None:
     unit.equipment = [item for i, item in enumerate(unit.all_equipment) if i not in idle]
     unit.rules = [inst for source, inst in unit.item_rules if source not in idle]
     runtime.apply_grants(unit)
+    unit.rules.extend(unit.status_rules.values())   # its statuses' effects stay
 
 
 def event_id(thing: Any) -> Any:

@@ -95,7 +95,7 @@ class CompiledRoll:
         rerolled_by: list[str] = []
         auto = None
         marking: list[tuple[str, Closure | None, dict]] = []
-        carried = self.runtime.carried(vars)
+        carried = self.runtime.carried(vars, env)
         unaffected = self.runtime.unaffected_bearers(env, self.shields, carried) if self.shields \
             else ()
         for bearer, inst in carried:
@@ -223,7 +223,7 @@ class CompiledRoll:
     def _dice_by_rules(self, env: Env, vars: dict) -> DiceExpr | None:
         """The dice a rule in play sets for this roll (``roll NAME with DICE``), worked out
         before rolling; the first such rule carried wins."""
-        for bearer, inst in self.runtime.carried(vars):
+        for bearer, inst in self.runtime.carried(vars, env):
             for cond, dice in self.rule_dice.get(inst.rule.name, ()):
                 if cond is None or cond(env, rule_scope(vars, inst, bearer)):
                     return dice

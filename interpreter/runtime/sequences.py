@@ -86,7 +86,7 @@ class CompiledSequence:
                 out.append((effect, amount, vars))
         rule_hooks = self.rule_hooks.get(name)
         if rule_hooks and result.marks:
-            for bearer, inst in self.runtime.carried(vars):
+            for bearer, inst in self.runtime.carried(vars, env):
                 for rname, eff, cond, amount in rule_hooks:
                     if rname != inst.rule.name or eff.mark not in result.marks:
                         continue

@@ -49,6 +49,10 @@ class BattleState(Protocol):
     def fire(self, env: Any, event: str, args: dict[str, Any] | None = None) -> None:
         """Run the ``when <event>`` effects of the rules in play."""
 
+    def use_once(self, period: str, key: tuple[Any, ...]) -> bool:
+        """Mark an action ``once per period`` as run for ``key``; False if it had already
+        run for it in this period."""
+
     def enter_phase(self, env: Any, name: str, body: Callable[[], Any]) -> Any:
         """Run a phase's ``body`` inside the phase ``name``; its value."""
 

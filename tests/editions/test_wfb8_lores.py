@@ -146,7 +146,8 @@ def test_okkam_s_mindrazor_wounds_with_leadership_and_saves_against_strength(
     w = world(tmp_path, "shadow", orcs={"equipment": ["hand_weapon", "shield", "light_armour"]})
     knights = {"attacker": "knights", "target": "orcs"}
     assert w.call("to_wound", {"to_wound": [6]}, **knights).need == 5
-    w.unit("knights").statuses["mindrazored"] = None
+    w.unit("knights").gain_status("mindrazored", None,
+                                  w.runtime.status_instance("mindrazored", {}))
     assert w.call("to_wound", {"to_wound": [6]}, **knights).need == 2
     assert w.call("armour_save", {"armour_save": [6]}, target="orcs", attacker="knights",
                   melee=False).need == 5

@@ -649,11 +649,11 @@ def test_augments_and_hexes_change_the_rolls(tmp_path: Path) -> None:
     w = pair(tmp_path, b={"profile": "orcs/orc_boy"})
     need = lambda: w.call("to_wound", {"to_wound": [6]}, attacker="a", target="b").need
     assert need() == 5                                   # S3 v T4
-    w.unit("a").statuses["wildform"] = None
+    w.unit("a").gain_status("wildform", None, w.runtime.status_instance("wildform", {}))
     assert need() == 4
-    w.unit("b").statuses["iron_hide"] = None
+    w.unit("b").gain_status("iron_hide", None, w.runtime.status_instance("iron_hide", {}))
     assert need() == 6                                   # S4 v T7
-    w.unit("a").statuses["flaming_sword"] = None
+    w.unit("a").gain_status("flaming_sword", None, w.runtime.status_instance("flaming_sword", {}))
     assert need() == 5
     assert w.call("to_hit", {"to_hit": [6]}, attacker="a", target="b").need == 4
     w.unit("a").statuses["cursed"] = None
@@ -696,7 +696,7 @@ def test_inspiring_presence_keeps_the_unit_s_own_leadership_modifiers(
         unit("general", "empire", 36, 10, profile="empire/general", models=1,
              values={"general": True}),
         unit("orcs", "orcs", 36, 40, 180, profile="orcs/orc_boy")])
-    w.unit("men").statuses["doomed"] = None
+    w.unit("men").gain_status("doomed", None, w.runtime.status_instance("doomed", {}))
     assert w.call("inspiring", u="men") == 2
     assert bool(w.call("panic_test", {"panic_test": dice}, unit="men",
                        modifier=w.call("inspiring", u="men"))) is passed

@@ -152,7 +152,7 @@ def test_assignment_needs_a_let_first() -> None:
     ("leadership(u, 1, 2)", "test 'leadership' takes 2 argument(s), got 3"),
     ("leadership(u, unit = u)", "test 'leadership': 'unit' is given twice"),
     ("leadershp(u)", "unknown function 'leadershp'"),
-    ("fleeing(u)", "'fleeing' is a status, which cannot be called"),
+    ("fleeing(u)", "status 'fleeing' takes no arguments"),
 ])
 def test_calls(call: str, message: str) -> None:
     assert [m for _, _, m in check(f"action a(u: unit) @ L1\n    return {call}\n")] == [message]

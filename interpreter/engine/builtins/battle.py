@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rules_run.diagnostics import Span
 from rules_run.engine.builtins.registry import builtin, fail, name_of
 from rules_run.lang import ast
-from rules_run.runtime.entities import event_id
+from rules_run.runtime.entities import StatusWith, event_id
 from rules_run.runtime.events import RollOff, Score, Status, Win
 
 if TYPE_CHECKING:
@@ -26,9 +26,18 @@ def _status_decl(state: BattleState, status: str, span: Span) -> ast.StatusDecl:
 
 @builtin("apply")
 def apply(state, env, span, status, thing, until=None):
+    args = status.args if isinstance(status, StatusWith) else {}
+    status = str(status)
     decl = _status_decl(state, status, span)
+    missing = [p.name for p in decl.params if p.name not in args and p.default is None]
+    if missing:
+        raise fail(f"status {status!r} needs {', '.join(map(repr, missing))} when it is "
+                   f"applied: apply({status}({', '.join(missing)}), x)", span)
     fresh = status not in thing.statuses
-    thing.statuses[status] = until or decl.until
+    if not fresh and decl.ignored_again:
+        return True   # `reapplied ignored`: it lasts as it was
+    thing.gain_status(status, state.until(until or decl.until, thing),
+                      state.runtime.status_instance(status, args))
     if fresh:
         env.emit(Status, unit=event_id(thing), status=status,
                  change="gains", quiet=decl.quiet)
@@ -38,11 +47,24 @@ def apply(state, env, span, status, thing, until=None):
 
 @builtin("clear")
 def clear(state, env, span, status, thing):
+    status = str(status)
     decl = _status_decl(state, status, span)
-    if thing.statuses.pop(status, "absent") != "absent":
+    if thing.lose_status(status):
         env.emit(Status, unit=event_id(thing), status=status,
                  change="loses", quiet=decl.quiet)
     return True
+
+
+@builtin("used")
+def used(state, env, span, name, *args):
+    action = state.runtime.actions.get(name)
+    if action is None or action.limit is None:
+        raise fail(f"{name!r} is not an action declared 'once per ...'", span)
+    vars = dict(zip([p.name for p in action.decl.params], args))
+    for p in action.decl.params[len(args):]:
+        if p.default is not None:
+            vars[p.name] = state.runtime.constant(p.default)
+    return state.once.get(action.limit_key(env, vars)) == state.period(action.limit.period)
 
 
 def _counter_key(state: BattleState, env, name, owner, span):

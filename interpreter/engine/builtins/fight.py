@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.lang.builtins import UNIT_PROPERTIES
 from rules_run.limits import limit, too_many
+from rules_run.runtime.effects import bearers
 from rules_run.runtime.entities import Unit, Weapon
 from rules_run.runtime.env import Tallied
 from rules_run.runtime.events import Volley
@@ -84,14 +85,22 @@ def _fight_sampled(state: BattleState, env, seq, args, attacker, target, attacks
         return 0 if not seq.tallies else Tallied(0, dict.fromkeys(seq.tallies, 0))
     extra = tuple(sorted((k, _key_of(v)) for k, v in args.items()
                          if v is not attacker and v is not target))
+    runtime = state.runtime
+    bearing = bearers(args) if runtime.live_grants else []
+    held = runtime.rules_now(env, bearing)
     key = (seq.name, _snapshot(attacker, seq), _snapshot(target, seq), extra,
-           tuple(sorted(env.options.items())))
-    cache = state.runtime.fight_cache
+           tuple(sorted(env.options.items())),
+           tuple(tuple(r.text for r in held[id(b)]) for b in bearing))
+    cache = runtime.fight_cache
     dist = cache.get(key)
     if dist is None:
-        dist = seq.exact(lambda chance: state.runtime.env(chance, env.options), dict(args)).map(
-            (lambda outcome: (outcome.damage, *outcome.tallies)) if seq.tallies
-            else (lambda outcome: outcome.damage))
+        runtime.held = held   # the rules its live grants give now, through the enumeration
+        try:
+            dist = seq.exact(lambda chance: runtime.env(chance, env.options), dict(args)).map(
+                (lambda outcome: (outcome.damage, *outcome.tallies)) if seq.tallies
+                else (lambda outcome: outcome.damage))
+        finally:
+            runtime.held = {}
         cache[key] = dist
     rng = env.chance.rng
     if not seq.tallies:

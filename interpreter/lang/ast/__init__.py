@@ -72,6 +72,7 @@ from rules_run.lang.ast.declarations import (
     Step,
     PerPoint,
     SequenceDecl,
+    OncePer,
     ActionDecl,
     DecisionDecl,
     PolicyDecl,
@@ -95,6 +96,7 @@ from rules_run.lang.ast.effects import (
     MarkEffect,
     NotSimulated,
     RuleDecl,
+    status_rule,
 )
 from rules_run.lang.ast.words import HookKind, PatchVerb, StackingPolicy, Word
 
@@ -152,6 +154,7 @@ __all__ = [
     "Step",
     "PerPoint",
     "SequenceDecl",
+    "OncePer",
     "ActionDecl",
     "DecisionDecl",
     "PolicyDecl",
@@ -173,6 +176,7 @@ __all__ = [
     "MarkEffect",
     "NotSimulated",
     "RuleDecl",
+    "status_rule",
     "HookKind",
     "PatchVerb",
     "StackingPolicy",

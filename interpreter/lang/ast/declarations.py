@@ -17,7 +17,8 @@ __all__ = [
     "Decl", "SourceDecl", "Header", "CharacteristicDecl", "TableDecl", "DieDecl", "OptionDecl",
     "StatusDecl", "CounterDecl", "KeywordDecl", "Natural", "RerollNeeding", "RollDecl",
     "ClausePatch",
-    "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "ActionDecl", "DecisionDecl",
+    "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "OncePer", "ActionDecl",
+    "DecisionDecl",
     "PolicyDecl", "PhaseDecl", "BattleDecl", "PatchOp", "RulesFile"
 ]
 
@@ -126,9 +127,19 @@ class OptionDecl(Decl):
 class StatusDecl(Decl):
     KIND: ClassVar[str] = "status"
     until: str | None = None
-    """``phase``, ``turn``, ``round``, ``battle``: when it wears off by itself."""
+    """``phase``, ``turn``, ``round``, ``battle``, ``its next turn`` (the end of the next turn
+    of the side of the unit that has it), ``next turn`` (of the next turn to start): when it
+    wears off by itself."""
     quiet: bool = False
     """Bookkeeping: the narrated log leaves its changes out (the event log keeps them)."""
+    params: tuple[Param, ...] = ()
+    """What ``apply(NAME(args), x)`` gives it: its effects read them."""
+    effects: tuple[Any, ...] = ()
+    """The rule effects (:class:`~rules_run.lang.ast.effects.Effect`) that apply to the unit
+    while it has the status, with ``bearer`` that unit."""
+    ignored_again: bool = False
+    """``reapplied ignored``: applying it while it lasts changes nothing (by default the new
+    duration and arguments replace the old)."""
 
 
 @attrs.frozen
@@ -289,10 +300,28 @@ class SequenceDecl(Decl):
 
 
 @attrs.frozen
+class OncePer:
+    """``once per phase per u, command``: an action runs at most once in each period for
+    each value of its keys."""
+
+    span: Span
+    period: str
+    """``phase``, ``turn``, ``round`` or ``battle``."""
+    keys: tuple[Expr, ...] = ()
+    """What the limit is counted for, over the action's parameters (none: once in all)."""
+
+    def text(self) -> str:
+        """As written, without the keys: ``once per phase``."""
+        return f"once per {self.period}"
+
+
+@attrs.frozen
 class ActionDecl(Decl):
     KIND: ClassVar[str] = "action"
     params: tuple[Param, ...] = ()
     body: tuple[Stmt, ...] = ()
+    limit: OncePer | None = None
+    """``once per ...``: how often it may run (None: without limit)."""
 
 
 @attrs.frozen

@@ -7,7 +7,7 @@ from typing import ClassVar
 import attrs
 
 from rules_run.diagnostics import Span
-from rules_run.lang.ast.declarations import Decl, HookEffect
+from rules_run.lang.ast.declarations import Decl, HookEffect, StatusDecl
 from rules_run.lang.ast.expressions import Cite, CountedDice, DiceLit, Expr, Param
 from rules_run.lang.ast.statements import Stmt
 from rules_run.lang.ast.words import StackingPolicy
@@ -15,7 +15,7 @@ from rules_run.lang.ast.words import StackingPolicy
 __all__ = [
     "Stacking", "Effect", "Modify", "RerollEffect", "DiceEffect", "RuleHook", "Grant",
     "Trigger", "AutoResult", "CharacteristicEffect", "Shield", "MarkEffect", "NotSimulated",
-    "RuleDecl"
+    "RuleDecl", "status_rule"
 ]
 
 
@@ -149,3 +149,10 @@ class RuleDecl(Decl):
     is_global: bool = False
     """``rule "..." is global``: it applies everywhere, carried by nobody (``bearer`` is
     none; a characteristic effect applies to every unit, with ``bearer`` that unit)."""
+
+
+def status_rule(status: StatusDecl) -> RuleDecl:
+    """The rule a unit carries while it has a status with effects: the status's name,
+    parameters and effects."""
+    return RuleDecl(span=status.span, name=status.name, cite=status.cite,
+                    params=status.params, effects=status.effects)

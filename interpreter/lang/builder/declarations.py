@@ -147,7 +147,9 @@ def option_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.OptionDecl:
 
 def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
     return ast.StatusDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
-                          until=b.part(c, "until"), quiet=b.flag(c, "STATUS_QUIET"))
+                          until=b.part(c, "until"), quiet=b.flag(c, "STATUS_QUIET"),
+                          params=b.param_list(c), effects=tuple(b.pick(c, ast.Effect)),
+                          ignored_again=b.part(c, "reapplied") == "ignored")
 
 
 def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
@@ -253,7 +255,12 @@ def sequence_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
 # ---------------------------------------------------------------- procedures
 def action_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.ActionDecl:
     return ast.ActionDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
-                          params=b.param_list(c), body=b.body(c))
+                          params=b.param_list(c), body=b.body(c),
+                          limit=next((x for x in c if isinstance(x, ast.OncePer)), None))
+
+
+def once_per(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.OncePer:
+    return ast.OncePer(b.span(meta), str(c[0]), tuple(x for x in c[1:] if isinstance(x, ast.Expr)))
 
 
 def decision_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DecisionDecl:
@@ -297,7 +304,7 @@ CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     start, header, patch_decl, clause_patch_decl, remove_decl, citation, cite_lines, char_item,
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
     keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, step, per_point_clause,
-    sequence_decl, action_decl, decision_decl, policy_decl, policy_extends_decl, phase_decl,
+    sequence_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
     battle_decl, rule_decl,
 )}
 """The hand-written declaration callbacks, by grammar rule (the function's name)."""

@@ -212,6 +212,10 @@ GENERATED: dict[str, Callback] = {
     "option_scalar": value(tuple_of(const("scalar"), at(0))),
     "option_choice": value(tuple_of(const("choice"), texts)),
     "duration": part("until", text(0)),
+    "its_next_turn": part("until", const("its next turn")),
+    "next_turn": part("until", const("next turn")),
+    "reapplied": part("reapplied", text(1)),
+    "limit_period": value(text(0)),
     "scope": part("scope", text(0)),
     # rolls and tests
     "params": part("params", present),
