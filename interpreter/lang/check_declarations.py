@@ -127,6 +127,12 @@ class DeclarationChecker:
                                    f"range {d.low}..{d.high}", d.span, "bad-option")
 
     def check_CounterDecl(self, d: ast.CounterDecl) -> None:
+        if "battle" in d.keys and len(d.keys) > 1:
+            at = d.key_spans[d.keys.index("battle")] if d.key_spans else d.span
+            self.ctx.error(f"counter {d.name!r}: 'battle' is one number for the whole battle, "
+                           "it takes no other key", at, "bad-counter",
+                           hint=f"write: counter {d.name} of "
+                           + ", ".join(k for k in d.keys if k != "battle"))
         if d.initial is not None:
             self.ctx.exprs.expr(d.initial, self.ctx.globals)
 

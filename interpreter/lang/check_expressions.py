@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ExpressionChecker"]
 
+COUNTER_BUILTINS = {"counter": 0, "add_counter": 1, "set_counter": 1}
+"""The builtins that read or change a counter, and how many arguments follow its keys."""
+
 
 class ExpressionChecker:
     """Checks expressions (one method per kind of node, :data:`_EXPRESSIONS`) and calls."""
@@ -88,6 +91,8 @@ class ExpressionChecker:
                                        hint=did_you_mean(str(given.value), list(allowed)))
             if c.name == "decide":
                 self.decision_arguments(c, args)
+            if c.name in COUNTER_BUILTINS:
+                self.counter_arguments(c, args)
             if c.name == "unaffected" and len(c.args) == 2:
                 self.ctx.effects.unaffected_argument(c.args[1])
             if builtin.returns == "item":
@@ -142,6 +147,31 @@ class ExpressionChecker:
         for i, (p, a, t) in enumerate(zip(decision.params, c.args[1:], args[1:])):
             self.argument_type(a, t, p.type, f"argument {i + 1}", decision.name,
                                decision.params)
+
+    def counter_arguments(self, c: ast.Call, args: list[str]) -> None:
+        """``counter(wounds_on, a, b)``, ``add_counter(wounds_on, a, b, 1)``: after the
+        counter's name come its keys, as many as it declares and of their types."""
+        if not c.args or not isinstance(c.args[0], ast.Name):
+            return
+        decl = self.ctx.decls.get(c.args[0].name)
+        if not isinstance(decl, ast.CounterDecl):
+            return
+        wanted = decl.key_types
+        amount = COUNTER_BUILTINS[c.name]
+        keys = c.args[1:len(c.args) - amount]
+        if len(keys) != len(wanted):
+            shown = ", ".join(wanted) if wanted else "battle"
+            self.ctx.error(
+                f"counter {decl.name!r} is kept per {shown}: {c.name}() gives it "
+                f"{len(keys)} key(s), it takes {len(wanted)}", c.span, "wrong-arity",
+                hint=f"write {c.name}(" + ", ".join([decl.name, *wanted]
+                                                     + ["amount"] * amount) + ")")
+            return
+        for i, (a, t, want) in enumerate(zip(keys, args[1:], wanted)):
+            if not ty.fits(t, want):
+                self.ctx.error(f"key {i + 1} of counter {decl.name!r} must be "
+                               f"{ty.shown_wanted(want)}, got {ty.show(t)}", a.span, "wrong-type",
+                               hint=f"it is kept per {', '.join(wanted)}")
 
     def arguments(self, c: ast.Call, params: tuple[ast.Param, ...], what: str) -> bool:
         """Check the number and names of a call's arguments; whether they fit."""

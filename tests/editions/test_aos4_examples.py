@@ -239,7 +239,7 @@ def test_we28_banking_ritual_points_adds_the_chanting_roll(tmp_path: Path) -> No
     orders = [{"decision": "chant_choice", "choose": "bank"}]
     probe = Probe("aos4", battle_file(tmp_path, PRIEST), dice={"chanting_roll": [4]},
                   orders=orders)
-    probe("set_counter", which="ritual_points", owner="priest", amount=3)
+    probe.set_counter("ritual_points", "priest", 3)
     assert probe("chant", priest="priest", chanting_value=7) is False
     assert probe.counter("ritual_points", "priest") == 7
     assert probe.logged("ritual points banked") == [["priest", 7]]
@@ -252,7 +252,7 @@ def test_we27_we28_answering_instead_resolves_the_prayer_and_resets_the_points(
     # prayer is answered and the ritual points go back to 0.
     probe = Probe("aos4", battle_file(tmp_path, PRIEST), dice={"chanting_roll": [4]},
                   orders=[{"decision": "chant_choice", "choose": "answer"}])
-    probe("set_counter", which="ritual_points", owner="priest", amount=3)
+    probe.set_counter("ritual_points", "priest", 3)
     assert probe("chant", priest="priest", chanting_value=7) is True
     assert probe.counter("ritual_points", "priest") == 0
 

@@ -378,7 +378,7 @@ def multiple_combat(tmp_path: Path) -> World:
     wounds = {("halberdiers", "orcs"): 2, ("halberdiers", "goblins"): 4, ("orcs", "halberdiers"): 4,
               ("goblins", "halberdiers"): 1}
     for (a, t), n in wounds.items():
-        world.state.counters[("wounds_on", f"{a}>{t}")] = n
+        world.state.counters[("wounds_on", a, t)] = n
         key = ("wounds_caused", a)
         world.state.counters[key] = world.state.counters.get(key, 0) + n
     return world

@@ -47,7 +47,6 @@ GENERIC: dict[str, str] = {
     "margin": "rules-diff's victory-point margin between the two rulesets",
     "seq": "the event log's sequence number of an event",
     "inches": "the event log's length of a move (every distance is in inches)",
-    "owner": "the unit a model or weapon belongs to, an attribute the engine reads",
     "middle": "an SVG text-anchor value of the charts",
     "character": "a column of a position in the language-server protocol",
 }

@@ -133,8 +133,17 @@ class StatusDecl(Decl):
 @attrs.frozen
 class CounterDecl(Decl):
     KIND: ClassVar[str] = "counter"
-    scope: str = "unit"
+    keys: tuple[str, ...] = ("unit",)
+    """What it is kept per, as written: ``battle`` (one number), or the type of each key in
+    order (``side``, ``unit``, ``text``, ...)."""
+    key_spans: tuple[Span, ...] = ()
+    """Where each of :attr:`keys` is written (for the checker's messages)."""
     initial: Expr | None = None
+
+    @property
+    def key_types(self) -> tuple[str, ...]:
+        """The type of each key a read gives after the counter's name (none ``of battle``)."""
+        return tuple(k for k in self.keys if k != "battle")
 
 
 @attrs.frozen

@@ -152,7 +152,8 @@ def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
 
 def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
     return ast.CounterDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
-                           scope=b.part(c, "scope"),
+                           keys=tuple(k for k, _ in b.parts(c, "scope")),
+                           key_spans=tuple(where for _, where in b.parts(c, "scope")),
                            initial=next((x for x in c if isinstance(x, ast.Expr)), None))
 
 

@@ -212,7 +212,7 @@ GENERATED: dict[str, Callback] = {
     "option_scalar": value(tuple_of(const("scalar"), at(0))),
     "option_choice": value(tuple_of(const("choice"), texts)),
     "duration": part("until", text(0)),
-    "scope": part("scope", text(0)),
+    "scope": part("scope", tuple_of(text(0), token_span(0))),
     # rolls and tests
     "params": part("params", present),
     "roll_kind": value(text(0)),
