@@ -10,6 +10,7 @@ from rules_run.diagnostics import Span, did_you_mean
 from rules_run.lang import ast
 from rules_run.lang import types as ty
 from rules_run.lang.ast import find_source
+from rules_run.lang.builtins import PROPERTY_TYPES
 from rules_run.lang.check_context import NOT_IN_SEED, NUMERIC_CHARACTERISTICS, article
 
 if TYPE_CHECKING:
@@ -135,6 +136,24 @@ class DeclarationChecker:
                            + ", ".join(k for k in d.keys if k != "battle"))
         if d.initial is not None:
             self.ctx.exprs.expr(d.initial, self.ctx.globals)
+
+    def check_RecordDecl(self, d: ast.RecordDecl) -> None:
+        seen: set[str] = set()
+        for p in d.params:
+            if p.name in seen:
+                self.ctx.error(f"record {d.name!r} has two fields {p.name!r}", p.span,
+                               "duplicate-field")
+            seen.add(p.name)
+            clash = ("a characteristic" if p.name in self.ctx.characteristics
+                     else "a property" if p.name in PROPERTY_TYPES
+                     else "a mark" if p.name in self.ctx.marks else None)
+            if clash is not None:
+                self.ctx.error(f"field {p.name!r} of record {d.name!r} is also {clash}: "
+                               f"{{value}}.{p.name} would read that", p.span, "bad-field",
+                               hint="give the field another name")
+        if not d.params:
+            self.ctx.error(f"record {d.name!r} has no fields", d.span, "bad-field",
+                           hint=f"write: record {d.name}(NAME: type, ...)")
 
     def check_DieDecl(self, d: ast.DieDecl) -> None:
         if len(d.faces) < 2:

@@ -56,6 +56,8 @@ class ExpressionChecker:
             params = getattr(target, "params", ())
             if self.arguments(c, params, f"{target.kind} {c.name!r}"):
                 self.argument_types(c, args, kwargs, params, c.name)
+            if isinstance(target, ast.RecordDecl):
+                return ty.record_of(target.name)
             if isinstance(target, ast.RollDecl):
                 return "result" if target.is_test else ("int" if target.value is None
                                                         else ty.ANY)
@@ -325,6 +327,17 @@ class ExpressionChecker:
 
     def _attribute(self, e: ast.Attribute, scope: Scope) -> str:
         t = self.expr(e.target, scope)
+        record = self.ctx.decls.get(ty.record_name(t) or "")
+        if isinstance(record, ast.RecordDecl):
+            fields = {p.name: p for p in record.params}
+            if e.name in fields:
+                return ty.declared(fields[e.name].type)
+            self.ctx.error(f"record {record.name!r} has no field {e.name!r}", e.span,
+                           "unknown-field", hint=did_you_mean(e.name, list(fields))
+                           or f"its fields: {', '.join(fields)}")
+            return ty.ANY
+        if not ty.is_known(t) and e.name in self.record_fields():
+            return ty.ANY   # a record's field, read from a value of no known type
         char = self.ctx.characteristics.get(e.name)
         if char is not None:
             owner, value = "unit|weapon", ty.declared(char.type)
@@ -337,7 +350,7 @@ class ExpressionChecker:
                 f"unknown characteristic or property {e.name!r}", e.span,
                 "unknown-characteristic",
                 hint=did_you_mean(e.name, set(self.ctx.characteristics) | set(PROPERTY_TYPES)
-                                  | self.ctx.marks),
+                                  | self.ctx.marks | self.record_fields()),
             )
             return ty.ANY
         if not ty.fits(t, owner):
@@ -346,6 +359,11 @@ class ExpressionChecker:
                            hint=f"read it from each item: [x.{e.name} for each x in ...]"
                            if t.startswith("list") else None)
         return value
+
+    def record_fields(self) -> set[str]:
+        """The field names of every declared record."""
+        return {p.name for d in self.ctx.decls.values() if isinstance(d, ast.RecordDecl)
+                for p in d.params}
 
     def _lookup(self, e: ast.Lookup, scope: Scope) -> str:
         keys = [self.expr(k, scope) for k in e.keys]

@@ -15,7 +15,7 @@ from rules_run.lang.ast.words import HookKind, PatchVerb
 
 __all__ = [
     "Decl", "SourceDecl", "Header", "CharacteristicDecl", "TableDecl", "DieDecl", "OptionDecl",
-    "StatusDecl", "CounterDecl", "KeywordDecl", "Natural", "RollDecl", "ClausePatch",
+    "StatusDecl", "CounterDecl", "RecordDecl", "KeywordDecl", "Natural", "RollDecl", "ClausePatch",
     "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "ActionDecl", "DecisionDecl",
     "PolicyDecl", "PhaseDecl", "BattleDecl", "PatchOp", "RulesFile"
 ]
@@ -144,6 +144,15 @@ class CounterDecl(Decl):
     def key_types(self) -> tuple[str, ...]:
         """The type of each key a read gives after the counter's name (none ``of battle``)."""
         return tuple(k for k in self.keys if k != "battle")
+
+
+@attrs.frozen
+class RecordDecl(Decl):
+    """A small value with named fields: ``record Cast(total: int, ones: int)``."""
+
+    KIND: ClassVar[str] = "record"
+    params: tuple[Param, ...] = ()
+    """Its fields, in order, as a call's parameters (a call builds one)."""
 
 
 @attrs.frozen

@@ -1,0 +1,43 @@
+"""The values of ``record`` declarations: small named tuples the rules build and read.
+
+``record Cast(total: int, ones: int)`` declares one; ``Cast(total = 7, ones = 1)`` builds a
+:class:`Record` and ``c.total`` reads its field (:func:`field`). Instances are immutable and
+compare by value, so the same inputs give the same records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+__all__ = ["Record", "field"]
+
+
+@attrs.frozen
+class Record:
+    """A value of a declared record.
+
+    Examples:
+        >>> c = Record("Cast", ("total", "ones"), (7, 1))
+        >>> field(c, "ones"), c
+        (1, Cast(total=7, ones=1))
+    """
+
+    kind: str
+    """The record's declared name."""
+    names: tuple[str, ...]
+    """Its fields' names, in the declared order."""
+    values: tuple[Any, ...]
+    """Each field's value, in the same order."""
+
+    def __repr__(self) -> str:
+        return f"{self.kind}(" + ", ".join(f"{n}={v!r}" for n, v in zip(self.names,
+                                                                      self.values)) + ")"
+
+
+def field(value: Any, name: str) -> Any:
+    """The field ``name`` of a record (none when ``value`` is none or has no such field)."""
+    if isinstance(value, Record) and name in value.names:
+        return value.values[value.names.index(name)]
+    return None

@@ -1,0 +1,126 @@
+"""Records (``record Cast(total: int, ones: int)``) and counters kept per several keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules_run.chance import ScriptedChance
+from rules_run.diagnostics import DiagnosticBag
+from rules_run.lang import ast
+from rules_run.lang.checker import check_declarations
+from rules_run.lang.parser import parse_rules
+from rules_run.editions.loader import load_ruleset
+from rules_run.engine.builtins import BUILTINS
+from rules_run.runtime.compiled import compile_ruleset
+from rules_run.runtime.records import Record
+
+HEADER = '''ruleset kit "Record kit"
+    source "000_c4300f58fce5f1da.txt"
+characteristics model: WS, S, T, Ld, W as wounds range 0..10 @ L1
+'''
+
+RECORDS = '''
+record Cast(total: int, ones: int, dice: int = 2)                    @ L284
+
+roll two_dice() @ L284
+    dice 2D6
+
+action cast(extra: int)                                              @ L284
+    let c = Cast(ones = 1, total = two_dice() + extra)
+    return c
+
+action total_of(extra: int)                                          @ L284
+    let c = cast(extra)
+    return c.total + c.dice * 10 + c.ones * 100
+'''
+
+
+def kit(tmp_path: Path, rules: str):
+    folder = tmp_path / "kit"
+    folder.mkdir()
+    (folder / "index.yaml").write_text("kind: ruleset\nrules: [kit.rules]\n")
+    (folder / "kit.rules").write_text(HEADER + rules)
+    ruleset = load_ruleset(folder)
+    return ruleset, compile_ruleset(ruleset, builtins=BUILTINS)
+
+
+def diagnostics(text: str) -> list[tuple[int, int, str, str, str | None]]:
+    """(line, column, code, message, hint) of each diagnostic of ``text``, checked alone."""
+    bag = DiagnosticBag()
+    parsed = parse_rules(HEADER + text, "x.rules", bag)
+    decls = {d.name: d for d in parsed.items if isinstance(d, ast.Decl) and d.kind != "rule"}
+    check_declarations(decls, {}, ("000_c4300f58fce5f1da.txt",), bag)
+    lines = HEADER.count("\n")
+    return [(d.span.line - lines, d.span.column, d.code, d.message, d.hint) for d in bag.items
+            if d.code != "unused"]
+
+
+def test_a_record_is_built_by_field_names_and_read_by_them(tmp_path: Path) -> None:
+    _, rt = kit(tmp_path, RECORDS)
+    made = rt.invoke("cast", rt.env(ScriptedChance([3, 4])), {"extra": 1})
+    assert made == Record("Cast", ("total", "ones", "dice"), (8, 1, 2))
+    # total 3 + 4 + 1, the default 2 dice, 1 one
+    assert rt.invoke("total_of", rt.env(ScriptedChance([3, 4])), {"extra": 1}) == 8 + 20 + 100
+
+
+def test_an_unknown_field_is_located_with_a_did_you_mean() -> None:
+    assert diagnostics(RECORDS + """
+action typo(extra: int) @ L284
+    let c = Cast(total = extra, ones = 0)
+    return c.totl
+""") == [(17, 12, "unknown-field", "record 'Cast' has no field 'totl'", "did you mean 'total'?")]
+
+
+def test_building_a_record_is_checked_as_a_call() -> None:
+    found = diagnostics(RECORDS + """
+action build() @ L284
+    return Cast(total = 1, once = 2)
+""")
+    assert [(line, code, message) for line, _, code, message, _ in found] == [
+        (16, "unknown-param", "record 'Cast' has no parameter 'once'"),
+        (16, "wrong-arity", "record 'Cast' needs 'ones'"),
+    ]
+
+
+def test_a_field_named_like_a_characteristic_is_an_error() -> None:
+    assert diagnostics("record Hit(S: int, hits: int) @ L1\n") == [
+        (1, 12, "bad-field", "field 'S' of record 'Hit' is also a characteristic: {value}.S "
+         "would read that", "give the field another name")]
+
+
+COUNTERS = """
+counter hits_on of unit, unit = 0 @ L1
+counter clock of battle @ L1
+action tally(a: unit, b: unit) @ L1
+    add_counter(hits_on, a, b, 2)
+    set_counter(clock, 3)
+    return counter(hits_on, a, b) + counter(clock)
+"""
+
+
+def test_a_counter_takes_as_many_keys_as_it_declares() -> None:
+    assert diagnostics(COUNTERS) == []
+    found = diagnostics(COUNTERS + """action wrong(a: unit) @ L1
+    add_counter(hits_on, a, 1)
+    return counter(clock, a) + counter(hits_on, a, a.side)
+""")
+    assert [(line, code, message) for line, _, code, message, _ in found] == [
+        (9, "wrong-arity", "counter 'hits_on' is kept per unit, unit: add_counter() gives it "
+         "1 key(s), it takes 2"),
+        (10, "wrong-arity", "counter 'clock' is kept per battle: counter() gives it 1 key(s), "
+         "it takes 0"),
+        (10, "wrong-type", "key 2 of counter 'hits_on' must be a unit, got side"),
+    ]
+
+
+def test_counter_values_are_kept_per_key(tmp_path: Path) -> None:
+    from helpers.aos4_probe import Probe
+    probe = Probe("aos4", Path("rulesets/aos4/battles/duel.yaml"))
+    a, b = probe.state.units[:2]
+    add = BUILTINS["add_counter"]
+    add(probe.state, probe.env, None, "command_points", a.side, 2)
+    assert probe.counter("command_points", a.side) == 2
+    assert BUILTINS["set_counter"](probe.state, probe.env, None, "command_points", a.side, 5) == 5
+    assert probe.state.counters[("command_points", a.side)] == 5
