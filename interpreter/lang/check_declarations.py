@@ -149,7 +149,7 @@ class DeclarationChecker:
                      else "a mark" if p.name in self.ctx.marks else None)
             if clash is not None:
                 self.ctx.error(f"field {p.name!r} of record {d.name!r} is also {clash}: "
-                               f"{{value}}.{p.name} would read that", p.span, "bad-field",
+                               f"x.{p.name} would read that", p.span, "bad-field",
                                hint="give the field another name")
         if not d.params:
             self.ctx.error(f"record {d.name!r} has no fields", d.span, "bad-field",

@@ -86,7 +86,7 @@ action build() @ L284
 
 def test_a_field_named_like_a_characteristic_is_an_error() -> None:
     assert diagnostics("record Hit(S: int, hits: int) @ L1\n") == [
-        (1, 12, "bad-field", "field 'S' of record 'Hit' is also a characteristic: {value}.S "
+        (1, 12, "bad-field", "field 'S' of record 'Hit' is also a characteristic: x.S "
          "would read that", "give the field another name")]
 
 
