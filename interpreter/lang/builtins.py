@@ -79,6 +79,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("half_down", 1, 1, "number -> int", "half, rounding down (7 → 3)"),
         _b("count", 1, 1, "list -> int", "the number of items in a list"),
         _b("sum", 1, 1, "list -> number", "the sum of a list of numbers"),
+        _b("numbers", 2, 2, "int, int -> list:int",
+           "numbers(low, high): the whole numbers from low to high, both included"),
         _b("any", 1, 1, "list -> bool", "true when any item of the list is true"),
         _b("all", 1, 1, "list -> bool", "true when every item of the list is true"),
         # chance
