@@ -172,6 +172,13 @@ class DeclarationChecker:
         elif isinstance(d.dice, ast.CountedDice):
             # a counted number of dice is known before they are rolled
             self.ctx.exprs.expect(d.dice.number, params, "int", "the number of dice")
+            if d.dice.added is not None:
+                self.ctx.exprs.dice(d.dice.added)
+                symbols = self.symbol_faces(d.dice.added)
+                if symbols:
+                    self.ctx.error(f"{what}: the dice a pool adds are added up, but die "
+                                   f"{d.dice.added.die_name!r} has faces that are not numbers "
+                                   f"({', '.join(symbols)})", d.dice.added.span, "bad-dice")
         else:
             self.ctx.exprs.dice(d.dice)
             symbols = self.symbol_faces(d.dice)
@@ -205,7 +212,7 @@ class DeclarationChecker:
                                or f"mark it first: mark {mark} if <condition on the dice>")
         for e in (d.pass_if, d.value):
             if e is not None:
-                self.ctx.exprs.expr(e, scope)
+                self.ctx.exprs.expr(e, scope.child({"dice": ty.list_of("int")}))
         if d.beyond is not None:
             self.ctx.exprs.expect(d.beyond[1], params.child({"need": "int"}), "number", "'beyond'")
             if d.need is None:
