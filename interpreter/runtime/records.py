@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["Record", "field"]
+__all__ = ["Record", "field", "fields"]
 
 
 @attrs.frozen
@@ -41,3 +41,13 @@ def field(value: Any, name: str) -> Any:
     if isinstance(value, Record) and name in value.names:
         return value.values[value.names.index(name)]
     return None
+
+
+def fields(value: Record, *names: str) -> tuple[Any, ...]:
+    """The values of the fields ``names`` of a record, in that order (for Python callers).
+
+    Examples:
+        >>> fields(Record("Cast", ("total", "ones"), (7, 1)), "ones", "total")
+        (1, 7)
+    """
+    return tuple(field(value, n) for n in names)

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from rules_run.chance import ScriptedChance
+from fractions import Fraction as F
+
+from rules_run.chance import D6, Adding, Pool, ScriptedChance, enumerate_exact
 from rules_run.diagnostics import DiagnosticBag
 from rules_run.lang import ast
 from rules_run.lang.checker import check_declarations
@@ -14,7 +16,7 @@ from rules_run.lang.parser import parse_rules
 from rules_run.editions.loader import load_ruleset
 from rules_run.engine.builtins import BUILTINS
 from rules_run.runtime.compiled import compile_ruleset
-from rules_run.runtime.records import Record
+from rules_run.runtime.records import Record, fields
 
 HEADER = '''ruleset kit "Record kit"
     source "000_c4300f58fce5f1da.txt"
@@ -124,3 +126,31 @@ def test_counter_values_are_kept_per_key(tmp_path: Path) -> None:
     assert probe.counter("command_points", a.side) == 2
     assert BUILTINS["set_counter"](probe.state, probe.env, None, "command_points", a.side, 5) == 5
     assert probe.state.counters[("command_points", a.side)] == 5
+
+
+GROWING = """
+record Casting(total: int, ones: int, rolled: int)                   @ L284
+
+roll casting(number: int)                                            @ L284, L294
+    dice number D6 each 6 adds D6
+    value Casting(total = natural, ones = count([d for each d in dice where d == 1]), rolled = count(dice))
+"""
+
+
+def test_a_growing_pool_rolls_its_added_dice_after_its_own(tmp_path: Path) -> None:
+    _, rt = kit(tmp_path, GROWING)
+    made = rt.invoke("casting", rt.env(ScriptedChance({"casting": [6, 1, 1]})), {"number": 2})
+    assert made == Record("Casting", ("total", "ones", "rolled"), (8, 2, 3))
+
+
+def test_a_growing_pool_enumerated_exactly_agrees_with_the_chance_layer(tmp_path: Path) -> None:
+    _, rt = kit(tmp_path, GROWING)
+    dist = enumerate_exact(lambda ch: rt.invoke("casting", rt.env(ch), {"number": 2}))
+    totals: dict[int, F] = {}
+    for made, p in dist.items():
+        totals[fields(made, "total")[0]] = totals.get(fields(made, "total")[0], F(0)) + p
+    assert totals == dict(Adding(Pool(2, D6), (6,), D6).exact().items())
+    # two or more 1s among every die rolled: two 1s (1/36); a 6 and a 1 (2/36), then a 1
+    # added (1/6); two 6s (1/36), then two 1s added (1/36)
+    miscast = sum(p for made, p in dist.items() if fields(made, "ones")[0] >= 2)
+    assert miscast == F(1, 36) + F(2, 36) * F(1, 6) + F(1, 36) * F(1, 36) == F(49, 1296)
