@@ -289,7 +289,7 @@ def rallied(tmp_path: Path, unit: str, damage: int, dice: list[int], *, clanrats
             command: str = "[champion]") -> Probe:
     """``unit`` takes ``damage`` points, then uses Rally with these rally rolls."""
     path = battle_file(tmp_path, RALLY.format(clanrats=clanrats, command=command))
-    probe = Probe("aos4", path, dice={"rally_roll": dice})
+    probe = Probe("aos4", path, dice={"rally_points": dice})
     probe("next_phase")
     u = probe.unit[unit]
     probe.set_counter("command_points", u.side, 1)
@@ -304,8 +304,8 @@ def test_we33_we34_rally_makes_six_rally_rolls_seven_with_a_musician(
     # Six rally rolls, one point for each 4+ (L1155); a musician adds one (L1169).
     command = "[champion, musician]" if musician else "[champion]"
     probe = rallied(tmp_path, "clanrats", 5, [4, 5, 6, 1, 2, 3, 4][:rolls], command=command)
-    made = [e for e in probe.env.events if getattr(e, "rule", None) == "rally_roll"]
-    assert len(made) == rolls
+    made = [e for e in probe.env.events if getattr(e, "rule", None) == "rally_points"]
+    assert [len(e.dice) for e in made] == [rolls]   # one roll of all the rally dice
     assert probe.logged("rally points") == [["clanrats", 4 if musician else 3]]
     # Health 1: each point returns a slain model (L1158)
     assert probe.unit["clanrats"].models == 5 + (4 if musician else 3)
