@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["Record", "field", "fields"]
+__all__ = ["Record", "field", "fields", "as_data"]
 
 
 @attrs.frozen
@@ -51,3 +51,16 @@ def fields(value: Record, *names: str) -> tuple[Any, ...]:
         (1, 7)
     """
     return tuple(field(value, n) for n in names)
+
+
+def as_data(value: Any) -> Any:
+    """A record as the event log keeps it: a mapping of its fields, in the declared order;
+    any other value as it is.
+
+    Examples:
+        >>> as_data(Record("Winds", ("power", "dispel"), (8, 6))), as_data(3)
+        ({'power': 8, 'dispel': 6}, 3)
+    """
+    if isinstance(value, Record):
+        return {n: as_data(v) for n, v in zip(value.names, value.values)}
+    return value

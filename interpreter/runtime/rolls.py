@@ -18,6 +18,7 @@ from rules_run.runtime.effects import kept_off, rule_scope, stack
 from rules_run.runtime.entities import Unit
 from rules_run.runtime.env import Closure, Env, RollResult, fail
 from rules_run.runtime.events import AutomaticTest, Roll, Test
+from rules_run.runtime.records import as_data
 
 if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
@@ -188,7 +189,7 @@ class CompiledRoll:
                 natural=result.natural,
                 modifiers=[{"amount": v, "source": s, "applies_to": p} for p, v, s in sources],
                 need=result.need,
-                value=result.value,
+                value=as_data(result.value),
                 result=None if result.passed is None else ("pass" if result.passed else "fail"),
                 rerolled=rerolled,
                 marks=sorted(result.marks),

@@ -465,8 +465,10 @@ def test_we31_we32_we34_scatter_distances() -> None:
 
 def test_we33_stone_thrower_hole_and_template() -> None:
     # WE33, L867-L869: under the hole Strength 10 with Multiple Wounds (D6); the rest Strength 4.
-    assert call("stone_thrower_hit", under_hole=True) == [10, "D6"]
-    assert call("stone_thrower_hit", under_hole=False) == [4, None]
+    assert fields(call("stone_thrower_hit", under_hole=True), "strength",
+                  "multiple_wounds") == (10, "D6")
+    assert fields(call("stone_thrower_hit", under_hole=False), "strength",
+                  "multiple_wounds") == (4, None)
 
 
 def test_we35_a_template_on_a_building_hits_at_most_each_model_once() -> None:
