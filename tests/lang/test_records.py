@@ -154,3 +154,15 @@ def test_a_growing_pool_enumerated_exactly_agrees_with_the_chance_layer(tmp_path
     # added (1/6); two 6s (1/36), then two 1s added (1/36)
     miscast = sum(p for made, p in dist.items() if fields(made, "ones")[0] >= 2)
     assert miscast == F(1, 36) + F(2, 36) * F(1, 6) + F(1, 36) * F(1, 36) == F(49, 1296)
+
+
+@pytest.mark.parametrize(("dice", "message"), [
+    ("highest of 2D6 each 6 adds D6", "only a pool of dice grows, as in '2D6 each 6 adds D6', "
+     "not 'highest of 2D6'"),
+    ("2D6 each 6 adds 2D6", "each face adds one die, as in 'each 6 adds D6'"),
+    ("2D6 each 7 adds D6", "a D6 has no face 7 to count; its faces are 1 to 6"),
+])
+def test_what_cannot_grow_is_located(dice: str, message: str) -> None:
+    bag = DiagnosticBag()
+    parse_rules(HEADER + f"roll r() @ L1\n    dice {dice}\n", "x.rules", bag)
+    assert [(d.span.line, d.code, d.message) for d in bag.items] == [(5, "bad-dice", message)]
