@@ -350,7 +350,8 @@ class ExpressionChecker:
                 f"unknown characteristic or property {e.name!r}", e.span,
                 "unknown-characteristic",
                 hint=did_you_mean(e.name, set(self.ctx.characteristics) | set(PROPERTY_TYPES)
-                                  | self.ctx.marks | self.record_fields()),
+                                  | self.ctx.marks
+                                  | (set() if ty.is_known(t) else self.record_fields())),
             )
             return ty.ANY
         if not ty.fits(t, owner):
