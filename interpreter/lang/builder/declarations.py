@@ -293,8 +293,8 @@ def rule_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RuleDecl:
 CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     start, header, patch_decl, clause_patch_decl, remove_decl, citation, cite_lines, char_item,
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
-    record_decl, keyword_decl, param, natural_clause, roll_decl, reuse_decl, hook, step,
-    per_point_clause,
+    record_decl,
+    keyword_decl, param, natural_clause, roll_decl, reuse_decl, hook, step, per_point_clause,
     sequence_decl, action_decl, decision_decl, policy_decl, policy_extends_decl, phase_decl,
     battle_decl, rule_decl,
 )}
