@@ -44,7 +44,7 @@ from rules_run.runtime.dice import dice_of
 from rules_run.runtime.env import fail, show
 from rules_run.runtime.events import Log
 from rules_run.runtime.operators import binop_function, lookup_function, ordered_function
-from rules_run.runtime.records import Record, field
+from rules_run.runtime.records import Record, field_of
 from rules_run.runtime.types import Builtins
 
 if TYPE_CHECKING:
@@ -414,7 +414,7 @@ class CodeGen:
         if name in UNIT_PROPERTIES:
             return f"getattr({target}, {name!r}, None)"
         if name in self.record_fields:
-            return f"{fn.const(field)}({target}, {name!r})"
+            return f"{fn.const(field_of)}({target}, {name!r})"
         return f"({name!r} in getattr({target}, 'marks', ()))"
 
     def _x_Lookup(self, fn, e: ast.Lookup, types) -> str:

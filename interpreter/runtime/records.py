@@ -1,8 +1,8 @@
 """The values of ``record`` declarations: small named tuples the rules build and read.
 
 ``record Cast(total: int, ones: int)`` declares one; ``Cast(total = 7, ones = 1)`` builds a
-:class:`Record` and ``c.total`` reads its field (:func:`field`). Instances are immutable and
-compare by value, so the same inputs give the same records.
+:class:`Record` and ``c.total`` reads its field (:func:`field_of`). Instances are
+immutable and compare by value, so the same inputs give the same records.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["Record", "field", "fields", "as_data"]
+__all__ = ["Record", "field_of", "fields", "as_data"]
 
 
 @attrs.frozen
@@ -20,7 +20,7 @@ class Record:
 
     Examples:
         >>> c = Record("Cast", ("total", "ones"), (7, 1))
-        >>> field(c, "ones"), c
+        >>> field_of(c, "ones"), c
         (1, Cast(total=7, ones=1))
     """
 
@@ -36,7 +36,7 @@ class Record:
                                                                       self.values)) + ")"
 
 
-def field(value: Any, name: str) -> Any:
+def field_of(value: Any, name: str) -> Any:
     """The field ``name`` of a record (none when ``value`` is none or has no such field)."""
     if isinstance(value, Record) and name in value.names:
         return value.values[value.names.index(name)]
@@ -50,7 +50,7 @@ def fields(value: Record, *names: str) -> tuple[Any, ...]:
         >>> fields(Record("Cast", ("total", "ones"), (7, 1)), "ones", "total")
         (1, 7)
     """
-    return tuple(field(value, n) for n in names)
+    return tuple(field_of(value, n) for n in names)
 
 
 def as_data(value: Any) -> Any:

@@ -168,13 +168,13 @@ def test_we10_winds_of_magic_dice_grow_every_2000_points(points: int, dice: int)
 def test_we11_winds_of_2_and_6_give_8_power_and_6_dispel() -> None:
     # WE11, L252-L254: power = the total, dispel = the highest die.
     winds = call("winds_dice", {"winds_dice": [2, 6]}, number=2)
-    assert fields(winds, "power", "dispel") == (8, 6)
+    assert fields(winds, "power_pool", "dispel_pool") == (8, 6)
 
 
 def test_we12_four_winds_dice_give_16_power_and_11_dispel() -> None:
     # WE12, L254: 2, 3, 5, 6 -> 16 power dice, 11 dispel dice (the top half, 5 + 6).
     winds = call("winds_dice", {"winds_dice": [2, 3, 5, 6]}, number=4)
-    assert fields(winds, "power", "dispel") == (16, 11)
+    assert fields(winds, "power_pool", "dispel_pool") == (16, 11)
 
 
 def test_channelling_rolls_a_d6_per_wizard_level(tmp_path: Path) -> None:

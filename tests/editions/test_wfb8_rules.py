@@ -586,9 +586,9 @@ def test_ultimate_power_and_miscast_ones(tmp_path: Path) -> None:
     # L294: a natural 6 adds a free die, which adds no further die; L296: two 1s miscast.
     w = wizard(tmp_path)
     cast = w.call("casting_roll", {"casting_roll": [6, 1, 6]}, number=2)
-    assert fields(cast, "total", "ones", "rolled") == (13, 1, 3)
+    assert fields(cast, "dice_total", "ones", "rolled") == (13, 1, 3)
     cast = w.call("casting_roll", {"casting_roll": [1, 1, 4]}, number=3)
-    assert fields(cast, "total", "ones", "rolled") == (6, 2, 3)
+    assert fields(cast, "dice_total", "ones", "rolled") == (6, 2, 3)
 
 
 def test_lore_of_beasts_is_easier_against_cavalry(tmp_path: Path) -> None:
