@@ -37,6 +37,7 @@ __all__ = [
     "Plus",
     "Halved",
     "CountFaces",
+    "Adding",
     "Constant",
     "Face",
     "D3",
@@ -59,8 +60,14 @@ class DiceExpr:
         raise NotImplementedError
 
     def value(self, faces: Sequence[FaceValue]) -> FaceValue:
-        """The expression's value given the faces rolled (one per die of :meth:`dice`)."""
+        """The expression's value given the faces rolled (one per die of :meth:`dice`, then
+        one per die :meth:`more` added)."""
         raise NotImplementedError
+
+    def more(self, faces: Sequence[FaceValue]) -> tuple[Die, ...]:
+        """The dice the faces of :meth:`dice` add to the roll, rolled after them (none but
+        for :class:`Adding`)."""
+        return ()
 
     def text(self) -> str:
         """Canonical notation: ``"2D6"``, ``"highest of 2D6"``, ``"D3+1"``, ..."""
@@ -95,7 +102,9 @@ class DiceExpr:
             >>> D3.roll(ScriptedChance([5]), "damage")
             3
         """
-        return self.value(chance.roll(self.dice(), tag))
+        faces = chance.roll(self.dice(), tag)
+        added = self.more(faces)
+        return self.value(faces + chance.roll(added, tag) if added else faces)
 
     def __str__(self) -> str:
         return self.text()
@@ -381,11 +390,7 @@ class CountFaces(DiceExpr):
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.pool, Pool):
             raise ChanceError(f"counting faces needs a pool of dice, got {self.pool!r}")
-        if not self.faces:
-            raise ChanceError("counting faces needs at least one face to count")
-        for face in self.faces:
-            if face not in self.pool.die.face_set:
-                raise ChanceError(f"a {self.pool.die.name} has no face {face!r} to count")
+        _check_faces(self.pool.die, self.faces, "counting faces", "to count")
 
     def dice(self) -> tuple[Die, ...]:
         return self.pool.dice()
@@ -395,13 +400,7 @@ class CountFaces(DiceExpr):
         return sum(1 for f in faces if f in counted)
 
     def text(self) -> str:
-        top = max(cast(Sequence[int], self.pool.die.distinct))
-        lowest = self.faces[0]
-        if len(self.faces) > 1 and self.faces == tuple(range(lowest, top + 1)):
-            which = f"{lowest}+"
-        else:
-            which = ", ".join(str(f) for f in self.faces)
-        return f"count {which} in {self.pool.text()}"
+        return f"count {_faces_text(self.pool.die, self.faces)} in {self.pool.text()}"
 
     def _operand_text(self) -> str:
         return f"({self.text()})"
@@ -416,6 +415,101 @@ class CountFaces(DiceExpr):
 
     def __repr__(self) -> str:
         return f"CountFaces({self.pool!r}, {self.faces!r})"
+
+
+def _faces_text(die: Die, faces: tuple[int, ...]) -> str:
+    """Faces as written: ``6``, ``5, 6``, or ``5+`` for a face and every higher one."""
+    top = max(cast(Sequence[int], die.distinct))
+    lowest = faces[0]
+    if len(faces) > 1 and faces == tuple(range(lowest, top + 1)):
+        return f"{lowest}+"
+    return ", ".join(str(f) for f in faces)
+
+
+def _check_faces(die: Die, faces: tuple[int, ...], doing: str, to: str) -> None:
+    """Refuse no faces, or a face ``die`` lacks (``to``: what the faces are for)."""
+    if not faces:
+        raise ChanceError(f"{doing} needs at least one face {to}")
+    for face in faces:
+        if face not in die.face_set:
+            raise ChanceError(f"a {die.name} has no face {face!r} {to}")
+
+
+@attrs.frozen(repr=False)
+class Adding(DiceExpr):
+    """A pool that grows: each of its dice showing one of some faces adds a die (of another
+    kind, or the same), rolled after the pool; the added dice add none. The value is every
+    die added up: ``2D6 each 6 adds D6``.
+
+    Its exact distribution mixes, over the pool's outcomes, the pool's total plus the sum of
+    as many added dice as it shows those faces.
+
+    Examples:
+        >>> grows = Adding(Pool(2, D6), (6,), D6)
+        >>> grows.text(), grows.bounds()
+        ('2D6 each 6 adds D6', (2, 24))
+        >>> grows.more((6, 3)), grows.value((6, 3, 4))
+        ((D6,), 13)
+        >>> grows.exact().probability(24)
+        Fraction(1, 1296)
+    """
+
+    pool: Pool
+    """The dice rolled first."""
+    faces: tuple[int, ...]
+    """The faces of the pool's dice that each add a die, in increasing order."""
+    added: Die
+    """The die each of them adds; its faces must be numbers."""
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.pool, Pool):
+            raise ChanceError(f"a growing pool needs a pool of dice, got {self.pool!r}")
+        _check_faces(self.pool.die, self.faces, "a growing pool", "to add dice on")
+        if not isinstance(self.added, Die) or not self.added.numeric:
+            raise ChanceError(f"the dice a pool adds are added up: {self.added!r} has a "
+                              "symbol face")
+
+    def dice(self) -> tuple[Die, ...]:
+        return self.pool.dice()
+
+    def more(self, faces: Sequence[FaceValue]) -> tuple[Die, ...]:
+        adding = self.faces
+        return (self.added,) * sum(1 for f in faces[:self.pool.count] if f in adding)
+
+    def value(self, faces: Sequence[FaceValue]) -> int:
+        return sum(cast(Sequence[int], faces))
+
+    def text(self) -> str:
+        name = self.added.name
+        return f"{self.pool.text()} each {_faces_text(self.pool.die, self.faces)} adds {name}"
+
+    def _operand_text(self) -> str:
+        return f"({self.text()})"
+
+    def bounds(self) -> tuple[int, int]:
+        lo, hi = self.pool.bounds()
+        top = max(cast(Sequence[int], self.added.distinct))
+        return lo, hi + self.pool.count * top
+
+    def exact(self) -> Dist[FaceValue]:
+        weights: dict[FaceValue, int] = {}
+        rolls, total = outcome_counts(self.pool.dice())
+        sides = len(self.added.faces)
+        most = self.pool.count
+        scale = sides ** most   # every outcome weighed over the most dice it can add
+        sums = [self.added.dist().repeat_sum(k) for k in range(most + 1)]
+        for faces, count in rolls:
+            k = len(self.more(faces))
+            base = sum(cast(Sequence[int], faces))
+            for extra, p in sums[k].items():
+                w = count * scale * p
+                assert w.denominator == 1
+                key = base + cast(int, extra)
+                weights[key] = weights.get(key, 0) + int(w)
+        return Dist._from_int_weights(weights)
+
+    def __repr__(self) -> str:
+        return f"Adding({self.pool!r}, {self.faces!r}, {self.added!r})"
 
 
 def _half_up(v: int) -> int:

@@ -25,7 +25,7 @@ __all__ = ["RulesLexer", "DECLARATION_WORDS", "TYPE_WORDS", "CONSTANT_WORDS", "O
 
 DECLARATION_WORDS = (
     "ruleset", "extends", "source", "override", "add", "define", "remove", "characteristics",
-    "table", "die", "option", "status", "counter", "keyword", "roll", "test", "sequence",
+    "table", "die", "option", "status", "counter", "record", "keyword", "roll", "test", "sequence",
     "action", "decision", "policy", "phase", "rule", "battle",
 )
 """Words that start a declaration (or a patch operation on one)."""
@@ -37,7 +37,7 @@ TYPE_WORDS = ("int", "bool", "boolean", "number", "text", "unit", "weapon", "sid
 CONSTANT_WORDS = ("true", "false", "none")
 
 OTHER_WORDS = (
-    "activate", "all", "alternately", "and", "any", "as", "at", "beyond", "by", "capped",
+    "activate", "adds", "all", "alternately", "and", "any", "as", "at", "beyond", "by", "capped",
     "chains", "choose", "count", "damage", "default", "despite", "dice", "divide", "down",
     "during", "each", "elif", "else", "end", "exclusive", "faces", "fail", "failed",
     "fails", "for", "friendly", "from", "gains", "grant", "has", "highest", "if", "ignored",

@@ -51,6 +51,7 @@ def build_server(workspace: Workspace | None = None) -> Any:
                     "table": lsp.SymbolKind.Struct, "die": lsp.SymbolKind.Constant,
                     "option": lsp.SymbolKind.Property, "status": lsp.SymbolKind.EnumMember,
                     "counter": lsp.SymbolKind.Variable, "keyword": lsp.SymbolKind.Key,
+                    "record": lsp.SymbolKind.Struct,
                     "rule": lsp.SymbolKind.Class, "battle": lsp.SymbolKind.Namespace,
                     "sequence": lsp.SymbolKind.Event}
     completion_kinds = {"keyword": lsp.CompletionItemKind.Keyword,

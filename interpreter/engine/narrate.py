@@ -111,6 +111,8 @@ class Words:
             return f"{value:g}"
         if isinstance(value, (list, tuple)):
             return ", ".join(self.name(v) for v in value)
+        if isinstance(value, dict):   # a record, by its fields: "total 7, ones 1"
+            return ", ".join(f"{_plain(str(k))} {self.name(v)}" for k, v in value.items())
         text = str(value)
         if text in self.entities:
             return self.entities[text]

@@ -68,7 +68,8 @@ class BattleState:
         self.attacking = False
         """True while attacks are resolved (their rolls are summarised in narration)."""
         self.vp: dict[str, int] = dict.fromkeys(self.sides, 0)
-        self.counters: dict[tuple[str, Any], Any] = {}
+        self.counters: dict[tuple[Any, ...], Any] = {}
+        """Each counter's values: keyed by its name and then its keys' values (ids)."""
         self.end_checks: list[Callable[[], bool]] = []
         """The battle's ``end if`` conditions, checked after each player turn."""
         self.ended: str | None = None

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the checkers import this module: named here for their types
 __all__ = ["CALLABLE_KINDS", "NOT_IN_SEED", "NUMERIC_CHARACTERISTICS", "Context", "Reads",
            "Scope", "alternatives", "article", "param_types", "reassigned", "value_type"]
 
-CALLABLE_KINDS = ("roll", "test", "sequence", "action", "decision", "phase")
+CALLABLE_KINDS = ("roll", "test", "sequence", "action", "decision", "phase", "record")
 """Kinds of declaration a call can name."""
 NOT_IN_SEED = "not in seed"
 """How a quoted citation starts: the value is not in the seed text."""

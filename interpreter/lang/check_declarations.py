@@ -10,6 +10,7 @@ from rules_run.diagnostics import Span, did_you_mean
 from rules_run.lang import ast
 from rules_run.lang import types as ty
 from rules_run.lang.ast import find_source
+from rules_run.lang.builtins import PROPERTY_TYPES
 from rules_run.lang.check_context import NOT_IN_SEED, NUMERIC_CHARACTERISTICS, article
 
 if TYPE_CHECKING:
@@ -130,8 +131,32 @@ class DeclarationChecker:
         self.ctx.effects.check_status(d)
 
     def check_CounterDecl(self, d: ast.CounterDecl) -> None:
+        if "battle" in d.keys and len(d.keys) > 1:
+            at = d.key_spans[d.keys.index("battle")] if d.key_spans else d.span
+            self.ctx.error(f"counter {d.name!r}: 'battle' is one number for the whole battle, "
+                           "it takes no other key", at, "bad-counter",
+                           hint=f"write: counter {d.name} of "
+                           + ", ".join(k for k in d.keys if k != "battle"))
         if d.initial is not None:
             self.ctx.exprs.expr(d.initial, self.ctx.globals)
+
+    def check_RecordDecl(self, d: ast.RecordDecl) -> None:
+        seen: set[str] = set()
+        for p in d.params:
+            if p.name in seen:
+                self.ctx.error(f"record {d.name!r} has two fields {p.name!r}", p.span,
+                               "duplicate-field")
+            seen.add(p.name)
+            clash = ("a characteristic" if p.name in self.ctx.characteristics
+                     else "a property" if p.name in PROPERTY_TYPES
+                     else "a mark" if p.name in self.ctx.marks else None)
+            if clash is not None:
+                self.ctx.error(f"field {p.name!r} of record {d.name!r} is also {clash}: "
+                               f"x.{p.name} would read that", p.span, "bad-field",
+                               hint="give the field another name")
+        if not d.params:
+            self.ctx.error(f"record {d.name!r} has no fields", d.span, "bad-field",
+                           hint=f"write: record {d.name}(NAME: type, ...)")
 
     def check_DieDecl(self, d: ast.DieDecl) -> None:
         if len(d.faces) < 2:
@@ -150,6 +175,13 @@ class DeclarationChecker:
         elif isinstance(d.dice, ast.CountedDice):
             # a counted number of dice is known before they are rolled
             self.ctx.exprs.expect(d.dice.number, params, "int", "the number of dice")
+            if d.dice.added is not None:
+                self.ctx.exprs.dice(d.dice.added)
+                symbols = self.symbol_faces(d.dice.added)
+                if symbols:
+                    self.ctx.error(f"{what}: the dice a pool adds are added up, but die "
+                                   f"{d.dice.added.die_name!r} has faces that are not numbers "
+                                   f"({', '.join(symbols)})", d.dice.added.span, "bad-dice")
         else:
             self.ctx.exprs.dice(d.dice)
             symbols = self.symbol_faces(d.dice)
@@ -183,7 +215,7 @@ class DeclarationChecker:
                                or f"mark it first: mark {mark} if <condition on the dice>")
         for e in (d.pass_if, d.value):
             if e is not None:
-                self.ctx.exprs.expr(e, scope)
+                self.ctx.exprs.expr(e, scope.child({"dice": ty.list_of("int")}))
         if d.beyond is not None:
             self.ctx.exprs.expect(d.beyond[1], params.child({"need": "int"}), "number", "'beyond'")
             if d.need is None:

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ExpressionChecker"]
 
+COUNTER_BUILTINS = {"counter": 0, "add_counter": 1, "set_counter": 1}
+"""The builtins that read or change a counter, and how many arguments follow its keys."""
+
 
 class ExpressionChecker:
     """Checks expressions (one method per kind of node, :data:`_EXPRESSIONS`) and calls."""
@@ -53,6 +56,8 @@ class ExpressionChecker:
             params = getattr(target, "params", ())
             if self.arguments(c, params, f"{target.kind} {c.name!r}"):
                 self.argument_types(c, args, kwargs, params, c.name)
+            if isinstance(target, ast.RecordDecl):
+                return ty.record_of(target.name)
             if isinstance(target, ast.RollDecl):
                 return "result" if target.is_test else ("int" if target.value is None
                                                         else ty.ANY)
@@ -94,6 +99,8 @@ class ExpressionChecker:
                 self.ctx.effects.applied_status(c.args[0])
             if c.name == "used" and c.args:
                 self.used_arguments(c, args)
+            if c.name in COUNTER_BUILTINS:
+                self.counter_arguments(c, args)
             if c.name == "unaffected" and len(c.args) == 2:
                 self.ctx.effects.unaffected_argument(c.args[1])
             if c.name == "share" and len(c.args) >= 2:
@@ -184,6 +191,31 @@ class ExpressionChecker:
         for i, (p, a, t) in enumerate(zip(decision.params, c.args[1:], args[1:])):
             self.argument_type(a, t, p.type, f"argument {i + 1}", decision.name,
                                decision.params)
+
+    def counter_arguments(self, c: ast.Call, args: list[str]) -> None:
+        """``counter(wounds_on, a, b)``, ``add_counter(wounds_on, a, b, 1)``: after the
+        counter's name come its keys, as many as it declares and of their types."""
+        if not c.args or not isinstance(c.args[0], ast.Name):
+            return
+        decl = self.ctx.decls.get(c.args[0].name)
+        if not isinstance(decl, ast.CounterDecl):
+            return
+        wanted = decl.key_types
+        amount = COUNTER_BUILTINS[c.name]
+        keys = c.args[1:len(c.args) - amount]
+        if len(keys) != len(wanted):
+            shown = ", ".join(wanted) if wanted else "battle"
+            self.ctx.error(
+                f"counter {decl.name!r} is kept per {shown}: {c.name}() gives it "
+                f"{len(keys)} key(s), it takes {len(wanted)}", c.span, "wrong-arity",
+                hint=f"write {c.name}(" + ", ".join([decl.name, *wanted]
+                                                     + ["amount"] * amount) + ")")
+            return
+        for i, (a, t, want) in enumerate(zip(keys, args[1:], wanted)):
+            if not ty.fits(t, want):
+                self.ctx.error(f"key {i + 1} of counter {decl.name!r} must be "
+                               f"{ty.shown_wanted(want)}, got {ty.show(t)}", a.span, "wrong-type",
+                               hint=f"it is kept per {', '.join(wanted)}")
 
     def arguments(self, c: ast.Call, params: tuple[ast.Param, ...], what: str) -> bool:
         """Check the number and names of a call's arguments; whether they fit."""
@@ -346,6 +378,17 @@ class ExpressionChecker:
                            "marks and 'passed'", e.span, "bad-attribute",
                            hint=did_you_mean(e.name, self.ctx.marks | {"passed"}))
             return ty.ANY
+        record = self.ctx.decls.get(ty.record_name(t) or "")
+        if isinstance(record, ast.RecordDecl):
+            fields = {p.name: p for p in record.params}
+            if e.name in fields:
+                return ty.declared(fields[e.name].type)
+            self.ctx.error(f"record {record.name!r} has no field {e.name!r}", e.span,
+                           "unknown-field", hint=did_you_mean(e.name, list(fields))
+                           or f"its fields: {', '.join(fields)}")
+            return ty.ANY
+        if not ty.is_known(t) and e.name in self.record_fields():
+            return ty.ANY   # a record's field, read from a value of no known type
         char = self.ctx.characteristics.get(e.name)
         if char is not None:
             owner, value = "unit|weapon|part|group", ty.declared(char.type)
@@ -360,7 +403,8 @@ class ExpressionChecker:
                 f"unknown characteristic or property {e.name!r}", e.span,
                 "unknown-characteristic",
                 hint=did_you_mean(e.name, set(self.ctx.characteristics) | set(PROPERTY_TYPES)
-                                  | self.ctx.marks | self.ctx.tallies),
+                                  | self.ctx.marks | self.ctx.tallies
+                                  | (set() if ty.is_known(t) else self.record_fields())),
             )
             return ty.ANY
         if not ty.fits(t, owner):
@@ -369,6 +413,11 @@ class ExpressionChecker:
                            hint=f"read it from each item: [x.{e.name} for each x in ...]"
                            if t.startswith("list") else None)
         return value
+
+    def record_fields(self) -> set[str]:
+        """The field names of every declared record."""
+        return {p.name for d in self.ctx.decls.values() if isinstance(d, ast.RecordDecl)
+                for p in d.params}
 
     def _lookup(self, e: ast.Lookup, scope: Scope) -> str:
         keys = [self.expr(k, scope) for k in e.keys]

@@ -9,6 +9,7 @@ and ``dice`` as ``int`` (a score is a whole number; dice are rolled when read). 
 - ``list`` and ``list:T`` (a list of T), ``table``, ``result`` (what calling a test gives),
   ``outcome`` (what calling a sequence gives), ``step`` (an earlier step's result, read by
   a sequence's later steps).
+- ``record:NAME``: a value of the record ``NAME`` (``Cast(total = 7)``).
 - ``status``, ``counter``, ``decision``, ``sequence``, ``roll``, ``test``, ``action``,
   ``phase``: the name of such a declaration, which is text at run time.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 __all__ = [
     "ANY", "NONE", "NUMBERS", "NAMES", "TEXTS", "declared", "list_of", "item_of", "join",
     "fits", "show", "shown_type", "shown_wanted", "article", "binop", "comparable", "iterable",
-    "is_known",
+    "is_known", "record_of", "record_name",
 ]
 
 ANY = "any"
@@ -67,6 +68,21 @@ def item_of(t: str) -> str:
         ('unit', 'any', 'any')
     """
     return t[5:] if t.startswith("list:") else ANY
+
+
+def record_of(name: str) -> str:
+    """The type of a value of the record ``name``."""
+    return f"record:{name}"
+
+
+def record_name(t: str) -> str | None:
+    """The record a value of type ``t`` is of (None: no record).
+
+    Examples:
+        >>> record_name(record_of("Cast")), record_name("unit")
+        ('Cast', None)
+    """
+    return t[7:] if t.startswith("record:") else None
 
 
 def is_known(t: str) -> bool:
@@ -138,6 +154,8 @@ def show(t: str) -> str:
     """A type as messages name it: ``int``, ``test result``, ``list``."""
     if t.startswith("list"):
         return "list"
+    if t.startswith("record:"):
+        return f"{t[7:]} record"
     return _SHOWN.get(t, t)
 
 

@@ -98,6 +98,7 @@ PURE_BUILTINS: dict[str, Callable[..., Any]] = {
     "half_down": lambda x: None if x is None else x // 2,
     "count": len,
     "sum": lambda xs: sum(x for x in xs if x is not None),
+    "numbers": lambda low, high: list(range(low, high + 1)),
     "any": lambda xs: any(xs),
     "all": lambda xs: all(xs),
 }

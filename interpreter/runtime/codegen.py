@@ -45,6 +45,7 @@ from rules_run.runtime.entities import StatusWith
 from rules_run.runtime.env import fail, show, tally_of
 from rules_run.runtime.events import Log
 from rules_run.runtime.operators import binop_function, lookup_function, ordered_function
+from rules_run.runtime.records import Record, field_of
 from rules_run.runtime.types import Builtins
 
 if TYPE_CHECKING:
@@ -129,6 +130,9 @@ class CodeGen:
     def __init__(self, runtime: Runtime, builtins: Builtins) -> None:
         """``builtins``: the battle's builtins, called straight from the generated code."""
         self.rt = runtime
+        self.record_fields = {p.name for d in runtime.decls.values()
+                              if isinstance(d, ast.RecordDecl) for p in d.params}
+        """The field names of the ruleset's records (``c.total`` reads one)."""
         cap = runtime.STEP_CAP
 
         def step_cap():
@@ -413,6 +417,8 @@ class CodeGen:
             return f"getattr({target}, {name!r}, None)"
         if name in self.rt.tally_names:
             return f"_tally({target}, {name!r})"
+        if name in self.record_fields:
+            return f"{fn.const(field_of)}({target}, {name!r})"
         return f"({name!r} in getattr({target}, 'marks', ()))"
 
     def _x_Lookup(self, fn, e: ast.Lookup, types) -> str:
@@ -424,6 +430,13 @@ class CodeGen:
         name = e.name
         args = [self.ex(fn, a, types) for a in e.args]
         decl = self.rt.decls.get(name)
+        if isinstance(decl, ast.RecordDecl):
+            given = dict(zip([p.name for p in decl.params], args))
+            given.update((k, self.ex(fn, a, types)) for k, a in e.kwargs)
+            values = [given.get(p.name) or (self.ex(fn, p.default, {}) if p.default is not None
+                                            else "None") for p in decl.params]
+            names = tuple(p.name for p in decl.params)
+            return f"{fn.const(Record)}({name!r}, {names!r}, ({''.join(v + ', ' for v in values)}))"
         if isinstance(decl, (ast.RollDecl, ast.SequenceDecl, ast.ActionDecl, ast.PhaseDecl)):
             params = [p.name for p in decl.params]
             items = [f"{p!r}: {a}" for p, a in zip(params, args)]

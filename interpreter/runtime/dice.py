@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from rules_run.chance import (
     D6,
+    Adding,
     CountFaces,
     DiceExpr,
     Die,
@@ -26,7 +27,7 @@ def dice_of(lit: ast.DiceLit | ast.CountedDice,
             dice_decls: Mapping[str, ast.DieDecl] | None = None) -> DiceExpr:
     """The chance-layer dice expression for a dice literal (``D3`` is a D6 halved up)."""
     if isinstance(lit, ast.CountedDice):
-        return _counted_of(lit)
+        return _counted_of(lit, dice_decls)
     if lit.die_name is not None:
         decl = (dice_decls or {})[lit.die_name]
         expr: DiceExpr = Face(Die(tuple(decl.faces), decl.name))
@@ -57,10 +58,16 @@ def _d3_pool(count: int) -> DiceExpr:
     return Pool(count, _D3_DIE)
 
 
-def _counted_of(counted: ast.CountedDice) -> DiceExpr:
-    """Counted dice whose number is known: a pool, or how many of its dice show some faces."""
+def _counted_of(counted: ast.CountedDice,
+                dice_decls: Mapping[str, ast.DieDecl] | None) -> DiceExpr:
+    """Counted dice whose number is known: a pool, how many of its dice show some faces, or
+    a pool that grows by a die for each die showing some faces."""
     assert counted.number is None, "a counted number is worked out before rolling"
     pool = dice_of(counted.pool)
     assert isinstance(pool, Pool), "the parser counts a plain pool only"
     expr: DiceExpr = CountFaces(pool, counted.counting) if counted.counting else pool
+    if counted.added is not None:
+        added = dice_of(counted.added, dice_decls)
+        assert isinstance(added, (Pool, Face)), "the parser adds one die a face"
+        expr = Adding(pool, counted.adding, added.die)
     return Plus(expr, counted.plus) if counted.plus else expr

@@ -17,6 +17,7 @@ from rules_run.chance.die import FaceValue
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
 from rules_run.runtime.entities import Group, Part, Unit, Weapon, event_id
 from rules_run.runtime.events import Event
+from rules_run.runtime.records import Record
 from rules_run.runtime.types import BattleState
 
 if TYPE_CHECKING:
@@ -157,4 +158,6 @@ def show(value: Any) -> Any:
         return getattr(value, "id", None) or value.name
     if isinstance(value, RollResult):
         return value.value
+    if isinstance(value, Record):
+        return {n: show(v) for n, v in zip(value.names, value.values)}
     return value

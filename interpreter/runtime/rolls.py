@@ -18,6 +18,7 @@ from rules_run.runtime.effects import kept_off, rule_scope, stack
 from rules_run.runtime.entities import Unit
 from rules_run.runtime.env import Closure, Env, RollResult, fail
 from rules_run.runtime.events import AutomaticTest, Roll, Test
+from rules_run.runtime.records import as_data
 
 if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
@@ -43,10 +44,16 @@ class CompiledRoll:
         self.counted: dict[int, DiceExpr] = {}
         """The dice for each counted number rolled so far (``levels D6``)."""
         self.need = runtime.compile_expr(decl.need, ctx) if decl.need is not None else None
-        self.pass_if = runtime.compile_expr(decl.pass_if, ctx) if decl.pass_if else None
+        self.pass_if = (runtime.compile_expr(decl.pass_if, dict(ctx, dice="list"))
+                        if decl.pass_if else None)
         self.target = _target(runtime, decl.pass_if, ctx)
         """``pass if result <= X``: the comparison and X compiled, for the event log."""
-        self.value = runtime.compile_expr(decl.value, ctx) if decl.value is not None else None
+        self.value = (runtime.compile_expr(decl.value, dict(ctx, dice="list"))
+                      if decl.value is not None else None)
+        self.reads_dice = any(isinstance(n, ast.Name) and n.name == "dice"
+                              for e in (decl.value, decl.pass_if) if e is not None
+                              for n in walk(e))
+        """Whether ``value`` or ``pass if`` reads the faces rolled (``dice``)."""
         self.beyond = (decl.beyond[0], runtime.compile_expr(decl.beyond[1], dict(ctx, need="int"))
                        ) if decl.beyond else None
         self.naturals = decl.naturals
@@ -176,7 +183,7 @@ class CompiledRoll:
                 (reroll_failed and not result.passed) or (reroll_passed and result.passed)):
             # a die is re-rolled at most once, whatever the number of sources (000 L13)
             result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
-                                     self._rerolled_faces(env, result, dice.dice()))
+                                     self._rerolled_faces(env, result, dice))
             rerolled = True
         elif self.reroll_needing is not None and result.faces:
             # the test's own re-roll, on a need of its own; a rule's re-roll is used instead
@@ -197,7 +204,7 @@ class CompiledRoll:
                 natural=result.natural,
                 modifiers=[{"amount": v, "source": s, "applies_to": p} for p, v, s in sources],
                 need=result.need,
-                value=result.value,
+                value=as_data(result.value),
                 result=None if result.passed is None else ("pass" if result.passed else "fail"),
                 rerolled=rerolled,
                 marks=sorted(result.marks),
@@ -246,15 +253,17 @@ class CompiledRoll:
         dice = self.counted.get(n)
         if dice is None:
             lit = attrs.evolve(counted, pool=attrs.evolve(counted.pool, count=n), number=None)
-            dice = self.counted[n] = dice_of(lit)
+            dice = self.counted[n] = dice_of(lit, self.runtime.dice_decls)
         return dice
 
-    def _rerolled_faces(self, env: Env, result: RollResult, physical: tuple[Die, ...]) -> tuple:
+    def _rerolled_faces(self, env: Env, result: RollResult, rolled: DiceExpr) -> tuple:
         """The faces after a re-roll: every die (``reroll all dice``, the default for
         many-dice rolls, 000 L13), or one die (``reroll one die``): the lowest when a high
         result passes (``need``), the highest when a low one does (``pass if``)."""
-        if self.decl.reroll != "one die" or len(result.faces) == 1:
-            return env.chance.roll(physical, self.name)
+        physical = rolled.dice()
+        if self.decl.reroll != "one die" or len(result.faces) == 1 or len(physical) < len(
+                result.faces):   # a pool that grew is rolled again whole
+            return _rolled(env, rolled, physical, self.name)
         faces = list(result.faces)
         pick = faces.index(min(faces) if self.need is not None else max(faces))
         faces[pick] = env.chance.roll((physical[pick],), self.name)[0]
@@ -276,14 +285,14 @@ class CompiledRoll:
             elif not self.natural_can_pass:
                 return RollResult(self.name, None, 0, False)
         if faces is None:
-            physical = rolled.dice()
-            # a counted number of none rolls nothing, so asks no chance source
-            faces = env.chance.roll(physical, self.name) if physical else ()
+            faces = _rolled(env, rolled, rolled.dice(), self.name)
         natural = rolled.value(faces)
         total = natural + modifier if isinstance(natural, int) else natural
         vars = dict(vars)
         vars["natural"] = natural
         vars["result"] = total
+        if self.reads_dice:
+            vars["dice"] = list(faces)
         marks = frozenset(n.mark for n in self.naturals
                           if n.mark is not None and natural in n.values)
         if self.mark_ifs or marking:
@@ -330,6 +339,15 @@ class CompiledRoll:
             return False
         faces = env.chance.roll(rolled.dice(), self.name + ".beyond")
         return rolled.value(faces) >= second
+
+
+def _rolled(env: Env, rolled: DiceExpr, physical: tuple[Die, ...], tag: str) -> tuple:
+    """Roll ``physical`` (``rolled``'s dice), then the dice their faces add (a pool that
+    grows, :meth:`DiceExpr.more`), as one roll named ``tag``."""
+    # a counted number of none rolls nothing, so asks no chance source
+    faces = env.chance.roll(physical, tag) if physical else ()
+    added = rolled.more(faces)
+    return faces + env.chance.roll(added, tag) if added else faces
 
 
 _NO_MODS = {"result": 0, "need": 0}

@@ -216,7 +216,7 @@ def test_we42_seizing_the_initiative_makes_the_opponent_the_underdog() -> None:
 def test_a_command_costs_one_point_and_is_used_once_per_phase_by_an_army() -> None:
     probe = Probe("aos4", BATTLE)
     probe("next_phase")
-    probe("set_counter", which="command_points", owner="order", amount=4)
+    probe.set_counter("command_points", "order", 4)
     assert probe("can_command", u="liberators", command="All-out Attack")
     probe("use_command", u="liberators", command="All-out Attack")
     assert BUILTINS["counter"](probe.state, probe.env, None, "command_points", "order") == 3
@@ -230,10 +230,10 @@ def test_a_command_costs_one_point_and_is_used_once_per_phase_by_an_army() -> No
 def test_with_command_limit_unit_each_unit_may_use_a_command_once_per_phase() -> None:
     probe = Probe("aos4", BATTLE, options={"command_limit": "unit"})
     probe("next_phase")
-    probe("set_counter", which="command_points", owner="order", amount=1)
+    probe.set_counter("command_points", "order", 1)
     probe("use_command", u="liberators", command="Covering Fire")
     assert not probe("can_command", u="judicators", command="Covering Fire")  # no points left
-    probe("set_counter", which="command_points", owner="order", amount=1)
+    probe.set_counter("command_points", "order", 1)
     assert probe("can_command", u="judicators", command="Covering Fire")
     assert not probe("can_command", u="liberators", command="Covering Fire")  # Rules of One
 
@@ -255,7 +255,7 @@ def test_at_the_double_replaces_the_run_roll_with_6() -> None:
     # L455: 6 instead of the run roll: no run roll is made; the unit moves Move + 6.
     probe = Probe("aos4", BATTLE, dice={})
     probe("next_phase")
-    probe("set_counter", which="command_points", owner="order", amount=4)
+    probe.set_counter("command_points", "order", 4)
     probe("run_move", u="knight_questor")
     assert ["At the Double", "knight_questor", "command points left", 3] in probe.logged(
         "command")
@@ -268,7 +268,7 @@ def test_redeploy_moves_a_unit_d6_inches_in_the_enemy_movement_phase() -> None:
     orders = [{"decision": "redeploy", "choose": "liberators"}]
     probe = Probe("aos4", BATTLE, dice={"redeploy_roll": [4]}, active="chaos", orders=orders)
     probe("next_phase")
-    probe("set_counter", which="command_points", owner="order", amount=4)
+    probe.set_counter("command_points", "order", 4)
     probe("redeploy_step")
     assert ["Redeploy", "liberators", "command points left", 3] in probe.logged("command")
     move = [e for e in probe.env.events if e.kind == "move"][0]
@@ -289,10 +289,10 @@ def rallied(tmp_path: Path, unit: str, damage: int, dice: list[int], *, clanrats
             command: str = "[champion]") -> Probe:
     """``unit`` takes ``damage`` points, then uses Rally with these rally rolls."""
     path = battle_file(tmp_path, RALLY.format(clanrats=clanrats, command=command))
-    probe = Probe("aos4", path, dice={"rally_roll": dice})
+    probe = Probe("aos4", path, dice={"rally_points": dice})
     probe("next_phase")
     u = probe.unit[unit]
-    probe("set_counter", which="command_points", owner=u.side, amount=1)
+    probe.set_counter("command_points", u.side, 1)
     probe("allocate_damage", u=unit, points=damage)
     probe("rally_unit", u=unit)
     return probe
@@ -304,8 +304,8 @@ def test_we33_we34_rally_makes_six_rally_rolls_seven_with_a_musician(
     # Six rally rolls, one point for each 4+ (L1155); a musician adds one (L1169).
     command = "[champion, musician]" if musician else "[champion]"
     probe = rallied(tmp_path, "clanrats", 5, [4, 5, 6, 1, 2, 3, 4][:rolls], command=command)
-    made = [e for e in probe.env.events if getattr(e, "rule", None) == "rally_roll"]
-    assert len(made) == rolls
+    made = [e for e in probe.env.events if getattr(e, "rule", None) == "rally_points"]
+    assert [len(e.dice) for e in made] == [rolls]   # one roll of all the rally dice
     assert probe.logged("rally points") == [["clanrats", 4 if musician else 3]]
     # Health 1: each point returns a slain model (L1158)
     assert probe.unit["clanrats"].models == 5 + (4 if musician else 3)

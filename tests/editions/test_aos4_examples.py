@@ -20,6 +20,7 @@ from helpers.aos4_probe import Probe, battle_file
 from rules_run.chance import ScriptedChance
 from rules_run import open_battle
 from rules_run.engine.driver import run_battle
+from rules_run.runtime.records import Record, fields
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ("aos4", "aos4-gh2025", "aos4-gh2026")
@@ -94,7 +95,8 @@ def test_we38_a_reinforced_unit_has_twice_the_models_and_the_points() -> None:
     # points; a unit of minimum size 1 cannot be reinforced (nor, from 2025-26, one whose
     # profile says so, L1484).
     probe = Probe("aos4", DUEL)
-    assert probe("reinforced_unit", min_size=5, points=100, allowed=True) == [10, 200]
+    assert fields(probe("reinforced_unit", min_size=5, points=100, allowed=True), "size",
+                  "cost") == (10, 200)
     assert probe("reinforced_unit", min_size=1, points=100, allowed=True) is None
     assert probe("reinforced_unit", min_size=5, points=100, allowed=False) is None
 
@@ -115,13 +117,15 @@ def test_we41_regiments_at_most_5_and_4_non_heroes_only_with_the_general(edition
     # WE-41, L951, L1120 (L1657): a roster of 6 regiments is invalid; a regiment of a HERO
     # and 4 non-HERO units is invalid unless the general leads it.
     probe = Probe(edition, DUEL)
-    six = [[3, True]] + [[3, False]] * 5
+    def regiment(non_heroes: int, general: bool) -> Record:
+        return Record("Regiment", ("non_heroes", "general"), (non_heroes, general))
+    six = [regiment(3, True)] + [regiment(3, False)] * 5
     assert probe("roster_valid", regiments=six) is False
-    assert probe("roster_valid", regiments=[[3, True]] + [[3, False]] * 4) is True
+    assert probe("roster_valid", regiments=[regiment(3, True)] + [regiment(3, False)] * 4) is True
     assert probe("regiment_valid", non_heroes=4, general=False) is False
-    assert probe("roster_valid", regiments=[[2, True], [4, False]]) is False
+    assert probe("roster_valid", regiments=[regiment(2, True), regiment(4, False)]) is False
     assert probe("regiment_valid", non_heroes=4, general=True) is True
-    assert probe("roster_valid", regiments=[[4, True], [1, False]]) is True
+    assert probe("roster_valid", regiments=[regiment(4, True), regiment(1, False)]) is True
 
 
 # ============================================================== dice and damage
@@ -239,7 +243,7 @@ def test_we28_banking_ritual_points_adds_the_chanting_roll(tmp_path: Path) -> No
     orders = [{"decision": "chant_choice", "choose": "bank"}]
     probe = Probe("aos4", battle_file(tmp_path, PRIEST), dice={"chanting_roll": [4]},
                   orders=orders)
-    probe("set_counter", which="ritual_points", owner="priest", amount=3)
+    probe.set_counter("ritual_points", "priest", 3)
     assert probe("chant", priest="priest", chanting_value=7) is False
     assert probe.counter("ritual_points", "priest") == 7
     assert probe.logged("ritual points banked") == [["priest", 7]]
@@ -252,7 +256,7 @@ def test_we27_we28_answering_instead_resolves_the_prayer_and_resets_the_points(
     # prayer is answered and the ritual points go back to 0.
     probe = Probe("aos4", battle_file(tmp_path, PRIEST), dice={"chanting_roll": [4]},
                   orders=[{"decision": "chant_choice", "choose": "answer"}])
-    probe("set_counter", which="ritual_points", owner="priest", amount=3)
+    probe.set_counter("ritual_points", "priest", 3)
     assert probe("chant", priest="priest", chanting_value=7) is True
     assert probe.counter("ritual_points", "priest") == 0
 

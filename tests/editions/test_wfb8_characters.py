@@ -8,6 +8,7 @@ from typing import Any
 
 from helpers.wfb8_world import World, unit
 from rules_run.engine.builtins import BUILTINS
+from rules_run.runtime.records import fields
 
 
 def combined(tmp_path: Path, character: str = "empire/battle_wizard", **extra: Any) -> World:
@@ -51,7 +52,8 @@ def test_an_enemy_declares_how_many_blows_go_at_the_character(tmp_path: Path) ->
     asked = decisions(w, "attack_character")
     assert [d.options for d in asked] == [[0, 1, 2, 3]]
     assert asked[0].why == "scripted order"
-    assert [(x.id, t.id, n) for x, t, n, _ in blows] == [("b", "c", 1), ("b", "a", 0)]
+    assert [(x.id, t.id, n) for x, t, n in (fields(b, "striker", "foe", "struck") for b in blows)
+            ] == [("b", "c", 1), ("b", "a", 0)]
     attacks = [(e.target, e.attacks) for e in w.events if e.kind == "attacks"]
     assert attacks == [("c", 2), ("a", 3)]
     assert w.logs("blows at the character") == [["b", "c", 2]]
@@ -62,7 +64,7 @@ def test_every_blow_at_the_character_leaves_none_for_the_unit(tmp_path: Path) ->
     w.state.orders = [{"decision": "attack_character", "unit": "b", "choose": 3}]
     blows = w.call("aimed_blows", {"*": [1] * 20}, x="b", t="a", seq="melee_attack",
                    attacks=3, each=1)
-    assert [(t.id, n) for _, t, n, _ in blows] == [("c", 0)]
+    assert [(t.id, n) for t, n in (fields(b, "foe", "struck") for b in blows)] == [("c", 0)]
     assert [e.target for e in w.events if e.kind == "attacks"] == ["c"]
 
 

@@ -21,6 +21,7 @@ from helpers.wfb8_world import World, unit
 from rules_run.chance import RandomChance, ScriptedChance, enumerate_exact
 from rules_run import open_battle
 from rules_run.engine.builtins import BUILTINS
+from rules_run.runtime.records import fields
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "rulesets" / "wfb8" / "battles" / "duel.yaml")
@@ -166,19 +167,21 @@ def test_we10_winds_of_magic_dice_grow_every_2000_points(points: int, dice: int)
 
 def test_we11_winds_of_2_and_6_give_8_power_and_6_dispel() -> None:
     # WE11, L252-L254: power = the total, dispel = the highest die.
-    assert call("winds_pools", {"winds_die": [2, 6]}, dice_count=2) == [8, 6]
+    winds = call("winds_dice", {"winds_dice": [2, 6]}, number=2)
+    assert fields(winds, "power_pool", "dispel_pool") == (8, 6)
 
 
 def test_we12_four_winds_dice_give_16_power_and_11_dispel() -> None:
     # WE12, L254: 2, 3, 5, 6 -> 16 power dice, 11 dispel dice (the top half, 5 + 6).
-    assert call("winds_pools", {"winds_die": [2, 3, 5, 6]}, dice_count=4) == [16, 11]
+    winds = call("winds_dice", {"winds_dice": [2, 3, 5, 6]}, number=4)
+    assert fields(winds, "power_pool", "dispel_pool") == (16, 11)
 
 
 def test_channelling_rolls_a_d6_per_wizard_level(tmp_path: Path) -> None:
     # L250, L256: a Level 3 Wizard channels with 3D6, each 5 or 6 a power die; the orcs, with
     # no Wizard, roll no dice to channel dispel dice. Winds of 2 and 6: 8 power, 6 dispel.
     world = wizard_world(tmp_path, 3)
-    world.call("winds_of_magic", {"winds_die": [2, 6], "power_channelled": [5, 6, 1]},
+    world.call("winds_of_magic", {"winds_dice": [2, 6], "power_channelled": [5, 6, 1]},
                side="empire")
     assert world.state.counters[("power_dice", "empire")] == 10
     assert world.state.counters[("dispel_dice", "orcs")] == 6
@@ -216,7 +219,7 @@ def test_we15_a_natural_2_fails_whatever_the_bonus(tmp_path: Path) -> None:
     world = wizard_world(tmp_path, 4, equipment=["hand_weapon"])
     world.state.orders = [{"decision": "power_dice_to_use", "choose": 1}]
     world.state.counters[("power_dice", "empire")] = 6
-    world.call("attempt_spell", {"power_die": [2]}, w="wizard", s="fireball")
+    world.call("attempt_spell", {"casting_roll": [2]}, w="wizard", s="fireball")
     assert "lost_concentration" in world.unit("wizard").statuses
     assert world.logs("casts")[0][-2:] == [4, "broken"]
 
@@ -229,11 +232,11 @@ def test_we16_a_miscast_with_4_dice_and_a_3_is_7() -> None:
 def test_we28_a_bound_spell_gets_one_free_die_and_no_bonus(tmp_path: Path) -> None:
     # WE28, L330-L336: at least one pool die plus one free, three at most; no casting bonus;
     # a Miscast crumbles the item without a roll on the Miscast table.
-    assert call("bound_dice", pool=5) == [2, 1]
-    assert call("bound_dice", pool=1) == [1, 1]
+    assert fields(call("bound_dice", pool=5), "from_pool", "free") == (2, 1)
+    assert fields(call("bound_dice", pool=1), "from_pool") == (1,)
     world = wizard_world(tmp_path, 2, equipment=["hand_weapon", "bound_fireball_item"])
     world.state.counters[("power_dice", "empire")] = 4
-    world.call("attempt_bound_spell", {"power_die": [1, 1, 2], "*": [1] * 10}, w="wizard")
+    world.call("attempt_bound_spell", {"casting_roll": [1, 1, 2], "*": [1] * 10}, w="wizard")
     # natural 4 reaches power level 4 only without a bonus; the two 1s crumble the item
     assert world.logs("casts a bound spell")[0][-1] == 4
     assert world.state.counters[("power_dice", "empire")] == 2
@@ -378,7 +381,7 @@ def multiple_combat(tmp_path: Path) -> World:
     wounds = {("halberdiers", "orcs"): 2, ("halberdiers", "goblins"): 4, ("orcs", "halberdiers"): 4,
               ("goblins", "halberdiers"): 1}
     for (a, t), n in wounds.items():
-        world.state.counters[("wounds_on", f"{a}>{t}")] = n
+        world.state.counters[("wounds_on", a, t)] = n
         key = ("wounds_caused", a)
         world.state.counters[key] = world.state.counters.get(key, 0) + n
     return world
@@ -462,8 +465,10 @@ def test_we31_we32_we34_scatter_distances() -> None:
 
 def test_we33_stone_thrower_hole_and_template() -> None:
     # WE33, L867-L869: under the hole Strength 10 with Multiple Wounds (D6); the rest Strength 4.
-    assert call("stone_thrower_hit", under_hole=True) == [10, "D6"]
-    assert call("stone_thrower_hit", under_hole=False) == [4, None]
+    assert fields(call("stone_thrower_hit", under_hole=True), "strength",
+                  "multiple_wounds") == (10, "D6")
+    assert fields(call("stone_thrower_hit", under_hole=False), "strength",
+                  "multiple_wounds") == (4, None)
 
 
 def test_we35_a_template_on_a_building_hits_at_most_each_model_once() -> None:

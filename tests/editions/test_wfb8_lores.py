@@ -9,6 +9,7 @@ from typing import Any
 
 from helpers.wfb8_world import World, unit
 from rules_run.engine.builtins import BUILTINS
+from rules_run.runtime.records import fields
 
 
 def world(tmp_path: Path, lore: str, level: int = 2, orcs: dict | None = None,
@@ -88,9 +89,10 @@ def test_a_spell_remaining_in_play_is_dispelled_later_against_its_basic_value(
     w = world(tmp_path, "death", level=4)
     w.call("resolve_spell", {}, s="doom_and_darkness", w="wizard", target="orcs", result=12)
     assert stat(w, "orcs", "Ld") == 4
-    assert w.call("spells_in_play") == [[w.unit("wizard"), "doom_and_darkness"]]
+    assert [fields(p, "caster", "spell") for p in w.call("spells_in_play")] == [
+        (w.unit("wizard"), "doom_and_darkness")]
     assert "doom_and_darkness" not in w.call("castable", w="wizard")
-    env = w.env({"dispel_die": [4, 3, 1]})
+    env = w.env({"dispel_roll": [4, 3, 1]})
     BUILTINS["add_counter"](w.state, env, None, "power_dice", "orcs", 3)
     w.state.active_side = "orcs"
     w.runtime.invoke("dispel_spells_in_play", env, {"side": "orcs"})

@@ -18,6 +18,7 @@ from helpers.wfb8_world import World, unit
 from rules_run.editions.loader import load_ruleset
 from rules_run.lang import ast
 from rules_run.engine.builtins import BUILTINS
+from rules_run.runtime.records import fields
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -594,9 +595,10 @@ def test_known_spells_signature_and_level(tmp_path: Path) -> None:
 def test_ultimate_power_and_miscast_ones(tmp_path: Path) -> None:
     # L294: a natural 6 adds a free die, which adds no further die; L296: two 1s miscast.
     w = wizard(tmp_path)
-    dice = {"power_die": [6, 1], "ultimate_power_die": [6]}
-    assert w.call("casting_roll", dice, dice=2) == [13, 1, 3]
-    assert w.call("casting_roll", {"power_die": [1, 1, 4]}, dice=3) == [6, 2, 3]
+    cast = w.call("casting_roll", {"casting_roll": [6, 1, 6]}, number=2)
+    assert fields(cast, "dice_total", "ones", "rolled") == (13, 1, 3)
+    cast = w.call("casting_roll", {"casting_roll": [1, 1, 4]}, number=3)
+    assert fields(cast, "dice_total", "ones", "rolled") == (6, 2, 3)
 
 
 def test_lore_of_beasts_is_easier_against_cavalry(tmp_path: Path) -> None:
@@ -614,7 +616,8 @@ def test_a_spell_cast_and_dispelled(tmp_path: Path) -> None:
     w.state.orders = [{"decision": "power_dice_to_use", "choose": 2},
                       {"decision": "spell_target", "choose": "orcs"},
                       {"decision": "dispel", "choose": 2}]
-    w.call("attempt_spell", {"power_die": [4, 3], "dispel_die": [5, 2]}, w="wizard", s="fireball")
+    w.call("attempt_spell", {"casting_roll": [4, 3], "dispel_roll": [5, 2]}, w="wizard",
+           s="fireball")
     assert w.logs("casts")[0][-2:] == [8, "cast"]
     assert w.logs("dispels") == [["shaman", 8, True]]
     assert w.state.counters[("power_dice", "empire")] == 4
@@ -626,7 +629,7 @@ def test_a_dispel_natural_2_fails_and_stops_that_wizard(tmp_path: Path) -> None:
     w = wizard(tmp_path)
     w.state.counters[("dispel_dice", "orcs")] = 3
     w.state.orders = [{"decision": "dispel", "choose": 1}]
-    assert not w.call("dispelled", {"dispel_die": [2]}, w="wizard", result=6)
+    assert not w.call("dispelled", {"dispel_roll": [2]}, w="wizard", result=6)
     assert "dispel_broken" in w.unit("shaman").statuses
 
 

@@ -9,6 +9,7 @@ import attrs
 
 from rules_run.chance import RandomChance, ScriptedChance
 from rules_run import open_battle
+from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.state import BattleState
 from rules_run.runtime.events import Event
 
@@ -42,9 +43,14 @@ class Probe:
         return [e for e in self.env.events
                 if e.kind == kind and all(getattr(e, k, None) == v for k, v in match.items())]
 
-    def counter(self, name: str, owner: Any) -> Any:
-        key = (name, getattr(owner, "id", owner))
+    def counter(self, name: str, *keys: Any) -> Any:
+        key = (name, *(getattr(k, "id", k) for k in keys))
         return self.state.counters.get(key, 0)
+
+    def set_counter(self, name: str, *keys_and_value: Any) -> Any:
+        keys = [self.unit.get(k, k) if isinstance(k, str) else k for k in keys_and_value[:-1]]
+        return BUILTINS["set_counter"](self.state, self.env, None, name, *keys,
+                                       keys_and_value[-1])
 
 
 def battle_file(tmp_path: Path, text: str, name: str = "battle.yaml") -> Path:

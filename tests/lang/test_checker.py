@@ -290,7 +290,7 @@ def types_check(body: str) -> list[tuple[int, str, str]]:
     "return \"a\" in us or \"a\" in \"abc\" or u in enemies(u)",
     "return distance(u, nearest_of(us)) + count(us) + random_pick(enemies(u)).models",
     "apply(fleeing, u)\napply(\"fleeing\", w)\nclear(fleeing, u)",
-    "add_counter(tokens, u, 1)\nreturn counter(tokens, s) + counter(\"tokens\", u)",
+    "add_counter(tokens, u, 1)\nreturn counter(tokens, u) + counter(\"tokens\", u)",
     "fight(attack, u, u, n, weapon = w)\nreturn decide(pick, u)",
     "strike_order(u)\nstrike_order(u.leader, n = u.models)\nattack(u, u)",
     "for each e in us:\n    pass\nfor each e in all_units() ordered by e.Ld:\n    pass",

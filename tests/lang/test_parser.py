@@ -102,7 +102,7 @@ def test_table_die_status_counter_keyword() -> None:
                                                    "tables/to_hit.yaml")
     assert die.faces == (2, 4, 6, 8, 10, "misfire")
     assert (charged.until, fleeing.until) == ("turn", None)
-    assert (counter.scope, shape(counter.initial)) == ("side", ("Literal", 2, "int"))
+    assert (counter.keys, shape(counter.initial)) == (("side",), ("Literal", 2, "int"))
     assert [k.name for k in (infantry, cavalry)] == ["INFANTRY", "CAVALRY"]
     assert infantry.cite is cavalry.cite
     assert [d.kind for d in items] == ["table", "die", "status", "status", "counter", "keyword",

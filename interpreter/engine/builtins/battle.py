@@ -67,28 +67,43 @@ def used(state, env, span, name, *args):
     return state.once.get(action.limit_key(env, vars)) == state.period(action.limit.period)
 
 
-def _counter_key(state: BattleState, env, name, owner, span):
-    key = (name, getattr(owner, "id", owner))
+def _counter_key(state: BattleState, env, name, keys, span):
+    """The key of a counter's value for ``keys`` (its values' ids), first setting it to the
+    counter's initial value."""
+    key = (name, *(getattr(k, "id", k) for k in keys))
     if key in state.counters:   # checked when it was first set
         return key
     decl = state.runtime.decls.get(name)
     if not isinstance(decl, ast.CounterDecl):
         raise fail(f"{name!r} is not a counter", span)
+    wanted = decl.key_types
+    if len(keys) != len(wanted):
+        raise fail(f"counter {name!r} is kept per {', '.join(wanted) or 'battle'}: "
+                   f"{len(keys)} key(s) given, it takes {len(wanted)}", span)
     initial = state.runtime.counter_initials.get(name)
     state.counters[key] = initial(env, {}) if initial is not None else 0
     return key
 
 
 @builtin("counter")
-def counter(state, env, span, name, owner):
-    return state.counters[_counter_key(state, env, name, owner, span)]
+def counter(state, env, span, name, *keys):
+    return state.counters[_counter_key(state, env, name, keys, span)]
 
 
 @builtin("add_counter")
-def add_counter(state, env, span, name, owner, amount):
-    key = _counter_key(state, env, name, owner, span)
+def add_counter(state, env, span, name, first, *rest):
+    *keys, amount = (first, *rest)   # the keys, then the amount
+    key = _counter_key(state, env, name, keys, span)
     state.counters[key] += amount
     return state.counters[key]
+
+
+@builtin("set_counter")
+def set_counter(state, env, span, name, first, *rest):
+    *keys, value = (first, *rest)   # the keys, then the value
+    key = _counter_key(state, env, name, keys, span)
+    state.counters[key] = value
+    return value
 
 
 @builtin("score_points")

@@ -15,8 +15,8 @@ from rules_run.lang.ast.words import HookKind, PatchVerb
 
 __all__ = [
     "Decl", "SourceDecl", "Header", "CharacteristicDecl", "TableDecl", "DieDecl", "OptionDecl",
-    "StatusDecl", "CounterDecl", "KeywordDecl", "Natural", "RerollNeeding", "RollDecl",
-    "ClausePatch",
+    "StatusDecl", "CounterDecl", "RecordDecl", "KeywordDecl", "Natural", "RerollNeeding",
+    "RollDecl", "ClausePatch",
     "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "OncePer", "ActionDecl",
     "DecisionDecl",
     "PolicyDecl", "PhaseDecl", "BattleDecl", "PatchOp", "RulesFile"
@@ -145,8 +145,26 @@ class StatusDecl(Decl):
 @attrs.frozen
 class CounterDecl(Decl):
     KIND: ClassVar[str] = "counter"
-    scope: str = "unit"
+    keys: tuple[str, ...] = ("unit",)
+    """What it is kept per, as written: ``battle`` (one number), or the type of each key in
+    order (``side``, ``unit``, ``text``, ...)."""
+    key_spans: tuple[Span, ...] = ()
+    """Where each of :attr:`keys` is written (for the checker's messages)."""
     initial: Expr | None = None
+
+    @property
+    def key_types(self) -> tuple[str, ...]:
+        """The type of each key a read gives after the counter's name (none ``of battle``)."""
+        return tuple(k for k in self.keys if k != "battle")
+
+
+@attrs.frozen
+class RecordDecl(Decl):
+    """A small value with named fields: ``record Cast(total: int, ones: int)``."""
+
+    KIND: ClassVar[str] = "record"
+    params: tuple[Param, ...] = ()
+    """Its fields, in order, as a call's parameters (a call builds one)."""
 
 
 @attrs.frozen

@@ -125,6 +125,10 @@ class CountedDice(Expr):
     counting: tuple[int, ...] = ()
     """The faces counted: the value is how many dice show one of them (none: the sum)."""
     plus: int = 0
+    adding: tuple[int, ...] = ()
+    """The faces that each add a die of :attr:`added` (``each 6 adds D6``; none: no growth)."""
+    added: DiceLit | None = None
+    """The die each of them adds: one die, a standard or a named one."""
 
 
 @attrs.frozen

@@ -154,8 +154,14 @@ def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
 
 def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
     return ast.CounterDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
-                           scope=b.part(c, "scope"),
+                           keys=tuple(k for k, _ in b.parts(c, "scope")),
+                           key_spans=tuple(where for _, where in b.parts(c, "scope")),
                            initial=next((x for x in c if isinstance(x, ast.Expr)), None))
+
+
+def record_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RecordDecl:
+    return ast.RecordDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
+                          params=b.param_list(c))
 
 
 def keyword_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> list[ast.KeywordDecl]:
@@ -303,6 +309,7 @@ def rule_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RuleDecl:
 CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     start, header, patch_decl, clause_patch_decl, remove_decl, citation, cite_lines, char_item,
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
+    record_decl,
     keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, step, per_point_clause,
     sequence_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
     battle_decl, rule_decl,

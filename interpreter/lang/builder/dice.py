@@ -74,18 +74,46 @@ def dice_count(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CountedDice:
         what = "a count" if counted.counting else f"'{pool.text()}'"
         raise BuildError(f"only a pool of dice is counted, as in 'count 6 in 3D6', not "
                          f"{what}", counted.span, code="bad-dice")
+    return attrs.evolve(counted, counting=_picked(b, pick, pool.sides), span=b.span(meta))
+
+
+def _picked(b: AstBuilder, pick: FacePick, sides: int) -> tuple[int, ...]:
+    """The faces of a D``sides`` that ``pick`` names (``6``, ``5, 6``, ``5+``).
+
+    Raises:
+        BuildError: when the die has no such face.
+    """
     if pick.faces[0].endswith("+"):
         lowest = int(pick.faces[0][:-1])
-        faces = tuple(range(lowest, pool.sides + 1))
+        faces = tuple(range(lowest, sides + 1))
     else:
         faces = tuple(sorted({int(f) for f in pick.faces}))
+        lowest = faces[0]
     # a D3 shows 1 to 3 (compiler: a D6 read halved)
-    missing = [f for f in faces or (lowest,) if not 1 <= f <= pool.sides]
+    missing = [f for f in faces or (lowest,) if not 1 <= f <= sides]
     if missing or not faces:
-        raise BuildError(f"a D{pool.sides} has no face {missing[0] if missing else lowest}"
-                         f" to count; its faces are 1 to {pool.sides}", pick.span,
+        raise BuildError(f"a D{sides} has no face {missing[0] if missing else lowest}"
+                         f" to count; its faces are 1 to {sides}", pick.span,
                          code="bad-dice")
-    return attrs.evolve(counted, counting=faces, span=b.span(meta))
+    return faces
+
+
+def dice_adding(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CountedDice:
+    """``power D6 each 6 adds D6``: a pool whose dice showing those faces add a die each."""
+    grows, pick, added = c
+    if isinstance(grows, ast.DiceLit):
+        grows = ast.CountedDice(grows.span, grows)
+    pool = grows.pool
+    if pool.keep or pool.times != 1 or pool.die_name or grows.counting or pool.plus:
+        raise BuildError(f"only a pool of dice grows, as in '2D6 each 6 adds D6', not "
+                         f"'{pool.text() if not grows.counting else 'a count'}'", grows.span,
+                         code="bad-dice")
+    if not isinstance(added, ast.DiceLit) or (added.die_name is None and (
+            added.count != 1 or added.keep or added.times != 1 or added.plus)):
+        raise BuildError("each face adds one die, as in 'each 6 adds D6'", b.span(meta),
+                         code="bad-dice")
+    return attrs.evolve(grows, adding=_picked(b, pick, pool.sides), added=added,
+                        span=b.span(meta))
 
 
 def dice_plus(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DiceLit:
@@ -101,6 +129,7 @@ CALLBACKS: dict[str, Callback] = {
     "dice_lowest": _keeping("lowest"),
     "dice_counted": dice_counted,
     "dice_count": dice_count,
+    "dice_adding": dice_adding,
     "dice_plus": dice_plus,
 }
 """The hand-written dice callbacks, by grammar rule."""
