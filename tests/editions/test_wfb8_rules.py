@@ -404,7 +404,7 @@ def test_strider_and_dangerous_terrain(tmp_path: Path) -> None:
             "effects": ["Line of Sight (5)", "Dangerous to Riders"]}
     field = {"width": 72, "depth": 48, "terrain": [wood]}
     w = pair(tmp_path, a={"profile": "empire/knight", "models": 5}, battlefield=field)
-    w.call("dangerous_move", {"dangerous_terrain_test": [1, 2, 3, 1, 6]}, u="a")
+    w.call("dangerous_move", {"dangerous_failures": [1, 2, 3, 1, 6]}, u="a")
     assert w.unit("a").models == 3
     w2 = pair(tmp_path, a={"profile": "empire/knight", "models": 5, "rules": ["Strider"]},
               battlefield=field)

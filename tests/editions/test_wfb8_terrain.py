@@ -4,6 +4,7 @@ and y 9.21..10.79; each piece below lies over part of them or clear of them."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from helpers.wfb8_world import World, unit
@@ -24,13 +25,19 @@ def terrain(w: World) -> dict:
 
 
 def test_a_raging_torrent_fails_its_dangerous_terrain_test_on_a_2(tmp_path: Path) -> None:
-    # L939: 1-2 fails in a Raging Torrent; elsewhere only a 1 does (L883)
+    # L939: 1-2 fails in a Raging Torrent; elsewhere only a 1 does (L883): ten models roll
+    # ten dice at once, and the faces 1, 2, 2, 3 fail three in the torrent, one on the scree
     w = world(tmp_path, piece("torrent", 36, 30, ["Dangerous Terrain", "River", "Raging Torrent"]),
               piece("scree", 50, 30, ["Hill", "Dangerous Terrain"]))
     t = terrain(w)
-    assert not w.call("dangerous_terrain_test", [2], u="men", piece=t["torrent"]).passed
-    assert w.call("dangerous_terrain_test", [3], u="men", piece=t["torrent"]).passed
-    assert w.call("dangerous_terrain_test", [2], u="men", piece=t["scree"]).passed
+    faces = [1, 2, 2, 3, 4, 5, 6, 6, 5, 4]
+    assert w.call("torrent_failures", list(faces), u="men", piece=t["torrent"]) == 3
+    assert w.call("dangerous_failures", list(faces), u="men", piece=t["scree"]) == 1
+    # exactly: each model fails 1 in 3 (torrent) or 1 in 6: binomial counts
+    torrent = w.exact("torrent_failures", u="men", piece=t["torrent"])
+    assert torrent.probability(0) == Fraction(2, 3) ** 10
+    assert w.exact("dangerous_failures", u="men", piece=t["scree"]).probability(1) \
+        == 10 * Fraction(1, 6) * Fraction(5, 6) ** 9
 
 
 def test_an_ancient_forest_costs_an_inch_of_movement_to_a_unit_partly_in_it(
