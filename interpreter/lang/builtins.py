@@ -252,6 +252,11 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "visible(a, b[, pieces[, units]]): some straight line from a point of a to a point "
            "of b passes across none of the pieces and (unless units is false) no other unit"),
         _b("files", 1, 1, "unit -> int", "models in the unit's front rank"),
+        _b("space_models", 2, 2, "unit, number -> bool",
+           "space_models(unit, inches): its models stand that far apart, across each rank and "
+           "between ranks (0: a close-ranked block); its footprint follows"),
+        _b("spacing", 1, 1, "unit -> number",
+           "spacing(unit): the inches between neighbouring models of the unit"),
         # markers and templates, headings (interpreter/engine/markers.py)
         _b("place_marker", 1, 2, "any, number -> text",
            "place_marker(at[, diameter]): a new marker (a point, or a round template of that "

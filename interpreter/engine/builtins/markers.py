@@ -205,7 +205,7 @@ def _lines_under(state: BattleState, unit: Unit, marker_id: Any, span: Span | No
     # the file a model stands in: the one its base's centre lies across from
     return len({math.floor(((bases[k][0].x - pose.x) * rx
                             + (bases[k][0].y - pose.y) * ry + width / 2 + TOLERANCE)
-                           / unit.base_w) for k in under})
+                           / (unit.base_w + unit.spacing)) for k in under})
 
 
 @builtin("ranks_under")
