@@ -1,4 +1,5 @@
-"""wfb8 spells that lay a template or a line on the table (000 L1259, L1265, L1341, L1343):
+"""wfb8 spells that lay a template or a line on the table (000 L1259, L1265, L1341, L1343),
+and the Dwellers Below's Strength test on every model (L1297):
 fixed positions, scripted scatter, the models hit counted by hand.
 
 The targets are blocks of 18 Halberdiers on 1" bases, six files of three ranks: a unit
@@ -71,21 +72,37 @@ def test_flame_storm_boosted_uses_the_large_template_and_scatters_2d6(tmp_path: 
 def test_pit_of_shades_each_model_under_it_tests_initiative_or_falls(tmp_path: Path) -> None:
     # twelve under the template; Initiative 3: the faces 1, 2, 3 pass, nine 4s fail (L1343)
     w = world(tmp_path, pos(36, 30, 180))
-    cast(w, "pit_of_shades", 13, {"scatter_roll": ["hit"], "initiative_test": [1, 2, 3] + [4] * 9})
+    cast(w, "pit_of_shades", 13, {"scatter_roll": ["hit"], "characteristic_test": [1, 2, 3] + [4] * 9})
     assert slain(w, "a") == 9
 
 
 def test_a_model_falls_into_the_pit_half_the_time_a_third_with_magic_resistance(
         tmp_path: Path) -> None:
     # Initiative 3: fails on 4, 5 or 6 (1/2); Magic Resistance (2), a 5+ ward, saves 1/3 of
-    # those: 1/2 * 2/3 = 1/3. No armour save is taken.
+    # those: 1/2 * 2/3 = 1/3. No armour save is taken. The Dwellers Below test Strength
+    # (L1297) the same way: Strength 3, the same odds.
+    def fall(w: World, score: int) -> Fraction:
+        rt = w.runtime
+        seq = rt.sequences["slain_unless"]
+        args = {"source": w.unit("wizard"), "target": w.unit("a"), "score": score}
+        return seq.exact(lambda ch: rt.env(ch, w.battle.options), args).map(
+            lambda o: o.damage).probability(1)
+
     w = world(tmp_path, pos(36, 30, 180))
-    fall = w.attack("pit_fall", "wizard", "a").map(lambda o: o.damage)
-    assert fall.probability(1) == Fraction(1, 2)
+    assert fall(w, 3) == Fraction(1, 2)
+    assert fall(w, 5) == Fraction(1, 6)
+    assert fall(w, 1) == Fraction(5, 6)
     r = World(tmp_path, [one("wizard", "orcs", "empire/battle_wizard", pos(36, 30, 180)),
                          block("a", "empire", 36, 10) | {"rules": ["Magic Resistance (2)"]}])
-    assert r.attack("pit_fall", "wizard", "a").map(lambda o: o.damage).probability(1) \
-        == Fraction(1, 3)
+    assert fall(r, 3) == Fraction(1, 3)
+
+
+def test_the_dwellers_below_test_every_model_of_the_target(tmp_path: Path) -> None:
+    # 18 models, Strength 4 with their halberds: the faces 1, 2, 3 pass, the 5s (15) fail
+    # (L1297)
+    w = world(tmp_path, pos(36, 30, 180))
+    cast(w, "dwellers_below", 15, {"characteristic_test": [1, 2, 3] + [5] * 15})
+    assert slain(w, "a") == 15
 
 
 def test_the_penumbral_pendulum_hits_one_model_a_rank_along_its_line(tmp_path: Path) -> None:
@@ -96,7 +113,7 @@ def test_the_penumbral_pendulum_hits_one_model_a_rank_along_its_line(tmp_path: P
     assert slain(w, "a") == 3
     # one model passes its Initiative test
     w = world(tmp_path, pos(36, 30, 180))
-    cast(w, "penumbral_pendulum", 10, {"initiative_test": [6, 2, 6]})
+    cast(w, "penumbral_pendulum", 10, {"characteristic_test": [6, 2, 6]})
     assert slain(w, "a") == 2
 
 
