@@ -142,3 +142,12 @@ def test_the_burning_head_runs_18_inches_36_boosted(tmp_path: Path) -> None:
     w = world(tmp_path, pos(36, 29, 180))
     cast(w, "burning_head", 13, {})
     assert slain(w, "a") == 3
+
+
+def test_piercing_bolts_roll_a_d3_for_each_rank_as_one_roll(tmp_path: Path) -> None:
+    # L1261: D3 hits for each rank, the incomplete one too: 18 models in six files, three
+    # ranks, 3D3 (sum 3 to 9); scripted 1, 2, 3: six hits, all slain
+    w = world(tmp_path, pos(36, 30, 180))
+    cast(w, "piercing_bolts", 8, {"piercing_bolts_hits": [1, 2, 3]})
+    assert slain(w, "a") == 6
+    assert w.exact("piercing_bolts_hits", ranks=3).probability(9) == Fraction(1, 27)
