@@ -46,6 +46,7 @@ from rules_run.runtime.events import (
     SetAside,
     Status,
     StraightMove,
+    TerrainChange,
     Test,
     Trigger,
     Turn,
@@ -290,6 +291,15 @@ def _marker(e: Marker, w: Words) -> str:
     return f"    {_cap(w.name(e.marker))} {verb[e.change]} {where}{size}"
 
 
+def _terrain(e: TerrainChange, w: Words) -> str:
+    """A terrain piece added, moved or removed during the battle."""
+    if e.change == "removed":
+        return f"    {_cap(w.name(e.piece))} leaves the table"
+    (x, y), (width, depth) = e.at or [0, 0], e.size or [0, 0]
+    verb = "is added at" if e.change == "added" else "moves to"
+    return f"    {_cap(w.name(e.piece))} {verb} ({x:g}, {y:g}), {width:g}\" x {depth:g}\""
+
+
 def _log(e: Log, w: Words) -> str:
     template = w.messages.get(e.message)
     if template is not None:
@@ -322,6 +332,7 @@ _LINES: dict[type[Event], Callable[[Any, Words], str | None]] = {
                                f"{w.name(e.target)} in the {e.arc}"),
     StraightMove: _move,
     Marker: _marker,
+    TerrainChange: _terrain,
     Wheel: lambda e, w: _does(w, e.unit, "wheels", "wheel",
                               f"{e.degrees:g}° ({e.inches:g}\")"),
     Align: lambda e, w: _does(w, e.unit, "aligns its", "align their",

@@ -143,15 +143,18 @@ class BattleState:
     def footprint(self, unit: Unit) -> Footprint:
         """The unit's rectangle now: files wide, as many ranks as its models fill.
 
-        Kept per unit until its models, files or bases change: the same object comes back.
+        Its models stand ``spacing`` inches apart (``space_models``), across a rank and
+        between ranks. Kept per unit until its models, files, bases or spacing change: the
+        same object comes back.
         """
-        grounds = (unit.models, unit.files, unit.base_w, unit.base_d)
+        grounds = (unit.models, unit.files, unit.base_w, unit.base_d, unit.spacing)
         kept = self._footprints.get(unit, grounds)
         if kept is not MISSING:
             return kept
         files, ranks = files_ranks(unit)
-        return self._footprints.put(unit, grounds,
-                                    Footprint(files * unit.base_w, ranks * unit.base_d))
+        gap = unit.spacing
+        return self._footprints.put(unit, grounds, Footprint(
+            files * unit.base_w + (files - 1) * gap, ranks * unit.base_d + (ranks - 1) * gap))
 
     # ------------------------------------------------------------ events
     def positions(self, env: Any, *units: Unit) -> dict[str, dict[str, Any]]:

@@ -248,6 +248,14 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "terrain_at(u): the terrain pieces under the majority of the unit"),
         _b("terrain_touching", 1, 1, "unit -> list",
            "terrain_touching(u): the terrain pieces some part of the unit lies in"),
+        _b("add_terrain", 5, 6, "text, any, number, number, list, text -> any",
+           "add_terrain(id, at, width, depth, effects[, kind]): a new terrain piece centred on "
+           "a unit, a marker or a place, carrying the effects (rule texts); the piece"),
+        _b("move_terrain", 3, 3, "any, number, number -> bool",
+           "move_terrain(piece, heading, inches): the piece moves that far along the heading, "
+           "with its effects; the units in it stay where they stand"),
+        _b("remove_terrain", 1, 1, "any -> bool",
+           "remove_terrain(piece): the piece leaves the table, with its effects"),
         _b("between", 2, 2, "unit, unit -> list",
            "between(a, b): the units and terrain pieces across the sight lines from a to the "
            "majority of b"),
@@ -267,6 +275,11 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "visible(a, b[, pieces[, units]]): some straight line from a point of a to a point "
            "of b passes across none of the pieces and (unless units is false) no other unit"),
         _b("files", 1, 1, "unit -> int", "models in the unit's front rank"),
+        _b("space_models", 2, 2, "unit, number -> bool",
+           "space_models(unit, inches): its models stand that far apart, across each rank and "
+           "between ranks (0: a close-ranked block); its footprint follows"),
+        _b("spacing", 1, 1, "unit -> number",
+           "spacing(unit): the inches between neighbouring models of the unit"),
         # markers and templates, headings (interpreter/engine/markers.py)
         _b("place_marker", 1, 2, "any, number -> text",
            "place_marker(at[, diameter]): a new marker (a point, or a round template of that "

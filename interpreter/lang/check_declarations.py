@@ -201,8 +201,9 @@ class DeclarationChecker:
         # so they cannot read them
         self.ctx.exprs.expect(d.need, params, "number", "'need'")
         self.ctx.exprs.expect(d.modifier, params, "number", "'modifier'")
+        marking = {"dice": ty.list_of("int")} | ({"need": "int"} if d.need is not None else {})
         for _, condition in d.marks:
-            self.ctx.exprs.expr(condition, scope.child({"dice": ty.list_of("int")}))
+            self.ctx.exprs.expr(condition, scope.child(marking))
         given = ({n.mark for n in d.naturals if n.mark} | {mark for mark, _ in d.marks}
                  | self.ctx.rule_marks.get(d.name, set()))
         for mark, span in d.failing_marks:

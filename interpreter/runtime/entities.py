@@ -294,6 +294,9 @@ class Unit(Bearer):
         """A model's base across the front, in inches."""
         self.base_d = DEFAULT_BASE_MM[1] / MM_PER_INCH
         """A model's base front to back, in inches."""
+        self.spacing = 0.0
+        """Inches between neighbouring models' bases, across a rank and between ranks
+        (``space_models``): 0 for a close-ranked block."""
         self.pose: Pose | None = None
         """Where it stands now and which way it faces (None: not placed)."""
         self.home: Pose | None = None

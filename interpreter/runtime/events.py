@@ -30,7 +30,7 @@ __all__ = [
     "Event", "BattleStart", "Round", "Turn", "Phase", "Roll", "Test", "AutomaticTest",
     "Volley", "Casualties", "Destroyed", "LeftTable", "SetAside", "Arrive", "Attach", "Detach",
     "Decision", "Win", "Status", "Expire", "StraightMove", "Heal", "Returned", "Engage",
-    "Marker", "Wheel", "Align", "RollOff", "Score", "Log", "Trigger", "Result", "Unknown",
+    "Marker", "TerrainChange", "Wheel", "Align", "RollOff", "Score", "Log", "Trigger", "Result", "Unknown",
     "KINDS", "from_json",
 ]
 
@@ -366,6 +366,20 @@ class Marker(Event):
 
 
 @attrs.define(kw_only=True)
+class TerrainChange(Event):
+    """A terrain piece added, moved or removed during the battle (then with no ``at``,
+    ``size``, ``effects``, ``shape``); ``shape`` is its rectangle, for rules-replay."""
+
+    kind: ClassVar[str] = "terrain"
+    piece: str
+    change: str
+    at: list[float] | None = _maybe()
+    size: list[float] | None = _maybe()
+    effects: list[str] | None = _maybe()
+    shape: dict[str, Any] | None = _maybe()
+
+
+@attrs.define(kw_only=True)
 class Wheel(Event):
     """A unit turned about a front corner."""
 
@@ -468,8 +482,8 @@ def _registered(*classes: type[Event]) -> dict[str, type[Event]]:
 KINDS: Mapping[str, type[Event]] = _registered(
     BattleStart, Round, Turn, Phase, Roll, Test, AutomaticTest, Volley, Casualties,
     Destroyed, LeftTable, SetAside, Arrive, Attach, Detach, Decision, Win, Status, Expire,
-    StraightMove, Heal, Returned, Engage, Marker, Wheel, Align, RollOff, Score, Log, Trigger,
-    Result)
+    StraightMove, Heal, Returned, Engage, Marker, TerrainChange, Wheel, Align, RollOff, Score,
+    Log, Trigger, Result)
 """Each kind's record class by the kind's name (a ``test`` with ``automatic`` is an
 :class:`AutomaticTest`)."""
 

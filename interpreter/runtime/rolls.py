@@ -58,7 +58,7 @@ class CompiledRoll:
                        ) if decl.beyond else None
         self.naturals = decl.naturals
         self.natural_can_pass = any(n.effect == "passes" for n in decl.naturals)
-        self.mark_ifs = [(mark, runtime.compile_expr(cond, dict(ctx, dice="list")))
+        self.mark_ifs = [(mark, runtime.compile_expr(cond, dict(ctx, dice="list", need="int")))
                          for mark, cond in decl.marks]
         self.own_modifier = (runtime.compile_expr(decl.modifier, types)
                              if decl.modifier is not None else None)
@@ -297,6 +297,8 @@ class CompiledRoll:
                           if n.mark is not None and natural in n.values)
         if self.mark_ifs or marking:
             vars["dice"] = list(faces)
+            # the natural score needed (the need less the result modifiers, as for beyond)
+            vars["need"] = need - modifier if need is not None else None
             marks = marks | {mark for mark, cond in self.mark_ifs if cond(env, vars)}
             # a rule's mark: its condition sees the dice as the roll's own clauses do
             dice = {"natural": natural, "result": total, "dice": vars["dice"]}

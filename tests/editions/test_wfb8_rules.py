@@ -415,7 +415,7 @@ def test_strider_and_dangerous_terrain(tmp_path: Path) -> None:
             "effects": ["Line of Sight (5)", "Dangerous to Riders"]}
     field = {"width": 72, "depth": 48, "terrain": [wood]}
     w = pair(tmp_path, a={"profile": "empire/knight", "models": 5}, battlefield=field)
-    w.call("dangerous_move", {"dangerous_terrain_test": [1, 2, 3, 1, 6]}, u="a")
+    w.call("dangerous_move", {"dangerous_failures": [1, 2, 3, 1, 6]}, u="a")
     assert w.unit("a").models == 3
     w2 = pair(tmp_path, a={"profile": "empire/knight", "models": 5, "rules": ["Strider"]},
               battlefield=field)
@@ -589,7 +589,7 @@ def test_known_spells_signature_and_level(tmp_path: Path) -> None:
     known = wizard(tmp_path, 2).call("known_spells", w="wizard")
     assert known == ["fireball", "flaming_sword", "piercing_bolts"]
     assert wizard(tmp_path, 1, rules=["Loremaster"]).call("known_spells", w="wizard") == [
-        "fireball", "flaming_sword", "piercing_bolts", "flame_cage"]
+        "fireball", "flaming_sword", "piercing_bolts", "flame_cage", "flame_storm"]
 
 
 def test_ultimate_power_and_miscast_ones(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ and y 9.21..10.79; each piece below lies over part of them or clear of them."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from helpers.wfb8_world import World, unit
@@ -24,13 +25,19 @@ def terrain(w: World) -> dict:
 
 
 def test_a_raging_torrent_fails_its_dangerous_terrain_test_on_a_2(tmp_path: Path) -> None:
-    # L939: 1-2 fails in a Raging Torrent; elsewhere only a 1 does (L883)
+    # L939: 1-2 fails in a Raging Torrent; elsewhere only a 1 does (L883): ten models roll
+    # ten dice at once, and the faces 1, 2, 2, 3 fail three in the torrent, one on the scree
     w = world(tmp_path, piece("torrent", 36, 30, ["Dangerous Terrain", "River", "Raging Torrent"]),
               piece("scree", 50, 30, ["Hill", "Dangerous Terrain"]))
     t = terrain(w)
-    assert not w.call("dangerous_terrain_test", [2], u="men", piece=t["torrent"]).passed
-    assert w.call("dangerous_terrain_test", [3], u="men", piece=t["torrent"]).passed
-    assert w.call("dangerous_terrain_test", [2], u="men", piece=t["scree"]).passed
+    faces = [1, 2, 2, 3, 4, 5, 6, 6, 5, 4]
+    assert w.call("torrent_failures", list(faces), u="men", piece=t["torrent"]) == 3
+    assert w.call("dangerous_failures", list(faces), u="men", piece=t["scree"]) == 1
+    # exactly: each model fails 1 in 3 (torrent) or 1 in 6: binomial counts
+    torrent = w.exact("torrent_failures", u="men", piece=t["torrent"])
+    assert torrent.probability(0) == Fraction(2, 3) ** 10
+    assert w.exact("dangerous_failures", u="men", piece=t["scree"]).probability(1) \
+        == 10 * Fraction(1, 6) * Fraction(5, 6) ** 9
 
 
 def test_an_ancient_forest_costs_an_inch_of_movement_to_a_unit_partly_in_it(
@@ -65,3 +72,71 @@ def test_a_boiling_flood_scalds_every_model_partly_in_it(tmp_path: Path) -> None
     w.call("boiling_floods", {"*": [6] * 20})
     hits = [e.attacks for e in w.events if e.kind == "attacks"]
     assert hits == [6] and w.unit("men").models == 4
+
+
+# ---------------------------------------------------------------- terrain that changes
+
+
+def builtin(w: World, name: str, *args):
+    return w.state.builtin(w.env(), name, list(args), None)
+
+
+def test_terrain_added_during_a_battle_is_in_play_with_its_effects_until_removed(
+        tmp_path: Path) -> None:
+    # a 4" crater laid on the Halberdiers: it is terrain under them (sight, features, the
+    # places), dangerous as its effect says, and leaves with remove_terrain
+    w = world(tmp_path)
+    men = w.unit("men")
+    crater = builtin(w, "add_terrain", "crater", men, 4, 4, ["Dangerous Terrain"])
+    assert [p.id for p in builtin(w, "terrain_touching", men)] == ["crater"]
+    assert [p.id for p in builtin(w, "terrain_at", men)] == ["crater"]
+    assert builtin(w, "features", "Dangerous Terrain") == ["crater"]
+    assert crater.rules[0].rule.name == "Dangerous Terrain"
+    builtin(w, "remove_terrain", "crater")
+    assert builtin(w, "terrain_touching", men) == [] and builtin(w, "features") == []
+    assert [(e.kind, e.piece, e.change) for e in w.events if e.kind == "terrain"] == [
+        ("terrain", "crater", "added"), ("terrain", "crater", "removed")]
+
+
+def test_a_moved_piece_takes_its_effects_and_leaves_the_units_behind(tmp_path: Path) -> None:
+    w = world(tmp_path, piece("wood", 36, 10, ["Ancient Forest"], w=6, h=6))
+    men = w.unit("men")
+    assert w.call("charge_base", u="men") == 3
+    builtin(w, "move_terrain", "wood", 90, 10)
+    assert (men.pose.x, men.pose.y) == (36, 10)
+    assert builtin(w, "terrain_touching", men) == []
+    assert w.call("charge_base", u="men") == 4
+    moved = [e for e in w.events if e.kind == "terrain"][-1]
+    assert (moved.at, moved.size, moved.effects) == ([46, 10], [6, 6], ["Ancient Forest"])
+
+
+def test_a_blood_forest_feeds_on_a_spell_cast_at_a_unit_in_it_then_walks(
+        tmp_path: Path) -> None:
+    # L917: D6 Strength 4 hits on every unit partly within it, then it moves 2D6" in a
+    # random direction: 3 hits, every wound roll a 6 and no save (halberdiers in light
+    # armour, S4); the forest walks 5 + 5 = 10" along 90°, off the Halberdiers
+    from helpers.wfb8_world import one, pos
+    w = World(tmp_path, [unit("men", "empire", 36, 10),
+                         one("shaman", "orcs", "orcs/orc_shaman", pos(36, 30, 180),
+                             values={"wizard_level": 1, "lore": "beasts"})],
+              battlefield={"width": 72, "depth": 48,
+                           "terrain": [piece("blood", 36, 10, ["Blood Forest"], w=6, h=6)]})
+    w.call("resolve_spell", {"blood_forest_hits": [3], "scatter_direction": [90],
+                             "blood_forest_walk": [5, 5], "panic_test": [1, 1], "*": [6] * 20},
+           s="curse_of_anraheir", w="shaman", target="men", result=10)
+    assert w.unit("men").models == 10 - 3
+    assert w.logs("the blood forest feeds") == [["men"]]
+    forest = terrain(w)["blood"]
+    assert (forest.pose.x, forest.pose.y) == (46, 10)
+    assert builtin(w, "terrain_touching", w.unit("men")) == []
+
+
+def test_a_terrain_effect_the_ruleset_lacks_is_a_located_error(tmp_path: Path) -> None:
+    import pytest
+    from rules_run.diagnostics import BattleError
+    w = world(tmp_path)
+    with pytest.raises(BattleError, match="the ruleset has no rule 'Lava' for a terrain effect"):
+        builtin(w, "add_terrain", "pool", w.unit("men"), 2, 2, ["Lava"])
+    with pytest.raises(BattleError, match="a place 'pool' is on the table already"):
+        builtin(w, "add_terrain", "pool", w.unit("men"), 2, 2, [])
+        builtin(w, "add_terrain", "pool", w.unit("men"), 2, 2, [])

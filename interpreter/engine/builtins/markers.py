@@ -32,7 +32,7 @@ from rules_run.runtime.events import Marker
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
 
-__all__ = ["marker"]
+__all__ = ["marker", "point_of"]
 
 
 def _number(value: Any, what: str, span: Span | None) -> float:
@@ -54,7 +54,7 @@ def marker(state: BattleState, marker_id: Any, span: Span | None) -> Sweep:
     return found
 
 
-def _point(state: BattleState, at: Any, span: Span | None) -> tuple[float, float]:
+def point_of(state: BattleState, at: Any, span: Span | None) -> tuple[float, float]:
     """Where a unit's centre, a marker's centre or a place's centre is."""
     if isinstance(at, Unit):
         if at.pose is None or not at.on_table:
@@ -92,7 +92,7 @@ def _put(state: BattleState, env: Any, marker_id: str, shape: Sweep, change: str
 def place_marker(state, env, span, at, diameter=0):
     """A new marker (a point, or a round template of that diameter) centred on ``at``;
     its id."""
-    x, y = _point(state, at, span)
+    x, y = point_of(state, at, span)
     size = _number(diameter, "a marker's diameter", span)
     state._markers_placed += 1
     marker_id = f"marker {state._markers_placed}"
@@ -136,8 +136,8 @@ def remove_marker(state, env, span, marker_id):
 @builtin("heading")
 def heading(state, env, span, a, b):
     """The heading from ``a``'s centre to ``b``'s (units, markers, places)."""
-    ax, ay = _point(state, a, span)
-    bx, by = _point(state, b, span)
+    ax, ay = point_of(state, a, span)
+    bx, by = point_of(state, b, span)
     return round(math.degrees(math.atan2(bx - ax, by - ay)) % 360, 9)
 
 
@@ -205,7 +205,7 @@ def _lines_under(state: BattleState, unit: Unit, marker_id: Any, span: Span | No
     # the file a model stands in: the one its base's centre lies across from
     return len({math.floor(((bases[k][0].x - pose.x) * rx
                             + (bases[k][0].y - pose.y) * ry + width / 2 + TOLERANCE)
-                           / unit.base_w) for k in under})
+                           / (unit.base_w + unit.spacing)) for k in under})
 
 
 @builtin("ranks_under")

@@ -80,7 +80,8 @@ def places(state: BattleState) -> dict[str, Place]:
     for spec in field.get("objectives") or []:
         found[spec["id"]] = Place(spec["id"], "objective", float(spec["at"]["x"]),
                                   float(spec["at"]["y"]))
-    for i, spec in enumerate(field.get("terrain") or []):
+    # the terrain as it stands now (pieces added, moved or removed during the battle too)
+    for i, spec in enumerate(state.terrain):
         if spec["id"] in found:
             raise fail(f"the terrain feature {spec['id']!r} has the id of an objective; "
                        "places need ids of their own",

@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.engine.kept import MISSING
 from rules_run.runtime.entities import placed
 from rules_run.space import Convex, Footprint, Pose, axes, distance
@@ -60,7 +61,7 @@ def base_shapes(state: BattleState, unit: Unit) -> list[Convex]:
 
 def model_bases(state: BattleState, unit: Any) -> list[tuple[Pose, Footprint]]:
     """Where each living model's base is: the unit's block, rank by rank, the last rank
-    centred.
+    centred, neighbouring bases ``unit.spacing`` inches apart.
 
     Kept per unit until it moves or changes size (its footprint stands for its models,
     files and bases: the same footprint comes back only while they are the same).
@@ -75,17 +76,42 @@ def model_bases(state: BattleState, unit: Any) -> list[tuple[Pose, Footprint]]:
     files = max(1, min(int(unit.files), models))
     ranks = math.ceil(models / files)
     base = Footprint(unit.base_w, unit.base_d)
-    width, depth = files * unit.base_w, ranks * unit.base_d
+    # a model's place in the block: its base and the spacing beside it (space_models)
+    pitch_w, pitch_d = unit.base_w + unit.spacing, unit.base_d + unit.spacing
+    width, depth = size.width, size.depth
     (fx, fy), (rx, ry) = axes(unit.pose.facing)
     bases = []
     for k in range(models):
         rank, col = divmod(k, files)
         in_rank = files if rank < ranks - 1 else models - rank * files
-        shift = (files - in_rank) * unit.base_w / 2
-        across = -width / 2 + shift + (col + 0.5) * unit.base_w
-        along = depth / 2 - (rank + 0.5) * unit.base_d
+        shift = (files - in_rank) * pitch_w / 2
+        across = -width / 2 + shift + col * pitch_w + unit.base_w / 2
+        along = depth / 2 - rank * pitch_d - unit.base_d / 2
         x = unit.pose.x + across * rx + along * fx
         y = unit.pose.y + across * ry + along * fy
         bases.append((Pose(x, y, unit.pose.facing), base))
     state._bases.put(unit, (unit.pose, size), bases)
     return list(bases)
+
+
+# ---------------------------------------------------------------- spacing
+
+
+@builtin("space_models")
+def space_models(state, env, span, unit, inches):
+    """Stand the unit's models ``inches`` apart, across each rank and between ranks (0:
+    a close-ranked block); its footprint and its models' bases follow, about its centre.
+    True if that changed its spacing."""
+    if isinstance(inches, bool) or not isinstance(inches, (int, float)) or inches < 0:
+        raise fail(f"a spacing must be a number of inches, 0 or more, got {inches!r}", span,
+                   "bad-argument")
+    if float(inches) == unit.spacing:
+        return False
+    unit.spacing = float(inches)
+    return True
+
+
+@builtin("spacing")
+def spacing(state, env, span, unit):
+    """The inches between neighbouring models of the unit (``space_models``)."""
+    return unit.spacing

@@ -13,10 +13,11 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
-from rules_run.engine.builtins.registry import builtin, files_ranks
+from rules_run.engine.builtins.registry import builtin, fail, files_ranks
 from rules_run.engine.builtins.shapes import base_shapes, gap, kept_for, unit_shape
 from rules_run.engine.kept import MISSING
 from rules_run.runtime.entities import Bearer, placed
+from rules_run.runtime.events import TerrainChange
 from rules_run.space import (TOLERANCE, Convex, Footprint, Pose, apart, arc_of, axes, band,
                              clear_line, closest_points, corners, distance, far_apart,
                              grid_points, hull, overlap, segment_clear)
@@ -103,6 +104,110 @@ def pieces(state: BattleState) -> list[TerrainPiece]:
     return out
 
 
+# ---------------------------------------------------------------- terrain that changes
+
+
+def _terrain_changed(state: BattleState, env: Any, piece: TerrainPiece, change: str) -> None:
+    """Forget what was worked out from where the terrain stood (which pieces a unit stands
+    in, what lies between two units, what hides them, the places), and log the change."""
+    piece.shape = None
+    for kept in (state._terrain_under, state._between, state._behind):
+        kept.entries.clear()
+    state._places = None
+    if change == "removed":
+        env.emit(TerrainChange, piece=piece.id, change=change)
+        return
+    x, y, w, d = piece.pose.x, piece.pose.y, piece.size.width, piece.size.depth
+    outline = [[round(x + sx * w / 2, 3), round(y + sy * d / 2, 3)]
+               for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    env.emit(TerrainChange, piece=piece.id, change=change, at=[round(x, 3), round(y, 3)],
+             size=[round(w, 3), round(d, 3)], effects=[r.text for r in piece.rules],
+             shape={"kind": "polygon", "points": outline, "label": piece.name})
+
+
+def _spec_of(state: BattleState, piece: TerrainPiece) -> dict[str, Any]:
+    """The piece as a battle file's terrain entry (the places are made from these)."""
+    return {"id": piece.id, "name": piece.name, "kind": piece.type,
+            "at": {"x": piece.pose.x, "y": piece.pose.y},
+            "size": {"w": piece.size.width, "h": piece.size.depth},
+            "effects": [r.text for r in piece.rules]}
+
+
+def _respec(state: BattleState, piece: TerrainPiece | None, old_id: str) -> None:
+    """Put the piece's entry where the one of that id stood (none: take it out)."""
+    at = next((i for i, t in enumerate(state.terrain) if t["id"] == old_id), None)
+    if piece is None:
+        if at is not None:
+            del state.terrain[at]
+    elif at is None:
+        state.terrain.append(_spec_of(state, piece))
+    else:
+        state.terrain[at] = _spec_of(state, piece)
+
+
+@builtin("add_terrain")
+def add_terrain(state, env, span, piece_id, at, width, depth, effects, kind="special"):
+    """A new piece of terrain centred on ``at`` (a unit, a marker or a place), ``width`` by
+    ``depth`` inches, carrying ``effects`` (the texts of rules the ruleset declares)."""
+    from rules_run.engine.builtins.markers import point_of
+    from rules_run.engine.builtins.objectives import places
+    from rules_run.lang.rule_refs import RuleRefError
+
+    if not isinstance(piece_id, str) or not piece_id:
+        raise fail(f"a terrain piece's id must be a text, got {piece_id!r}", span,
+                   "bad-argument")
+    if piece_id in places(state):
+        raise fail(f"a place {piece_id!r} is on the table already; a new piece needs an id "
+                   "of its own", span, "duplicate-place")
+    x, y = point_of(state, at, span)
+    sizes = []
+    for value, what in ((width, "width"), (depth, "depth")):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise fail(f"a terrain piece's {what} must be a number of inches above 0, got "
+                       f"{value!r}", span, "bad-argument")
+        sizes.append(float(value))
+    texts = effects if isinstance(effects, (list, tuple)) else [effects]
+    rules = []
+    for text in texts:
+        try:
+            rules.append(state.runtime.bind_rule(str(text)))
+        except (KeyError, RuleRefError):
+            raise fail(f"the ruleset has no rule {text!r} for a terrain effect", span,
+                       "unknown-rule") from None
+    piece = TerrainPiece(piece_id, piece_id, str(kind), Pose(x, y, 0.0),
+                         Footprint(sizes[0], sizes[1]), rules)
+    pieces(state).append(piece)
+    _respec(state, piece, piece_id)
+    _terrain_changed(state, env, piece, "added")
+    return piece
+
+
+@builtin("move_terrain")
+def move_terrain(state, env, span, what, heading, inches):
+    """Move the piece ``inches`` along ``heading`` (degrees, as a unit's facing), its
+    effects with it; nothing else moves."""
+    piece = _pieces_named(state, what, span)[0]
+    for value, name in ((heading, "a heading"), (inches, "inches")):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise fail(f"{name} must be a number, got {value!r}", span, "bad-argument")
+    (fx, fy), _ = axes(float(heading))
+    piece.pose = Pose(piece.pose.x + fx * float(inches), piece.pose.y + fy * float(inches), 0.0)
+    _respec(state, piece, piece.id)
+    _terrain_changed(state, env, piece, "moved")
+    return True
+
+
+@builtin("remove_terrain")
+def remove_terrain(state, env, span, what):
+    """Take the piece off the table, its effects with it."""
+    piece = _pieces_named(state, what, span)[0]
+    pieces(state).remove(piece)
+    piece.on_table = False
+    _respec(state, None, piece.id)
+    _terrain_changed(state, env, piece, "removed")
+    return True
+
+
 def _size_of(state: BattleState, thing: Any) -> Footprint:
     return thing.size if isinstance(thing, TerrainPiece) else state.footprint(thing)
 
@@ -113,7 +218,7 @@ def _shape(state: BattleState, thing: Any) -> Convex:
 
 
 def piece_shape(piece: TerrainPiece) -> Convex:
-    """A piece's rectangle as a shape (pieces never move)."""
+    """A piece's rectangle as a shape (made again when the piece moves)."""
     if piece.shape is None:
         piece.shape = Convex.rect(piece.pose, piece.size)
     return piece.shape
