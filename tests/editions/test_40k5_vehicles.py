@@ -253,8 +253,8 @@ def test_weapon_destroyed_then_immobilised_then_wrecked() -> None:
     assert "immobilised" in dread.statuses and probe.counter("weapons_lost", dread) == 1
 
 
-def test_shaken_lasts_until_the_end_of_the_vehicles_next_turn() -> None:
-    # L819-L820: shaken in the enemy's turn, it recovers at the end of its own next turn;
+def test_e16_shaken_lasts_until_the_end_of_the_vehicles_next_turn() -> None:
+    # E16, L819-L820: shaken in the enemy's turn, it recovers at the end of its own next turn;
     # shaken in its own turn, at the end of the one after. Repeated results do not stack.
     probe = Probe("40k5", VEHICLES, dice=[], active="renegades")
     russ = probe.unit["russ"]
