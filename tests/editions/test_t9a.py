@@ -765,3 +765,22 @@ def test_battle_lightning_reflexes_and_weapon_master(tmp_path) -> None:
     masters["rules"] = ["Weapon Master"]
     fought, chosen = turns(_fight(tmp_path, "master", [masters, boyz], "orcs"))
     assert len(fought) >= 2 and chosen == fought
+
+
+def test_towering_presence_adds_6_inches_to_inspiring_presence_and_the_standard(tmp_path) -> None:
+    # L137: a General (Ld 9) 15" from Orc Boyz (Ld 7): beyond wfb8's 12", they keep their
+    # own Ld; with Towering Presence (18") they use his: +2. The same for a Battle Standard
+    # Bearer's re-roll (Hold Your Ground).
+    def at_15(rules: list[str]) -> World:
+        w = World(tmp_path, [u("boyz", "orcs", 36, 10, 180),
+                             u("boss", "orcs", 36, 40, 180, profile="highborn/highborn_noble",
+                               models=1, rules=rules,
+                               values={"general": True, "battle_standard": True})])
+        boyz, boss = w.unit("boyz"), w.unit("boss")
+        d = BUILTINS["distance"](w.state, w.env(), None, boss, boyz)
+        BUILTINS["move_toward"](w.state, w.env(), None, boss, boyz, d - 15)
+        return w
+    plain, towering = at_15([]), at_15(["Towering Presence"])
+    assert plain.call("inspiring", u="boyz") == 0 and plain.call("bsb_near", u="boyz") is False
+    assert towering.call("inspiring", u="boyz") == 2
+    assert towering.call("bsb_near", u="boyz") is True
