@@ -645,3 +645,142 @@ def test_rules_diff_lists_the_overridden_wfb8_rules_with_both_citations(capsys) 
         assert d["a"]["cite"].startswith(("000_c4300f58fce5f1da.txt L", "not in seed")), name
         assert d["b"]["cite"].startswith("004_a56105ac0032614f.txt L"), name
         assert d["b"]["op"] == "override", name
+
+
+# ============================================================== battle tests (fought battles)
+
+
+def _fight(tmp_path: Path, name: str, units: list[dict], first: str, rounds: int = 2,
+           **extra: Any) -> list:
+    """The events of a small fixed-seed t9a battle fought to its end."""
+    doc = {"edition": "t9a", "seed": 3, "game": {"rounds": rounds, "first": first},
+           "battlefield": {"width": 72, "depth": 48}, "units": units, **extra}
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    _, runtime, battle = open_battle("t9a", str(path))
+    return run_battle(runtime, battle).events
+
+
+def _tests(events: list, rule: str, attacker: str | None = None, rnd: int | None = None) -> list:
+    return [e for e in events if e.kind == "test" and e.rule == rule
+            and (attacker is None or e.units[0] == attacker) and (rnd is None or e.round == rnd)]
+
+
+def test_battle_fear_tests_at_the_start_of_the_round_at_minus_1_leadership(tmp_path) -> None:
+    # L65: Orc Boyz (Ld 7) charge a Frost Phoenix (Fear). At the start of each round of the
+    # combat they test on Ld 7 - 1 = 6 (the reading of the lost sign); with the option
+    # fear_modifier 0, on Ld 7. The test comes before the first blow of the round.
+    units = [u("boyz", "orcs", 36, 30, 180, models=20),
+             u("bird", "elves", 36, 22, 0, profile="highborn/frost_phoenix", models=1)]
+    events = _fight(tmp_path, "fear", units, "orcs")
+    fear = _tests(events, "fear_ld_test")
+    assert fear and all(e.units == ["boyz"] and e.target == ["<=", 6] for e in fear)
+    first_blow = next(e.seq for e in events if e.kind == "test" and e.rule == "to_hit"
+                      and e.round == fear[0].round)
+    assert fear[0].seq < first_blow
+    plain = _fight(tmp_path, "fear0", units, "orcs", options={"fear_modifier": 0})
+    assert all(e.target == ["<=", 7] for e in _tests(plain, "fear_ld_test"))
+
+
+def test_battle_stomp_strikes_after_every_blow_of_the_round(tmp_path) -> None:
+    # L153: the Frost Phoenix's Stomp (1) on charging Orc Boyz (infantry) comes at
+    # Initiative 0: after the last blow of each round of the combat, one hit at its S 5.
+    units = [u("boyz", "orcs", 36, 30, 180, models=20),
+             u("bird", "elves", 36, 22, 0, profile="highborn/frost_phoenix", models=1)]
+    events = _fight(tmp_path, "stomp", units, "orcs", rounds=1)
+    stomps = [e for e in events if e.kind == "log" and e.message == "stomps"]
+    assert stomps and all(e.values[-1] == 1 for e in stomps)
+    for s in stomps:
+        blows = [e.seq for e in events if e.kind == "attacks" and e.sequence == "melee_attack"
+                 and (e.round, e.side) == (s.round, s.side)]
+        assert blows and max(blows) < s.seq
+
+
+def test_battle_the_frost_aura_strikes_at_initiative_minimum_1(tmp_path) -> None:
+    # L45: Orc Boyz (I 2, S 3) charge a Frost Phoenix given I 0 and T 3. Chilled in
+    # contact, they strike at I 2 - 3, raised to 1: before the bird (I 0); without the
+    # minimum they would be below every strike step and not strike at all. At S 3 - 1 = 2
+    # they wound T 3 on 5+ (S 3 would need 4+).
+    units = [u("boyz", "orcs", 36, 30, 180, models=20),
+             u("bird", "elves", 36, 22, 0, profile="highborn/frost_phoenix", models=1,
+               characteristics={"I": 0, "T": 3})]
+    events = _fight(tmp_path, "frost", units, "orcs", rounds=1)
+    hits = _tests(events, "to_hit", rnd=1)
+    assert [e.units[0] for e in hits][:1] == ["boyz"] and "bird" in [e.units[0] for e in hits]
+    wounds = _tests(events, "to_wound", "boyz")
+    assert wounds and all(e.need == 5 for e in wounds)
+    # the same charge on a Fire Phoenix (no aura): S 3 wounds T 3 on 4+
+    units[1] = u("bird", "elves", 36, 22, 0, profile="highborn/fire_phoenix", models=1,
+                 characteristics={"I": 0, "T": 3})
+    warm = _fight(tmp_path, "warm", units, "orcs", rounds=1)
+    assert all(e.need == 4 for e in _tests(warm, "to_wound", "boyz"))
+
+
+def test_battle_the_charge_bonuses_only_against_the_charged_enemy(tmp_path) -> None:
+    # L41, L161: Sea Guard (S 3, A 1) with Devastating Charge and Charging Strength charge
+    # Orc Boyz (T 4) (an order makes them): in the first round S 4 wounds on 4+ and each
+    # model of the front rank (5 wide) strikes twice (A 1 + 1), the second rank's supporting
+    # attacks once each (wfb8: one supporting attack a model): 15 blows. When the Orcs
+    # charge them, neither bonus: S 3 on 5+, 5 + 5 = 10 blows.
+    elves = u("elves", "elves", 36, 22, 0, profile="highborn/sea_guard", models=10,
+              rules=["Devastating Charge", "Charging Strength"])
+    boyz = u("boyz", "orcs", 36, 30, 180, models=20)
+    order = [{"round": 1, "side": "elves", "unit": "elves", "decision": "charge",
+              "choose": "boyz"}]
+    charging = _fight(tmp_path, "elves_charge", [elves, boyz], "elves", rounds=1,
+                      orders=order)
+    assert {e.need for e in _tests(charging, "to_wound", "elves", 1)} == {4}
+    charged = _fight(tmp_path, "orcs_charge", [elves, boyz], "orcs", rounds=1)
+    assert {e.need for e in _tests(charged, "to_wound", "elves", 1)} == {5}
+
+    def blows(events: list) -> int:
+        return next(e.attacks for e in events if e.kind == "attacks" and e.attacker == "elves"
+                    and e.phase == "close_combat_phase")
+    assert (blows(charging), blows(charged)) == (15, 10)
+
+
+def test_battle_lightning_reflexes_and_weapon_master(tmp_path) -> None:
+    # L101: Sword Masters (WS 6, I 6, great weapon: Always Strikes Last) with Lightning
+    # Reflexes, charged by Orc Boyz (WS 3, I 2): no +1 to hit (3+, WS 6 against WS 3), but
+    # they strike at their own I 6, before the Orcs. L113: with Weapon Master and a hand
+    # weapon besides, the weapon is chosen at the start of every round of the combat (each
+    # player turn's close combat), not only the first.
+    masters = u("masters", "elves", 36, 22, 0, profile="highborn/sword_master", models=5,
+                equipment=["great_weapon", "hand_weapon", "heavy_armour"])
+    boyz = u("boyz", "orcs", 36, 30, 180, models=30, files=5)
+
+    def turns(events: list) -> tuple[list, list]:
+        fought = sorted({(e.round, e.side) for e in events if e.kind == "test"
+                         and e.rule == "to_hit" and e.phase == "close_combat_phase"},
+                        key=lambda rs: next(e.seq for e in events if (e.round, e.side) == rs))
+        chosen = [(e.round, e.side) for e in events if e.kind == "log"
+                  and e.message == "fights with" and e.values[0] == "masters"]
+        return fought, chosen
+    events = _fight(tmp_path, "reflexes", [masters, boyz], "orcs")
+    first = _tests(events, "to_hit", rnd=1)
+    assert first[0].units[0] == "masters"
+    assert {e.need for e in first if e.units[0] == "masters"} == {3}
+    fought, chosen = turns(events)
+    assert len(fought) >= 2 and chosen == fought[:1]
+    masters["rules"] = ["Weapon Master"]
+    fought, chosen = turns(_fight(tmp_path, "master", [masters, boyz], "orcs"))
+    assert len(fought) >= 2 and chosen == fought
+
+
+def test_towering_presence_adds_6_inches_to_inspiring_presence_and_the_standard(tmp_path) -> None:
+    # L137: a General (Ld 9) 15" from Orc Boyz (Ld 7): beyond wfb8's 12", they keep their
+    # own Ld; with Towering Presence (18") they use his: +2. The same for a Battle Standard
+    # Bearer's re-roll (Hold Your Ground).
+    def at_15(rules: list[str]) -> World:
+        w = World(tmp_path, [u("boyz", "orcs", 36, 10, 180),
+                             u("boss", "orcs", 36, 40, 180, profile="highborn/highborn_noble",
+                               models=1, rules=rules,
+                               values={"general": True, "battle_standard": True})])
+        boyz, boss = w.unit("boyz"), w.unit("boss")
+        d = BUILTINS["distance"](w.state, w.env(), None, boss, boyz)
+        BUILTINS["move_toward"](w.state, w.env(), None, boss, boyz, d - 15)
+        return w
+    plain, towering = at_15([]), at_15(["Towering Presence"])
+    assert plain.call("inspiring", u="boyz") == 0 and plain.call("bsb_near", u="boyz") is False
+    assert towering.call("inspiring", u="boyz") == 2
+    assert towering.call("bsb_near", u="boyz") is True
