@@ -191,7 +191,7 @@ class CompiledRoll:
             values, own_need, condition = self.reroll_needing
             if result.natural in values and (condition is None or condition(env, vars)):
                 result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
-                                         self._rerolled_faces(env, result, dice.dice()),
+                                         self._rerolled_faces(env, result, dice),
                                          own_need)
                 rerolled = True
         if env.events is not None:

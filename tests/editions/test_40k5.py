@@ -394,11 +394,11 @@ def test_the_game_ends_after_turn_five_on_a_1_or_2() -> None:
     probe = Probe("40k5", DUEL, dice=[2], active="orks")
     probe.state.round = 5
     probe("end_of_game_turn")
-    assert probe.counter("game_over", "battle") == 1
+    assert probe.counter("game_over") == 1
     early = Probe("40k5", DUEL, dice=[], active="imperium")
     early.state.round = 5
     early("end_of_game_turn")  # the first player's turn: no roll
-    assert early.counter("game_over", "battle") == 0
+    assert early.counter("game_over") == 0
 
 
 def test_the_reference_duel_is_played_to_the_end(duel) -> None:

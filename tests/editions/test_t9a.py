@@ -267,6 +267,22 @@ def test_hard_target_more_than_half_with_a_joined_character(tmp_path) -> None:
                    target="men").probability(True) == Fraction(2, 6)
 
 
+def test_poisoned_arrows_exchange_volley_fire_for_poisoned_attacks(tmp_path) -> None:
+    # L33: Orc Arrer Boyz (BS3, wfb8's Volley Fire -1: 5+) with Poisoned Arrows give up the
+    # -1 (4+, 1/2) and a natural 6 wounds automatically. S3 against the Orc Boyz' T4 wounds
+    # on 5+ and their light armour and shield (5+) fail 2/3: (1/6 + 2/6 * 1/3) * 2/3 = 5/27
+    # a shot; without the rule 2/6 * 1/3 * 2/3 = 2/27.
+    def odds(rules: list[str]) -> tuple[Fraction, Fraction]:
+        w = World(tmp_path, [u("arrers", "orcs", 36, 30, 180, profile="orcs/orc_arrer_boy",
+                               rules=rules),
+                             u("men", "elves", 36, 10, models=10)])
+        hit = w.exact("to_hit_missile", shooter="arrers", target="men").probability(True)
+        return hit, w.damage("shooting_attack", "arrers", "men").get(1, Fraction(0))
+
+    assert odds([]) == (Fraction(1, 3), Fraction(2, 27))
+    assert odds(["Poisoned Arrows"]) == (Fraction(1, 2), Fraction(5, 27))
+
+
 def test_immune_to_psychology_half_or_more_passes_panic(tmp_path) -> None:
     # T-ITP-1, L93: half or more Immune to Psychology: Panic is passed without a roll, and
     # the unit cannot flee as a charge reaction. A unit of 9 with a joined character that
@@ -441,6 +457,24 @@ def test_fear_gives_enemies_in_contact_minus_1_leadership(tmp_path) -> None:
                                                             rules=["Fear"])])
     w.unit("orcs").statuses["feared"] = "phase"
     assert w.exact("leadership", unit="orcs").probability(True) == Fraction(15, 36)
+
+
+def test_lion_guard_oath_is_stubborn_only_in_contact_with_fear(tmp_path) -> None:
+    # L165: Stubborn while in base contact with an enemy model with Fear, read again as
+    # contact changes (a grant re-checked while its condition holds).
+    w = World(tmp_path, [u("guard", "elves", 36, 10, rules=["Lion Guard Oath"]),
+                         u("boyz", "orcs", 36, 12, 180),
+                         u("ghosts", "orcs", 60, 10, 180, models=5, rules=["Fear"])])
+    guard, env = w.unit("guard"), w.env()
+    stubborn = lambda: w.runtime.has_rule(env, guard, "Stubborn")
+    assert not stubborn()
+    BUILTINS["engage"](w.state, env, None, guard, w.unit("boyz"))
+    assert not stubborn()                     # in contact, but with no Fear
+    BUILTINS["engage"](w.state, env, None, guard, w.unit("ghosts"))
+    assert stubborn()
+    guard.engaged.remove(w.unit("ghosts"))
+    w.unit("ghosts").engaged.clear()
+    assert not stubborn()
 
 
 def test_stomp_x_hits_only_the_listed_troop_types(tmp_path) -> None:
