@@ -55,8 +55,7 @@ def test_an_ordinary_move_wheels_toward_its_goal_then_goes_straight_on(tmp_path:
     assert wheels[0].degrees > 40 and wheels[0].inches == round(
         wheels[0].degrees * 3.141592653589793 / 180 * width, 3)
     assert round(sum(e.inches for e in wheels) + sum(m.inches for m in moves), 2) == 4
-    a = w.unit("a")
-    assert abs(w.call("turn_toward", {}, u="a", other="b")) < 1
+    assert abs(w.call("turn_toward", {}, u="a", goal="b")) < 1
 
 
 def test_a_move_too_short_for_the_whole_wheel_only_wheels(tmp_path: Path) -> None:
