@@ -92,10 +92,10 @@ def test_every_move_charge_flight_and_casualty_is_a_step(battle_log) -> None:
         (align["placed"]["boar_boyz"]["x"], align["placed"]["boar_boyz"]["y"],
          align["placed"]["boar_boyz"]["facing"])}
     assert steps[-1].lines[-1] == "    Empire wins: victory points after 6 rounds"
-    # the Handgunners, caught fleeing, are gone from the next step on
-    caught = next(e for e in events if e["kind"] == "destroyed" and e["unit"] == "handgunners")
-    assert "handgunners" not in {p.id for p in by_seq[caught["seq"]].units}
-    assert "handgunners" in {p.id for p in steps[steps.index(by_seq[caught["seq"]]) - 1].units}
+    # the second Orc mob, caught fleeing, is gone from the next step on
+    caught = next(e for e in events if e["kind"] == "destroyed" and e["unit"] == "big_mob")
+    assert "big_mob" not in {p.id for p in by_seq[caught["seq"]].units}
+    assert "big_mob" in {p.id for p in steps[steps.index(by_seq[caught["seq"]]) - 1].units}
 
 
 def test_a_picture_shows_the_table_at_the_end_of_a_round_with_its_moves(
@@ -105,9 +105,9 @@ def test_a_picture_shows_the_table_at_the_end_of_a_round_with_its_moves(
         out = tmp_path / f"round{n}.svg"
         assert _replay(capsys, str(battle_log), "-o", str(out), "--turn", n) == (0, "")
         pictures[n] = out.read_text(encoding="utf-8")
-    # the Handgunners are destroyed in round 2
-    assert 'data-unit="handgunners"' in pictures["1"]
-    assert 'data-unit="handgunners"' not in pictures["2"]
+    # the second Orc mob is caught and destroyed in round 2
+    assert 'data-unit="big_mob"' in pictures["1"]
+    assert 'data-unit="big_mob"' not in pictures["2"]
     assert "the table at the end of round 2 of 6, with its moves" in pictures["2"]
     events = [json.loads(line) for line in battle_log.read_text().splitlines()]
     charges = [e for e in events if e["kind"] == "engage" and e["round"] == 2]
