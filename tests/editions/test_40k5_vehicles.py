@@ -23,6 +23,7 @@ from helpers.aos4_probe import Probe, battle_file
 
 from rules_run import open_battle
 from rules_run.chance import enumerate_exact
+from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.driver import run_battle
 from rules_run.engine.odds import attack_odds, plan_attacks
 from rules_run.runtime.entities import Unit, Weapon
@@ -257,18 +258,26 @@ def test_e16_shaken_lasts_until_the_end_of_the_vehicles_next_turn() -> None:
     # E16, L819-L820: shaken in the enemy's turn, it recovers at the end of its own next turn;
     # shaken in its own turn, at the end of the one after. Repeated results do not stack.
     probe = Probe("40k5", VEHICLES, dice=[], active="renegades")
-    russ = probe.unit["russ"]
-    probe("crew_shaken_until_next_turn", v="russ")
-    probe("crew_shaken_until_next_turn", v="russ")
-    assert probe.counter("crew_turns", russ) == 1
-    probe.state.active_side = "imperium"
-    probe("crews_recover")
-    assert probe.counter("crew_turns", russ) == 0
-    probe.state.active_side = "imperium"
-    probe("crew_shaken_until_next_turn", v="russ")
-    assert probe.counter("crew_turns", russ) == 2
-    probe("crews_recover")
-    assert probe.counter("crew_turns", russ) == 1
+    russ, state, env = probe.unit["russ"], probe.state, probe.env
+
+    def end_turn_of(side: str) -> None:
+        state.active_side = side
+        state.turns += 1
+        state.expire(env, "turn")
+
+    state.turns = 1                                   # the renegades' turn
+    BUILTINS["apply"](state, env, None, "shaken", russ)
+    BUILTINS["apply"](state, env, None, "shaken", russ)   # a second result: one status
+    state.expire(env, "turn")                         # the end of the renegades' turn
+    assert "shaken" in russ.statuses
+    end_turn_of("imperium")                           # its own next turn ends: it recovers
+    assert "shaken" not in russ.statuses
+    BUILTINS["apply"](state, env, None, "stunned", russ)  # hit in its own turn
+    state.expire(env, "turn")
+    end_turn_of("renegades")
+    assert "stunned" in russ.statuses
+    end_turn_of("imperium")
+    assert "stunned" not in russ.statuses
 
 
 def test_the_vehicles_battle_plays_to_the_end() -> None:
