@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import attrs
 
@@ -126,6 +126,15 @@ class Bearer:
         """The instances of a rule this bearer carries."""
         return [r for r in self.rules if r.rule.name == name]
 
+    def copied(self) -> Self:
+        """A shallow copy with its own statuses and rules (they change in a battle); the
+        rest is shared."""
+        twin = copy.copy(self)
+        twin.statuses = dict(self.statuses)
+        twin.status_rules = dict(self.status_rules)
+        twin.rules = list(self.rules)
+        return twin
+
 
 class Weapon(Bearer):
     """A weapon profile carried by a unit's models."""
@@ -168,16 +177,10 @@ class Part(Bearer):
     def fresh_for(self, unit: Unit) -> Part:
         """A copy belonging to ``unit`` (a unit's :meth:`Unit.fresh`): its own statuses, its
         weapons carried by the copy."""
-        twin = copy.copy(self)
-        twin.statuses = dict(self.statuses)
-        twin.status_rules = dict(self.status_rules)
-        twin.rules = list(self.rules)
+        twin = self.copied()
         twin.owner = unit
-        twin.weapons = [copy.copy(w) for w in self.weapons]
+        twin.weapons = [w.copied() for w in self.weapons]
         for w in twin.weapons:
-            w.statuses = dict(w.statuses)
-            w.status_rules = dict(w.status_rules)
-            w.rules = list(w.rules)
             w.owner = twin
         return twin
 
@@ -211,10 +214,7 @@ class Group(Bearer):
     def fresh_for(self, unit: Unit) -> Group:
         """A copy belonging to ``unit`` (a unit's :meth:`Unit.fresh`): its own models and
         statuses."""
-        twin = copy.copy(self)
-        twin.statuses = dict(self.statuses)
-        twin.status_rules = dict(self.status_rules)
-        twin.rules = list(self.rules)
+        twin = self.copied()
         twin.owner = unit
         return twin
 
@@ -326,14 +326,11 @@ class Unit(Bearer):
         The copy is in no combat and attached to nothing: those links name units of
         another battle.
         """
-        twin = copy.copy(self)
+        twin = self.copied()
         twin.profile = dict(self.profile)
         twin.keywords = set(self.keywords)
-        twin.statuses = dict(self.statuses)
-        twin.status_rules = dict(self.status_rules)
         twin.counters = dict(self.counters)
         twin.values = dict(self.values)
-        twin.rules = list(self.rules)
         twin.parts = {name: part.fresh_for(twin) for name, part in self.parts.items()}
         twin.groups = [group.fresh_for(twin) for group in self.groups]
         twin.engaged = []
