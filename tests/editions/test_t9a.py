@@ -13,57 +13,22 @@ from typing import Any
 import pytest
 import yaml
 
+from helpers import wfb8_world
 from rules_run import open_battle
-from rules_run.chance import RandomChance, ScriptedChance, enumerate_exact
 from rules_run.engine.driver import run_battle
 from rules_run.engine.builtins import BUILTINS
-from rules_run.engine.state import BattleState
 from rules_run.runtime.builtins import PURE_BUILTINS
 
 ROOT = Path(__file__).resolve().parents[2]
 HIGHBORN = str(ROOT / "rulesets" / "t9a" / "battles" / "highborn.yaml")
 
 
-class World:
+class World(wfb8_world.World):
     """A t9a battle state from a few units, to run the ruleset's declarations in."""
 
     def __init__(self, tmp_path: Path, units: list[dict], edition: str = "t9a",
                  **extra: Any) -> None:
-        doc = {"edition": edition, "seed": 1, "game": {"rounds": 1}, "units": units, **extra}
-        path = tmp_path / f"{edition}.yaml"
-        path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-        _, self.runtime, self.battle = open_battle(edition, str(path))
-        self.state = BattleState(self.runtime, self.battle, [], {})
-        self.state.round = 1
-        self.state.active_side = self.battle.units[0].side
-        self.events: list = []
-
-    def unit(self, uid: str):
-        return next(u for u in self.state.units if u.id == uid)
-
-    def env(self, chance: Any = None):
-        return self.runtime.env(chance or RandomChance(1), self.battle.options, self.events,
-                                self.state)
-
-    def args(self, args: dict) -> dict:
-        ids = {u.id for u in self.state.units}
-        return {k: self.unit(v) if isinstance(v, str) and v in ids else v
-                for k, v in args.items()}
-
-    def call(self, name: str, dice: Any = None, /, **args: Any) -> Any:
-        chance = ScriptedChance(dice) if dice is not None else None
-        return self.runtime.invoke(name, self.env(chance), self.args(args))
-
-    def exact(self, name: str, **args: Any):
-        """The exact distribution of a test's pass (or a roll's or action's value)."""
-        rt, bound = self.runtime, self.args(args)
-
-        def run(chance):
-            out = rt.invoke(name, rt.env(chance, self.battle.options), dict(bound))
-            if getattr(out, "passed", None) is not None:
-                return out.passed
-            return getattr(out, "value", out)
-        return enumerate_exact(run)
+        super().__init__(tmp_path, units, edition, **extra)
 
     def damage(self, sequence: str, attacker: str, target: str):
         """One attack's exact damage (a Dist of points)."""
@@ -545,9 +510,8 @@ def test_mw_2_two_unsaved_wounds_roll_a_die_each(tmp_path) -> None:
     # (a die each, each within the cap).
     w = World(tmp_path, [u("elves", "elves", 36, 10, rules=["Multiple Wounds (D3)"]),
                          u("troll", "orcs", 36, 20, 180, profile="orcs/troll", models=3)])
-    env = w.env(ScriptedChance([2, 3]))
-    args = w.args({"attacker": "elves", "target": "troll"})
-    dealt = [w.runtime.invoke("multiple_wounds", env, dict(args)) for _ in range(2)]
+    dealt = [w.call("multiple_wounds", [2, 3], attacker="elves", target="troll"),
+             w.call("multiple_wounds", attacker="elves", target="troll")]  # the next die
     assert dealt == [2, 3] and sum(dealt) == 5
 
 

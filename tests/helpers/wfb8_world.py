@@ -1,4 +1,4 @@
-"""A wfb8 battle state built from a few units, to run the ruleset's declarations in (tests)."""
+"""A wfb8 (or patched wfb8) battle state built from a few units, to run the ruleset's declarations in (tests)."""
 
 from __future__ import annotations
 
@@ -18,12 +18,13 @@ __all__ = ["World", "one", "pos", "unit"]
 class World:
     """A battle state from a small battle file, to run the ruleset's declarations in."""
 
-    def __init__(self, tmp_path: Path, units: list[dict], **extra: Any) -> None:
-        doc = {"edition": "wfb8", "seed": 1, "game": {"rounds": 1}, "units": units}
+    def __init__(self, tmp_path: Path, units: list[dict], edition: str = "wfb8",
+                 **extra: Any) -> None:
+        doc = {"edition": edition, "seed": 1, "game": {"rounds": 1}, "units": units}
         doc.update(extra)
         path = tmp_path / "battle.yaml"
         path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-        _, self.runtime, self.battle = open_battle("wfb8", str(path))
+        _, self.runtime, self.battle = open_battle(edition, str(path))
         orders = [dict(o) for o in extra.get("orders", [])]
         self.state = BattleState(self.runtime, self.battle, orders, {})
         self.state.round = 1
