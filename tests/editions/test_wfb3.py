@@ -23,6 +23,7 @@ from helpers.aos4_probe import Probe, battle_file
 
 from rules_run import open_battle
 from rules_run.chance import ScriptedChance, enumerate_exact
+from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.driver import run_battle
 from rules_run.engine.odds import attack_odds, plan_attacks
 from rules_run.runtime.entities import Unit, Weapon
@@ -534,3 +535,60 @@ def test_shields_laid_aside_after_standing_and_shooting(rt) -> None:
         human = unit(rt, "humans", equipment=(LIGHT, SHIELD), statuses=statuses)
         (plan,) = plan_attacks(rt, goblin, human, mode="melee", attacks=1)
         assert attack_odds(rt, plan, human).damage.mean() == p
+
+
+# ============================================================== charges and their reactions
+
+
+@pytest.mark.parametrize("distance, reach", [(5.9, True), (6.1, False)])
+def test_we34_a_charge_is_twice_the_move(tmp_path: Path, distance: float, reach: bool) -> None:
+    # WE-34, L410: a move of 3 (M4 in heavy armour and shield, L353) charges up to 6".
+    path = two_units(tmp_path, "{id: a, side: a, profile: humans/human, models: 10, equipment: [heavy_armour, shield]}",
+                     "{id: b, side: b, profile: goblins/goblin, models: 10}", distance=distance)
+    p = Probe("wfb3", path, active="a")
+    assert p("move_allowance", u="a") == 3
+    assert (p("charge_target", u="a") is not None) is reach
+
+
+@pytest.mark.parametrize("distance, may_shoot", [(4.5, True), (3.5, False)])
+def test_we35_stand_and_shoot_only_from_over_half_the_charge(tmp_path: Path, distance: float, may_shoot: bool) -> None:
+    # WE-35, L433: Goblins charging up to 8" may be shot at only if they began more than 4"
+    # away.
+    path = two_units(tmp_path, "{id: bows, side: a, profile: humans/longbowman, models: 10}",
+                     "{id: gobs, side: b, profile: goblins/goblin, models: 10}", distance=distance)
+    p = Probe("wfb3", path, active="b")
+    assert ("stand_and_shoot" in p("reactions", t="bows", u="gobs")) is may_shoot
+
+
+def test_running_away(tmp_path: Path) -> None:
+    # L436-L438: a passed Ld test runs double rate straight away (8" for M4) and may not
+    # charge next turn; a failed one routs.
+    path = two_units(tmp_path, "{id: a, side: a, profile: humans/human, models: 10}",
+                     "{id: b, side: b, profile: goblins/goblin, models: 10}", distance=6)
+    p = Probe("wfb3", path, dice={"run_away_test": [1, 1, 6, 6]}, active="b")
+    p("run_away", t="a", u="b")
+    assert p.logged("runs away") == [["a", "b"]]
+    gap = BUILTINS["distance"](p.state, p.env, None, p.unit["a"], p.unit["b"])
+    assert gap == pytest.approx(14)
+    assert "ran_away" in p.unit["a"].statuses and p("may_charge", u="a") is False
+    q = Probe("wfb3", path, dice={"run_away_test": [6, 6]}, active="b")
+    q("run_away", t="a", u="b")
+    assert q.logged("panics and routs") == [["a"]]
+    assert "routing" in q.unit["a"].statuses
+
+
+def test_a_quarter_lost_to_missiles_tests_for_rout(tmp_path: Path) -> None:
+    # L543: a quarter or more of the strength at the start of the turn lost to missile fire:
+    # a rout test; 12 at the start: 9 left tests, 10 left does not. Once a turn.
+    path = two_units(tmp_path, "{id: a, side: a, profile: humans/longbowman, models: 10}",
+                     "{id: b, side: b, profile: goblins/goblin, models: 12}", distance=10)
+    p = Probe("wfb3", path, dice={"rout_test": [1, 1]}, active="a")
+    p.set_counter("turn_models", "b", 12)
+    p.unit["b"].models = 10
+    p("missile_rout_check", u="b")
+    assert p.events("test", rule="rout_test") == []
+    p.unit["b"].models = 9
+    p("missile_rout_check", u="b")
+    p("missile_rout_check", u="b")
+    assert len(p.events("test", rule="rout_test")) == 1
+    assert "routing" not in p.unit["b"].statuses
