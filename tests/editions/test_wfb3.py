@@ -592,3 +592,19 @@ def test_a_quarter_lost_to_missiles_tests_for_rout(tmp_path: Path) -> None:
     p("missile_rout_check", u="b")
     assert len(p.events("test", rule="rout_test")) == 1
     assert "routing" not in p.unit["b"].statuses
+
+
+def test_pursuers_in_contact_strike_free_hacks_until_the_routers_fall() -> None:
+    # L586: every round against routers is a free hack (all hit); when the last router falls
+    # the pursuers halt unformed. Twelve Humans hack twelve Goblins with only shields (no save,
+    # L553): twelve 6s to damage slay them all.
+    p = Probe("wfb3", DUEL, dice={"to_wound": [6] * 12}, active="goblins")
+    p("complete_charge", u="humans", t="goblins")
+    p.unit["goblins"].statuses["routing"] = None
+    p.unit["humans"].statuses["pursuing"] = None
+    p("fight_round", u="humans")
+    assert [(e.attacker, e.sequence, e.attacks, e.damage) for e in p.events("attacks")] == [
+        ("humans", "free_hack", 12, 12)]
+    assert p.unit["goblins"].models == 0
+    assert p.logged("halts unformed") == [["humans"]]
+    assert "pursuing" not in p.unit["humans"].statuses
