@@ -12,6 +12,7 @@ comments.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from fractions import Fraction
@@ -25,7 +26,7 @@ from rules_run import open_battle
 from rules_run.chance import ScriptedChance, enumerate_exact
 from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.driver import run_battle
-from rules_run.engine.odds import attack_odds, plan_attacks
+from rules_run.engine.odds import attack_odds, plan_attacks, sample_attacks
 from rules_run.runtime.entities import Unit, Weapon
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -608,3 +609,19 @@ def test_pursuers_in_contact_strike_free_hacks_until_the_routers_fall() -> None:
     assert p.unit["goblins"].models == 0
     assert p.logged("halts unformed") == [["humans"]]
     assert "pursuing" not in p.unit["humans"].statuses
+
+
+def test_sampled_and_exact_odds_agree_for_a_plus_n_blow(rt) -> None:
+    # One declaration, two kinds of chance: WS 1 against WS 6 ("+4": 1/12) with S 4 against
+    # T 3 (3: 2/3), no save: 1/18 a blow; 2000 sampled volleys of 12 blows lie within 4 sigma
+    # of the exact distribution.
+    attacker, target = unit(rt, "a", models=12, WS=1, S=4), unit(rt, "t", models=12, WS=6)
+    (plan,) = plan_attacks(rt, attacker, target, mode="melee")
+    exact = attack_odds(rt, plan, target).damage
+    assert exact.mean() == 12 * F(1, 18)
+    n = 2000
+    sampled = sample_attacks(rt, plan, n, 3)
+    for k in exact.support():
+        p = exact.probability(k)
+        assert abs(float(sampled.probability(k) - p)) <= 4 * math.sqrt(float(p * (1 - p)) / n) + 1e-12, k
+    assert abs(float(sampled.mean() - exact.mean())) < 4 * math.sqrt(float(exact.variance()) / n)
