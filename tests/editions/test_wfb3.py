@@ -208,7 +208,7 @@ def test_the_shooting_modifiers(rt) -> None:
 
 
 def test_a_shot_needing_7_is_a_reading(rt) -> None:
-    # BS 1 (6) moving (-1) needs 7: chain (default) a 6 then 4+ (1/12); miss: cannot hit.
+    # BS 1 (6) moving (-1) needs 7: plus_n (default) a 6 then 4+ (1/12); miss: cannot hit.
     shooter = unit(rt, BS=1, statuses=("has_moved",))
     args = dict(shooter=shooter, target=unit(rt, "t"), weapon=bow(rt), inches=6)
     assert passes(rt, "to_hit_missile", **args) == F(1, 12)

@@ -147,19 +147,19 @@ def test_the_armour_saves_as_printed() -> None:
     # L349-L353: shield only 6, light armour only 6, light armour and shield 5, heavy armour
     # only 5, heavy armour and shield 4; no armour at all, no save (L343).
     chart = table("armour_save")
-    assert chart.lookup("none", "yes") == 6
-    assert chart.lookup("light", "no") == 6
-    assert chart.lookup("light", "yes") == 5
-    assert chart.lookup("heavy", "no") == 5
-    assert chart.lookup("heavy", "yes") == 4
-    assert chart.lookup("none", "no") is None
+    assert chart.lookup("none", "shielded") == 6
+    assert chart.lookup("light", "unshielded") == 6
+    assert chart.lookup("light", "shielded") == 5
+    assert chart.lookup("heavy", "unshielded") == 5
+    assert chart.lookup("heavy", "shielded") == 4
+    assert chart.lookup("none", "unshielded") is None
 
 
 def test_the_movement_reductions_as_printed() -> None:
     # L349-L353, in half inches: none, none, 1/2", 1/2", 1".
     chart = table("move_reduction")
-    assert [chart.lookup("none", "yes"), chart.lookup("light", "no"), chart.lookup("light", "yes"),
-            chart.lookup("heavy", "no"), chart.lookup("heavy", "yes"), chart.lookup("none", "no")] == [0, 0, 1, 1, 2, 0]
+    assert [chart.lookup("none", "shielded"), chart.lookup("light", "unshielded"), chart.lookup("light", "shielded"),
+            chart.lookup("heavy", "unshielded"), chart.lookup("heavy", "shielded"), chart.lookup("none", "unshielded")] == [0, 0, 1, 1, 2, 0]
 
 
 def test_the_human_profile_is_the_seed_s() -> None:
