@@ -625,3 +625,22 @@ def test_sampled_and_exact_odds_agree_for_a_plus_n_blow(rt) -> None:
         p = exact.probability(k)
         assert abs(float(sampled.probability(k) - p)) <= 4 * math.sqrt(float(p * (1 - p)) / n) + 1e-12, k
     assert abs(float(sampled.mean() - exact.mean())) < 4 * math.sqrt(float(exact.variance()) / n)
+
+
+def test_we43_a_standard_in_the_front_rank(tmp_path: Path) -> None:
+    # WE-43, L717: the Humans cause 4 wounds, the Orcs 3 with their standard in the front
+    # rank (+1): a draw, both hold. A routed unit drops its standard (L731).
+    path = two_units(tmp_path, "{id: humans, side: a, profile: humans/human, models: 10}",
+                     "{id: orcs, side: b, profile: humans/human, models: 10, command: [standard]}")
+    p = Probe("wfb3", path, dice={"to_wound": [1] * 20}, active="a")
+    for u, wounds in [("humans", 4), ("orcs", 3)]:
+        p.set_counter("wounds_caused", u, wounds)
+    assert (p("combat_score", x="humans"), p("combat_score", x="orcs")) == (4, 4)
+    p("complete_charge", u="humans", t="orcs")
+    del p.unit["humans"].statuses["charged"]
+    p("round_result", members=[p.unit["humans"], p.unit["orcs"]])
+    assert p.logged("the combat is drawn") == [["humans", 4]]
+    p("begin_rout", r="orcs", w="humans")
+    assert "standard_dropped" in p.unit["orcs"].statuses
+    p.set_counter("wounds_caused", "orcs", 3)
+    assert p("combat_score", x="orcs") == 3
