@@ -218,3 +218,45 @@ def test_rage_advances_whatever_the_policy(tmp_path: Path) -> None:
     probe = Probe("40k5", field(tmp_path, '"Rage"'), dice=[], active="imperium")
     probe("movement_phase")
     assert probe.unit["marines"].pose.y == pytest.approx(12, abs=0.01)
+
+
+# ============================================================== assaulting through cover (E12)
+
+
+def cover_field(tmp_path: Path, gap: float, rules: str = "") -> Path:
+    # The marines (one rank of five, 25 mm bases) stand in a 10" x 4" wood; the Boyz' front
+    # rank is `gap` inches beyond the marines' front.
+    front = 20 + 0.4921
+    return battle_file(tmp_path, f"""
+edition: 40k5
+battlefield:
+  width: 72
+  depth: 48
+  terrain:
+    - {{id: wood, kind: forest, at: {{x: 36, y: 20}}, size: {{w: 10, h: 4}}, effects: ["Difficult Terrain"]}}
+units:
+  - {{id: marines, side: imperium, profile: imperium/space_marine, models: 5, rules: [{rules}], position: {{x: 36, y: 20, facing: 0}}}}
+  - {{id: boyz, side: orks, profile: orks/ork_boy, models: 5, position: {{x: 36, y: {front + gap + 0.4921}, facing: 180}}}}
+""")
+
+
+def test_e12_a_double_1_still_reaches_an_enemy_1_inch_away_at_initiative_1(tmp_path: Path) -> None:
+    # E12, L443: 1" from the Boyz, in a wood: the difficult terrain test (highest of 2D6)
+    # rolls a double 1, and the assault still goes in; the marines strike at Initiative 1.
+    probe = Probe("40k5", cover_field(tmp_path, 1.0), dice={"difficult_terrain_distance": [1, 1]},
+                  active="imperium")
+    assert probe("reaches", u="marines", t="boyz") is True
+    assert probe("strike_initiative", u="marines") == 1
+
+
+def test_a_short_difficult_terrain_roll_fails_the_assault(tmp_path: Path) -> None:
+    # L443: 3" away, the highest of 1 and 2 is 2: the assault fails; with frag grenades an
+    # assault that goes in keeps its Initiative (L447).
+    probe = Probe("40k5", cover_field(tmp_path, 3.0), dice={"difficult_terrain_distance": [1, 2]},
+                  active="imperium")
+    assert probe("reaches", u="marines", t="boyz") is False
+    assert probe.logged("is slowed by difficult terrain and fails to reach") == [["marines", "boyz"]]
+    probe = Probe("40k5", cover_field(tmp_path, 3.0, '"Frag Grenades"'),
+                  dice={"difficult_terrain_distance": [1, 4]}, active="imperium")
+    assert probe("reaches", u="marines", t="boyz") is True
+    assert probe("strike_initiative", u="marines") == 4
