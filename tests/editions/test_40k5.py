@@ -22,7 +22,7 @@ import pytest
 from helpers.aos4_probe import Probe
 
 from rules_run import open_battle
-from rules_run.chance import Dist, ScriptedChance, enumerate_exact
+from rules_run.chance import ScriptedChance, enumerate_exact
 from rules_run.engine.driver import run_battle
 from rules_run.engine.odds import attack_odds, plan_attacks, sample_attacks
 from rules_run.runtime.entities import Unit, Weapon

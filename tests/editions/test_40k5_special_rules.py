@@ -16,7 +16,7 @@ import pytest
 from helpers.aos4_probe import Probe, battle_file
 
 from rules_run import open_battle
-from rules_run.chance import ScriptedChance, enumerate_exact
+from rules_run.chance import enumerate_exact
 from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.odds import attack_odds, plan_attacks
 from rules_run.runtime.entities import Unit, Weapon
