@@ -300,8 +300,6 @@ class Runtime:
         Raises:
             LanguageError: a value that does not read as its type (located at ``where``).
         """
-        from rules_run.lang.parser import parse_dice
-
         out = dict(profile)
         for name, value in profile.items():
             decl = self.characteristics.get(name)
@@ -312,16 +310,19 @@ class Runtime:
                 out[name] = None
             elif decl.type == "need" and text.endswith("+") and text[:-1].isdigit():
                 out[name] = int(text[:-1])
+            elif decl.type == "dice" and text.isdigit():
+                out[name] = int(text)
             elif decl.type == "dice":
-                out[name] = int(text) if text.isdigit() else dice_of(
-                    parse_dice(text, where or Span("<data>", 1)), self.dice_decls)
+                from rules_run.lang.parser import parse_dice   # Lark only for dice in data
+
+                out[name] = dice_of(parse_dice(text, where or Span("<data>", 1)),
+                                    self.dice_decls)
             elif decl.type in ("int", "number") and text.lstrip("+-").isdigit():
                 out[name] = int(text)
         return out
 
     def bind_rule(self, text: str) -> RuleInstance:
         """A rule reference from data (``Ward Save (5+)``) as a :class:`RuleInstance`."""
-        from rules_run.lang.parser import parse_dice
         from rules_run.lang.rule_refs import resolve_rule
 
         rule, args = resolve_rule(text, self.ruleset.rules)
@@ -338,6 +339,8 @@ class Runtime:
                 raise ValueError(f"{text!r} gives rule {rule.name!r} more arguments than "
                                  f"its {len(positional)} parameter(s)")
             if arg.kind == "dice":
+                from rules_run.lang.parser import parse_dice   # Lark only for dice
+
                 values[param.name] = dice_of(parse_dice(str(arg.value), Span("<rule>", 1)),
                                              self.dice_decls)
             else:
