@@ -192,6 +192,9 @@ class CodeGen:
         disk cache had (:func:`rules_run.runtime.compiled.compile_ruleset` fills it)."""
         self.compiled = 0
         """How many of :attr:`codes` this code generator compiled itself."""
+        self.activating: set[str] = set()
+        """The actions whose body holds an ``activate`` (so a ``return`` in its body is
+        carried out of it by ``_Return``), found as their code is written."""
 
     def code(self, source: str, label: str) -> CodeType:
         """``source`` compiled (or found in :attr:`codes`)."""
@@ -324,6 +327,8 @@ class CodeGen:
 
     def _activate(self, fn: _Function, depth: int, s: ast.Activate, types, cite: str) -> None:
         """``activate``: the battle runs the body for its units one at a time."""
+        if fn.top is not None:   # a return in its body leaves the action by _Return
+            self.activating.add(fn.top.name)
         fn.emit(depth, "if env.state is None: "
                        f"raise _fail(\"'activate' needs a battle\", {fn.const(s.span)})")
         units, start = self._line(fn, depth, s.units, types), self._line(fn, depth, s.start, types)
