@@ -15,6 +15,8 @@ builtins are handed to :func:`compile_ruleset`, and its battle state comes in th
 
 from __future__ import annotations
 
+import atexit
+import itertools
 import marshal
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -472,6 +474,10 @@ class Runtime:
 
 _RUNTIMES: dict[tuple[int, int], tuple[Ruleset, Builtins, Runtime]] = {}
 
+FIGHTS_KEPT = 2000
+"""The most exact volley distributions (:attr:`Runtime.fight_cache`) the disk cache keeps
+for one ruleset: the first found."""
+
 
 def compile_ruleset(ruleset: Ruleset, *, builtins: Builtins) -> Runtime:
     """The compiled :class:`Runtime` of a ruleset, whose generated code calls the battle
@@ -493,5 +499,20 @@ def compile_ruleset(ruleset: Ruleset, *, builtins: Builtins) -> Runtime:
     runtime = Runtime(ruleset, builtins, codes if isinstance(codes, dict) else {})
     if fingerprint and runtime.codegen.compiled:
         cache.write("code", fingerprint, key, marshal.dumps(runtime.codegen.codes))
+    if fingerprint:
+        # the exact volleys an earlier process worked out: a first battle starts warm (a
+        # distribution is the same whoever enumerated it, so no result changes)
+        fights = cache.read("fights", fingerprint, key)
+        if isinstance(fights, dict):
+            runtime.fight_cache.update(fights)
+        atexit.register(_keep_fights, runtime, fingerprint, key, len(runtime.fight_cache))
     _RUNTIMES[(id(ruleset), id(builtins))] = (ruleset, builtins, runtime)
     return runtime
+
+
+def _keep_fights(runtime: Runtime, fingerprint: str, key: str, known: int) -> None:
+    """At exit: write the runtime's exact volleys to the disk cache, if it found new ones
+    (up to :data:`FIGHTS_KEPT`)."""
+    found = runtime.fight_cache
+    if len(found) > known and known < FIGHTS_KEPT:
+        cache.write("fights", fingerprint, key, dict(itertools.islice(found.items(), FIGHTS_KEPT)))
