@@ -87,3 +87,21 @@ def test_a_warm_start_imports_neither_lark_nor_jsonschema(fresh_cache):
     warm = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True)
     assert warm.stdout.strip() == "[]"
+
+
+def test_the_code_fingerprint_reads_the_files_only_when_they_changed(fresh_cache, tmp_path,
+                                                                   monkeypatch):
+    module = tmp_path / "a.py"
+    module.write_text("x = 1\n")
+    monkeypatch.setattr(cache, "_code_files", lambda: [("a.py", module)])
+    fingerprint = cache.code_fingerprint.__wrapped__
+    first = fingerprint()
+    assert len(list((fresh_cache / "fingerprint").iterdir())) == 1
+    reads = []
+    monkeypatch.setattr(type(module), "read_bytes",
+                        lambda self: reads.append(self) or open(self, "rb").read())
+    assert fingerprint() == first and reads == []   # same size and time: not read again
+    os.utime(module, ns=(1, 1))                       # the same text at another time
+    assert fingerprint() == first and reads == [module]
+    module.write_text("x = 2\n")                      # another text, of the same size
+    assert fingerprint() != first
