@@ -18,6 +18,7 @@ from __future__ import annotations
 import atexit
 import itertools
 import marshal
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -478,6 +479,12 @@ FIGHTS_KEPT = 2000
 """The most exact volley distributions (:attr:`Runtime.fight_cache`) the disk cache keeps
 for one ruleset: the first found."""
 
+_KEEP: list[tuple[weakref.ref[Runtime], Any, str, str, int]] = []
+"""The runtimes compiled in this process whose volleys are written at exit (if they are
+still alive then): each with the cache's folder then (a cache that has moved since, as in
+a test, is left alone), its ruleset's fingerprint, its cache key and how many volleys it
+started with."""
+
 
 def compile_ruleset(ruleset: Ruleset, *, builtins: Builtins) -> Runtime:
     """The compiled :class:`Runtime` of a ruleset, whose generated code calls the battle
@@ -505,14 +512,25 @@ def compile_ruleset(ruleset: Ruleset, *, builtins: Builtins) -> Runtime:
         fights = cache.read("fights", fingerprint, key)
         if isinstance(fights, dict):
             runtime.fight_cache.update(fights)
-        atexit.register(_keep_fights, runtime, fingerprint, key, len(runtime.fight_cache))
+        if not _KEEP:
+            atexit.register(_keep_all_fights)
+        _KEEP.append((weakref.ref(runtime), cache.cache_dir(), fingerprint, key,
+                      len(runtime.fight_cache)))
     _RUNTIMES[(id(ruleset), id(builtins))] = (ruleset, builtins, runtime)
     return runtime
 
 
+def _keep_all_fights() -> None:
+    """At exit: :func:`_keep_fights` for each runtime still alive."""
+    for ref, folder, fingerprint, key, known in _KEEP:
+        runtime = ref()
+        if runtime is not None and folder == cache.cache_dir():
+            _keep_fights(runtime, fingerprint, key, known)
+
+
 def _keep_fights(runtime: Runtime, fingerprint: str, key: str, known: int) -> None:
-    """At exit: write the runtime's exact volleys to the disk cache, if it found new ones
-    (up to :data:`FIGHTS_KEPT`)."""
+    """Write the runtime's exact volleys to the disk cache, if it found new ones (up to
+    :data:`FIGHTS_KEPT`)."""
     found = runtime.fight_cache
     if len(found) > known and known < FIGHTS_KEPT:
         cache.write("fights", fingerprint, key, dict(itertools.islice(found.items(), FIGHTS_KEPT)))
