@@ -43,18 +43,43 @@ def cache_dir() -> Path | None:
 @functools.cache
 def code_fingerprint() -> str:
     """A digest of what the interpreter is: its version, Python's, and the text of its own
-    modules, grammar and schemas (a change to any of them makes every entry stale)."""
+    modules, grammar and schemas (a change to any of them makes every entry stale).
+
+    The text is read only when a file's size or time of change is new: the digest found
+    for the files as they stood is itself kept in the cache, under their names, sizes and
+    times (as Python trusts them for its ``.pyc`` files)."""
     from rules_run import __version__
+
+    files = _code_files()
+    stamp = digest(f"{__version__} {sys.version}", *(
+        f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}"
+        for name, path in files for stat in (path.stat(),)))
+    found = read("fingerprint", stamp, stamp)
+    if isinstance(found, str):
+        return found
+    summed = hashlib.sha256(f"{__version__} {sys.version}".encode())
+    for name, path in files:
+        summed.update(name.encode() + b"\0")
+        summed.update(path.read_bytes())
+    write("fingerprint", stamp, stamp, summed.hexdigest())
+    return summed.hexdigest()
+
+
+def _code_files() -> list[tuple[str, Path]]:
+    """The interpreter's own modules, grammar and schemas: (name, path), in a fixed order."""
     from rules_run.paths import GRAMMAR_DIR, SCHEMAS_DIR
 
-    digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
     here = Path(__file__).resolve().parent
-    for folder, pattern in ((here, "*.py"), (GRAMMAR_DIR, "*"), (SCHEMAS_DIR, "*")):
-        for path in sorted(folder.rglob(pattern)):
-            if path.is_file():
-                digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-                digest.update(path.read_bytes())
-    return digest.hexdigest()
+    found = []
+    for folder, suffix in ((here, ".py"), (GRAMMAR_DIR, ""), (SCHEMAS_DIR, "")):
+        named = []
+        for root, dirs, names in os.walk(folder):   # faster than Path.rglob
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            rel = Path(root).relative_to(folder).as_posix()
+            named += [(name if rel == "." else f"{rel}/{name}", Path(root, name))
+                      for name in names if name.endswith(suffix)]
+        found += sorted(named)
+    return found
 
 
 def content_hash(folder: Path) -> str:

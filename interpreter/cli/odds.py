@@ -146,9 +146,12 @@ def _pct(p: Fraction | float) -> str:
 
 def _table_json(d: Dist) -> list[dict[str, Any]]:
     """Every k from 0 to the most: exactly and at least, as numbers and exact fractions."""
-    return [{"k": k, "exactly": float(d.probability(k)), "at_least": float(d.p_at_least(k)),
-             "exactly_exact": str(d.probability(k)), "at_least_exact": str(d.p_at_least(k))}
-            for k in range(0, d.max() + 1)]
+    rows = []
+    for k in range(0, d.max() + 1):
+        exactly, at_least = d.probability(k), d.p_at_least(k)   # each fraction made once
+        rows.append({"k": k, "exactly": float(exactly), "at_least": float(at_least),
+                     "exactly_exact": str(exactly), "at_least_exact": str(at_least)})
+    return rows
 
 
 def _json(ruleset, o: Odds, samples: int) -> dict:

@@ -31,9 +31,10 @@ from typing import Any, NoReturn, TypeAlias
 import attrs
 import yaml
 
+from rules_run import cache
 from rules_run.buffers import read_text
 from rules_run.diagnostics import DataError, DiagnosticBag, Span
-from rules_run.limits import limit, too_many
+from rules_run.limits import current, limit, too_many
 from rules_run.paths import PathRefused
 
 __all__ = ["Key", "DataPath", "YamlDocument", "load_yaml", "path_text"]
@@ -256,6 +257,18 @@ def load_yaml(path: str | Path, text: str | None = None) -> YamlDocument:
     shown = str(path)
     if text is None:
         text = _read(path, shown)
+    # a text once read without a mistake reads the same again (under the same limits)
+    key = cache.digest(cache.code_fingerprint(), shown, text, ",".join(map(str, current())))
+    doc = cache.read("yaml", key, key)
+    if isinstance(doc, YamlDocument):
+        return doc
+    doc = _load(shown, text)
+    cache.write("yaml", key, key, doc)
+    return doc
+
+
+def _load(shown: str, text: str) -> YamlDocument:
+    """:func:`load_yaml` without the disk cache."""
     bag = DiagnosticBag()
     bag.remember_source(shown, text)
     try:

@@ -8,6 +8,7 @@ parses and checks each ruleset once.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from typing import Any
 from pathlib import Path
@@ -28,7 +29,6 @@ from rules_run.editions.registry import MANIFEST, find_edition
 from rules_run.editions.ruleset import Origin, Ruleset
 from rules_run.lang import ast
 from rules_run.lang.checker import check_declarations, forget_checked, report_unused
-from rules_run.lang.parser import forget_parsed, parse_file
 from rules_run.lang.reuse import resolve_reuses
 from rules_run.limits import current as current_limits
 from rules_run.paths import PathRefused, named_path, shown
@@ -43,7 +43,8 @@ def clear_cache() -> None:
     benchmarks use it to time a cold load)."""
     _CACHE.clear()
     forget_read()
-    forget_parsed()
+    if "rules_run.lang.parser" in sys.modules:   # nothing parsed if it was never imported
+        sys.modules["rules_run.lang.parser"].forget_parsed()
     forget_checked()
 
 
@@ -153,6 +154,8 @@ class _Builder:
             fail(self.bag)
         files = [self.reader.named(f, manifest.span(("rules", i)))
                  for i, f in enumerate(manifest.value["rules"])]
+        from rules_run.lang.parser import parse_file   # Lark only when a file is parsed
+
         parsed = []
         for i, f in enumerate(files):
             if f is None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules_run.lang import ast
-from rules_run.lang.walk import walk
 from rules_run.runtime.env import Env
 
 if TYPE_CHECKING:
@@ -33,8 +32,7 @@ class CompiledAction:
         types = {p.name: p.type for p in decl.params}
         self.body = runtime.codegen.block(decl.body, types, runtime.ruleset.cite(decl.name),
                                           top=decl)
-        self.returns_directly = not any(isinstance(node, ast.Activate)
-                                        for node in walk(decl.body))
+        self.returns_directly = decl.name not in runtime.codegen.activating
         """Whether every ``return`` is a Python return (none is inside an activation)."""
         limit = decl.limit if isinstance(decl, ast.ActionDecl) else None
         self.limit = limit

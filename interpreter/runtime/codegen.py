@@ -44,7 +44,12 @@ from rules_run.runtime.dice import dice_of
 from rules_run.runtime.entities import StatusWith
 from rules_run.runtime.env import fail, show, tally_of
 from rules_run.runtime.events import Log
-from rules_run.runtime.operators import binop_function, lookup_function, ordered_function
+from rules_run.runtime.operators import (
+    binop_function,
+    lookup_function,
+    ordered_function,
+    table_lookup_function,
+)
 from rules_run.runtime.records import Record, field_of
 from rules_run.runtime.types import Builtins
 
@@ -52,6 +57,9 @@ if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
 
 __all__ = ["CodeGen"]
+
+_UNKNOWN = object()
+"""What :meth:`CodeGen._fixed` gives for a value known only when the code runs."""
 
 _SPECIAL_NAMES = {
     "nobody": "None",
@@ -192,6 +200,9 @@ class CodeGen:
         disk cache had (:func:`rules_run.runtime.compiled.compile_ruleset` fills it)."""
         self.compiled = 0
         """How many of :attr:`codes` this code generator compiled itself."""
+        self.activating: set[str] = set()
+        """The actions whose body holds an ``activate`` (so a ``return`` in its body is
+        carried out of it by ``_Return``), found as their code is written."""
 
     def code(self, source: str, label: str) -> CodeType:
         """``source`` compiled (or found in :attr:`codes`)."""
@@ -324,6 +335,8 @@ class CodeGen:
 
     def _activate(self, fn: _Function, depth: int, s: ast.Activate, types, cite: str) -> None:
         """``activate``: the battle runs the body for its units one at a time."""
+        if fn.top is not None:   # a return in its body leaves the action by _Return
+            self.activating.add(fn.top.name)
         fn.emit(depth, "if env.state is None: "
                        f"raise _fail(\"'activate' needs a battle\", {fn.const(s.span)})")
         units, start = self._line(fn, depth, s.units, types), self._line(fn, depth, s.start, types)
@@ -422,9 +435,50 @@ class CodeGen:
         return f"({name!r} in getattr({target}, 'marks', ()))"
 
     def _x_Lookup(self, fn, e: ast.Lookup, types) -> str:
+        table = self._known_table(fn, e.target, types)
+        if table is not None:
+            cell = self._fixed(fn, e, types)
+            if cell is not _UNKNOWN:   # a cell with constant keys is read once, here
+                return self._value(fn, cell)
+            lookup = fn.const(table_lookup_function(e, table))
+            return f"{lookup}(({''.join(f'{self.ex(fn, k, types)}, ' for k in e.keys)}))"
         lookup = fn.const(lookup_function(e))
         keys = "".join(f"{self.ex(fn, k, types)}, " for k in e.keys)
         return f"{lookup}({self.ex(fn, e.target, types)}, ({keys}))"
+
+    def _known_table(self, fn, e: ast.Expr, types) -> Any:
+        """The table ``e`` names when it is a table's declared name (not a local), else
+        None."""
+        if not isinstance(e, ast.Name) or e.name in fn.bound or e.name in types:
+            return None
+        if isinstance(self.rt.decls.get(e.name), ast.TableDecl):
+            return self.rt.tables[e.name]
+        return None
+
+    def _fixed(self, fn, e: ast.Expr, types) -> Any:
+        """The value of ``e`` when the code is written, if it has one: a number or text
+        written in the rules, or a table's cell at keys so written; else ``_UNKNOWN`` (a
+        cell the table does not have is reported when the lookup runs)."""
+        if isinstance(e, ast.Literal):
+            return e.value if type(e.value) in (int, float, str) else _UNKNOWN
+        if not isinstance(e, ast.Lookup):
+            return _UNKNOWN
+        table = self._known_table(fn, e.target, types)
+        keys = tuple(k.value for k in e.keys if isinstance(k, ast.Literal)
+                     and type(k.value) in (int, str))
+        if table is None or len(keys) != len(e.keys):
+            return _UNKNOWN
+        try:
+            return table.lookup(*keys)
+        except KeyError:
+            return _UNKNOWN
+
+    @staticmethod
+    def _value(fn, value: Any) -> str:
+        """Python source giving ``value``, a value known when the code is written."""
+        if value is None or type(value) in (bool, int, str):
+            return repr(value)
+        return fn.const(value)
 
     def _x_Call(self, fn, e: ast.Call, types) -> str:
         name = e.name
@@ -473,6 +527,13 @@ class CodeGen:
         # two whole numbers add, subtract and multiply in place; anything else (none, a
         # list, an error to report) goes through the operator's function. Both sides are
         # evaluated either way (they may roll dice).
+        # a whole number known when the code is written needs no test
+        if type(self._fixed(fn, e.right, types)) is int:
+            a = fn.temp()
+            return f"({a} {e.op} {right} if type({a} := {left}) is int else {op}({a}, {right}))"
+        if type(self._fixed(fn, e.left, types)) is int:
+            b = fn.temp()
+            return f"({left} {e.op} {b} if type({b} := {right}) is int else {op}({left}, {b}))"
         a, b = fn.temp(), fn.temp()
         return (f"({a} {e.op} {b} if (type({a} := {left}) is int) & (type({b} := {right}) "
                 f"is int) else {op}({a}, {b}))")
@@ -481,6 +542,13 @@ class CodeGen:
         left, right = self.ex(fn, e.left, types), self.ex(fn, e.right, types)
         if e.op in ("==", "!="):
             return f"({left} {e.op} {right})"
+        # a side known when the code is written to be a number or a text is never none
+        if type(self._fixed(fn, e.right, types)) in (int, float, str):
+            a = fn.temp()
+            return f"((({a} := {left}) is not None) and {a} {e.op} {right})"
+        if type(self._fixed(fn, e.left, types)) in (int, float, str):
+            b = fn.temp()
+            return f"((({b} := {right}) is not None) and {left} {e.op} {b})"
         a, b = fn.temp(), fn.temp()
         # both sides are evaluated (they may roll dice); none compares false
         return (f"((({a} := {left}) is not None) & (({b} := {right}) is not None) "

@@ -15,7 +15,10 @@ builtins are handed to :func:`compile_ruleset`, and its battle state comes in th
 
 from __future__ import annotations
 
+import atexit
+import itertools
 import marshal
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -300,8 +303,6 @@ class Runtime:
         Raises:
             LanguageError: a value that does not read as its type (located at ``where``).
         """
-        from rules_run.lang.parser import parse_dice
-
         out = dict(profile)
         for name, value in profile.items():
             decl = self.characteristics.get(name)
@@ -312,16 +313,19 @@ class Runtime:
                 out[name] = None
             elif decl.type == "need" and text.endswith("+") and text[:-1].isdigit():
                 out[name] = int(text[:-1])
+            elif decl.type == "dice" and text.isdigit():
+                out[name] = int(text)
             elif decl.type == "dice":
-                out[name] = int(text) if text.isdigit() else dice_of(
-                    parse_dice(text, where or Span("<data>", 1)), self.dice_decls)
+                from rules_run.lang.parser import parse_dice   # Lark only for dice in data
+
+                out[name] = dice_of(parse_dice(text, where or Span("<data>", 1)),
+                                    self.dice_decls)
             elif decl.type in ("int", "number") and text.lstrip("+-").isdigit():
                 out[name] = int(text)
         return out
 
     def bind_rule(self, text: str) -> RuleInstance:
         """A rule reference from data (``Ward Save (5+)``) as a :class:`RuleInstance`."""
-        from rules_run.lang.parser import parse_dice
         from rules_run.lang.rule_refs import resolve_rule
 
         rule, args = resolve_rule(text, self.ruleset.rules)
@@ -338,6 +342,8 @@ class Runtime:
                 raise ValueError(f"{text!r} gives rule {rule.name!r} more arguments than "
                                  f"its {len(positional)} parameter(s)")
             if arg.kind == "dice":
+                from rules_run.lang.parser import parse_dice   # Lark only for dice
+
                 values[param.name] = dice_of(parse_dice(str(arg.value), Span("<rule>", 1)),
                                              self.dice_decls)
             else:
@@ -469,6 +475,16 @@ class Runtime:
 
 _RUNTIMES: dict[tuple[int, int], tuple[Ruleset, Builtins, Runtime]] = {}
 
+FIGHTS_KEPT = 2000
+"""The most exact volley distributions (:attr:`Runtime.fight_cache`) the disk cache keeps
+for one ruleset: the first found."""
+
+_KEEP: list[tuple[weakref.ref[Runtime], Any, str, str, int]] = []
+"""The runtimes compiled in this process whose volleys are written at exit (if they are
+still alive then): each with the cache's folder then (a cache that has moved since, as in
+a test, is left alone), its ruleset's fingerprint, its cache key and how many volleys it
+started with."""
+
 
 def compile_ruleset(ruleset: Ruleset, *, builtins: Builtins) -> Runtime:
     """The compiled :class:`Runtime` of a ruleset, whose generated code calls the battle
@@ -490,5 +506,31 @@ def compile_ruleset(ruleset: Ruleset, *, builtins: Builtins) -> Runtime:
     runtime = Runtime(ruleset, builtins, codes if isinstance(codes, dict) else {})
     if fingerprint and runtime.codegen.compiled:
         cache.write("code", fingerprint, key, marshal.dumps(runtime.codegen.codes))
+    if fingerprint:
+        # the exact volleys an earlier process worked out: a first battle starts warm (a
+        # distribution is the same whoever enumerated it, so no result changes)
+        fights = cache.read("fights", fingerprint, key)
+        if isinstance(fights, dict):
+            runtime.fight_cache.update(fights)
+        if not _KEEP:
+            atexit.register(_keep_all_fights)
+        _KEEP.append((weakref.ref(runtime), cache.cache_dir(), fingerprint, key,
+                      len(runtime.fight_cache)))
     _RUNTIMES[(id(ruleset), id(builtins))] = (ruleset, builtins, runtime)
     return runtime
+
+
+def _keep_all_fights() -> None:
+    """At exit: :func:`_keep_fights` for each runtime still alive."""
+    for ref, folder, fingerprint, key, known in _KEEP:
+        runtime = ref()
+        if runtime is not None and folder == cache.cache_dir():
+            _keep_fights(runtime, fingerprint, key, known)
+
+
+def _keep_fights(runtime: Runtime, fingerprint: str, key: str, known: int) -> None:
+    """Write the runtime's exact volleys to the disk cache, if it found new ones (up to
+    :data:`FIGHTS_KEPT`)."""
+    found = runtime.fight_cache
+    if len(found) > known and known < FIGHTS_KEPT:
+        cache.write("fights", fingerprint, key, dict(itertools.islice(found.items(), FIGHTS_KEPT)))

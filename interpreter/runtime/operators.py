@@ -11,7 +11,7 @@ from typing import Any
 from rules_run.lang import ast
 from rules_run.runtime.env import fail, show
 
-__all__ = ["binop_function", "lookup_function", "ordered_function"]
+__all__ = ["binop_function", "lookup_function", "ordered_function", "table_lookup_function"]
 
 
 def _divide(a: Any, b: Any) -> Any:
@@ -64,6 +64,22 @@ def lookup_function(e: ast.Lookup) -> Callable[[Any, tuple], Any]:
             raise fail(getattr(err, "message", None) or
                         f"table {table.name!r} has no cell {list(key)}", e.span,
                         "table-key") from None
+    return lookup
+
+
+def table_lookup_function(e: ast.Lookup, table: Any) -> Callable[[tuple], Any]:
+    """``table[key...]`` for a table known when the code is written: a cell found at once,
+    anything else (a none key, a key the table does not list, a bool) as
+    :func:`lookup_function` has it."""
+    cells = table.cells
+    generic = lookup_function(e)
+    absent = object()
+
+    def lookup(key):
+        cell = cells.get(key, absent)
+        if cell is absent or bool in map(type, key):
+            return generic(table, key)
+        return cell
     return lookup
 
 

@@ -70,7 +70,7 @@ def used(state, env, span, name, *args):
 def _counter_key(state: BattleState, env, name, keys, span):
     """The key of a counter's value for ``keys`` (its values' ids), first setting it to the
     counter's initial value."""
-    key = (name, *(getattr(k, "id", k) for k in keys))
+    key = (name, *[getattr(k, "id", k) for k in keys])   # a list: faster than a generator
     if key in state.counters:   # checked when it was first set
         return key
     decl = state.runtime.decls.get(name)
