@@ -239,7 +239,9 @@ class EffectChecker:
         """``reroll lowest die of NAME [if COND]``: NAME is a plain roll (a test's result is
         re-rolled by ``reroll failed``), of dice each rolled once (not a pool that grows),
         with the faces named; the condition is read once the dice are rolled."""
-        what = f"reroll {'dice showing' if e.pick == 'showing' else e.pick} ... of"
+        what = {"all": "reroll all dice of", "lowest": "reroll lowest die of",
+                "highest": "reroll highest die of", "showing": "reroll dice showing ... of"
+                }[e.pick]
         target = self.ctx.decls.get(e.roll)
         if isinstance(target, ast.RollDecl) and target.is_test:
             self.ctx.error(f"{what} {e.roll!r}: {e.roll!r} is a test, whose result a rule "
