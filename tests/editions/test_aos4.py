@@ -1009,3 +1009,18 @@ override action combat_attacks(attacker: unit, target: unit)         @ "not in s
     # one weapon alone: its count is the roll's
     (plan,) = plan_attacks(rt2, unit(rt2, "attacker", weapons=(weapon(rt2),)), unit(rt2))
     assert plan.attacks == Dist.uniform([1, 2, 3])
+
+
+def test_rules_odds_exact_table_keeps_long_fractions_apart(capsys) -> None:
+    """The duel's 11 attacks give fractions of 50 digits and more: each exact column is as
+    wide as its longest fraction, so every row splits into k, two percentages and two
+    fractions, and the fractions end in the same columns."""
+    from rules_run.cli.odds import main as odds_main
+    assert odds_main(["-e", "aos4", "rulesets/aos4/battles/duel.yaml", "--attacker",
+                      "liberators", "--target", "clanrats", "--exact"]) == 0
+    table = capsys.readouterr().out.split("damage:\n")[1].split("models removed:")[0]
+    rows = table.splitlines()[1:]
+    assert len(rows) > 10 and max(len(r.split()[3]) for r in rows) > 40
+    assert all(len(r.split()) == 5 for r in rows)
+    assert len({len(r) for r in rows}) == 1
+    assert len({r.rindex(r.split()[3]) + len(r.split()[3]) for r in rows}) == 1
