@@ -1023,4 +1023,4 @@ def test_rules_odds_exact_table_keeps_long_fractions_apart(capsys) -> None:
     assert len(rows) > 10 and max(len(r.split()[3]) for r in rows) > 40
     assert all(len(r.split()) == 5 for r in rows)
     assert len({len(r) for r in rows}) == 1
-    assert len({r.rindex(r.split()[3]) + len(r.split()[3]) for r in rows}) == 1
+    assert len({r.index(r.split()[3]) + len(r.split()[3]) for r in rows}) == 1
