@@ -246,9 +246,25 @@ def test_all_out_attack_and_defence_change_hit_and_save_rolls_for_one_attack() -
     BUILTINS["apply"](probe.state, probe.env, None, "all_out_attacking", lib)
     BUILTINS["apply"](probe.state, probe.env, None, "exposed", lib)
     BUILTINS["apply"](probe.state, probe.env, None, "all_out_defending", hounds)
-    assert probe("hit_modifier", attacker="liberators", target="warhounds", shooting=False) == 1
-    assert probe("save_modifier", target="warhounds") == 1
-    assert probe("save_modifier", target="liberators") == -1
+    assert roll_modifiers(probe, "battle_hit_roll", attacker="liberators", target="warhounds",
+                          shooting=False) == [(1, "all_out_attacking")]
+    assert roll_modifiers(probe, "save_roll", target="warhounds", by="liberators") == [
+        (1, "all_out_defending")]
+    assert roll_modifiers(probe, "save_roll", target="liberators", by="warhounds") == [
+        (-1, "exposed")]
+
+
+def roll_modifiers(probe: Probe, roll: str, *, by: str | None = None,
+                   **args: Any) -> list[tuple[int, str]]:
+    """The rules' modifiers of one hit roll (``situation`` 0) or save roll against a weapon
+    of ``attacker`` (or ``by``), as (amount, source)."""
+    owner = args.get("attacker", by)
+    w = probe("melee_weapons", u=owner)[0]
+    extra = {"situation": 0} if roll == "battle_hit_roll" else {}
+    before = len(probe.env.events)
+    probe(roll, weapon=w, **args, **extra)
+    (event,) = [e for e in probe.env.events[before:] if getattr(e, "rule", None) == roll]
+    return [(m["amount"], m["source"]) for m in event.modifiers]
 
 
 def test_at_the_double_replaces_the_run_roll_with_6() -> None:
@@ -562,8 +578,8 @@ def test_we46_a_guarded_infantry_hero_beyond_12_inches_cannot_be_shot() -> None:
     assert probe("guarded", u="grey_seer")
     assert not probe("targetable", shooter="judicators", target="grey_seer")
     assert probe("targetable", shooter="judicators", target="clanrats")
-    assert probe("hit_modifier", attacker="judicators", target="grey_seer", shooting=True) == -1
-    assert probe("hit_modifier", attacker="judicators", target="grey_seer", shooting=False) == 0
+    assert probe("guarded_modifier", target="grey_seer", shooting=True) == -1
+    assert probe("guarded_modifier", target="grey_seer", shooting=False) == 0
     BUILTINS["destroy"](probe.state, probe.env, None, probe.unit["clanrats"])
     assert not probe("guarded", u="grey_seer")
     assert probe("targetable", shooter="judicators", target="grey_seer")
@@ -753,7 +769,8 @@ def test_covering_fire_shoots_at_minus_1_to_hit() -> None:
     # +1 All-out Attack and -1 Covering Fire: the situation modifier is 0 (L761, L769)
     probe = Probe("aos4-gh2025", f"{SEASONS}/covering_fire_guarded.yaml")
     BUILTINS["apply"](probe.state, probe.env, None, "covering_volley", probe.unit["judicators"])
-    assert probe("hit_modifier", attacker="judicators", target="clanrats", shooting=True) == -1
+    assert roll_modifiers(probe, "battle_hit_roll", attacker="judicators", target="clanrats",
+                          shooting=True) == [(-1, "covering_volley")]
     assert hits
 
 
@@ -880,7 +897,7 @@ def test_the_crit_abilities_act_in_the_battles_attacks() -> None:
     # Crit (2 Hits), L948: the Liberators' critical hit makes two wound rolls (6 and 1), one
     # save roll (1, failed): 1 damage point.
     probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [6], "wound_roll": [6, 1],
-                                        "battle_save_roll": [1]})
+                                        "save_roll": [1]})
     assert strike_once(probe, "liberators", "clanrats") == 1
     # Crit (Mortal), L950: the Knight-Questor's critical hit inflicts its Damage 2 as mortal
     # damage at once, no wound or save roll; charging, with charge_bonus_on_mortal, still 2
@@ -895,7 +912,7 @@ def test_the_crit_abilities_act_in_the_battles_attacks() -> None:
 def test_charge_plus_1_damage_reaches_the_battles_attacks(charging: bool, damage: int) -> None:
     # L470: the Dracothian Guard's Stormstrike Glaive (Damage 2) strikes for 3 after a charge.
     probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [4], "wound_roll": [4],
-                                        "battle_save_roll": [1]})
+                                        "save_roll": [1]})
     assert strike_once(probe, "dracothian_guard", "clanrats", charging=charging) == damage
 
 
