@@ -215,7 +215,7 @@ def test_we42_seizing_the_initiative_makes_the_opponent_the_underdog() -> None:
 
 def test_a_command_costs_one_point_and_is_used_once_per_phase_by_an_army() -> None:
     probe = Probe("aos4", BATTLE)
-    probe("next_phase")
+    probe.next_phase()
     probe.set_counter("command_points", "order", 4)
     assert probe("can_command", u="liberators", command="All-out Attack")
     probe("use_command", u="liberators", command="All-out Attack")
@@ -229,7 +229,7 @@ def test_a_command_costs_one_point_and_is_used_once_per_phase_by_an_army() -> No
 
 def test_with_command_limit_unit_each_unit_may_use_a_command_once_per_phase() -> None:
     probe = Probe("aos4", BATTLE, options={"command_limit": "unit"})
-    probe("next_phase")
+    probe.next_phase()
     probe.set_counter("command_points", "order", 1)
     probe("use_command", u="liberators", command="Covering Fire")
     assert not probe("can_command", u="judicators", command="Covering Fire")  # no points left
@@ -270,7 +270,7 @@ def roll_modifiers(probe: Probe, roll: str, *, by: str | None = None,
 def test_at_the_double_replaces_the_run_roll_with_6() -> None:
     # L455: 6 instead of the run roll: no run roll is made; the unit moves Move + 6.
     probe = Probe("aos4", BATTLE, dice={})
-    probe("next_phase")
+    probe.next_phase()
     probe.set_counter("command_points", "order", 4)
     probe("run_move", u="knight_questor")
     assert ["At the Double", "knight_questor", "command points left", 3] in probe.logged(
@@ -283,7 +283,7 @@ def test_at_the_double_replaces_the_run_roll_with_6() -> None:
 def test_redeploy_moves_a_unit_d6_inches_in_the_enemy_movement_phase() -> None:
     orders = [{"decision": "redeploy", "choose": "liberators"}]
     probe = Probe("aos4", BATTLE, dice={"redeploy_roll": [4]}, active="chaos", orders=orders)
-    probe("next_phase")
+    probe.next_phase()
     probe.set_counter("command_points", "order", 4)
     probe("redeploy_step")
     assert ["Redeploy", "liberators", "command points left", 3] in probe.logged("command")
@@ -306,7 +306,7 @@ def rallied(tmp_path: Path, unit: str, damage: int, dice: list[int], *, clanrats
     """``unit`` takes ``damage`` points, then uses Rally with these rally rolls."""
     path = battle_file(tmp_path, RALLY.format(clanrats=clanrats, command=command))
     probe = Probe("aos4", path, dice={"rally_points": dice})
-    probe("next_phase")
+    probe.next_phase()
     u = probe.unit[unit]
     probe.set_counter("command_points", u.side, 1)
     probe("allocate_damage", u=unit, points=damage)
@@ -458,7 +458,7 @@ def banishing(tmp_path: Path, edition: str, level: int, casting: list[int], *,
     if whole_phase:
         probe("hero_phase")
     else:
-        probe("next_phase")
+        probe.next_phase()
         probe("cast_mystic_shield", w="knight_incantor", penalty=0)
         probe("banish_manifestation", w="knight_incantor")
     return probe
