@@ -211,7 +211,8 @@ def _roll_line(e: Roll | AutomaticTest, w: Words, again: bool) -> str:
     mods = "".join(f" {m['amount']:+d} ({m['source']})" for m in e.modifiers)
     total = e.value
     faces = w.counted.get(e.rule)
-    if faces is not None and isinstance(e.natural, int):
+    counted = faces is not None and isinstance(e.natural, int)
+    if counted:
         # a count of the dice showing some faces: the faces, then the count
         n = e.natural
         count = (f"{'no' if n == 0 else n} {'die' if n <= 1 else 'dice'} "
@@ -223,19 +224,18 @@ def _roll_line(e: Roll | AutomaticTest, w: Words, again: bool) -> str:
         shown = f" = {w.name(total)}" if (mods or len(e.dice) > 1) and total is not None else ""
     if isinstance(total, dict):   # a record: what the dice give, beside them
         shown = f" ({w.name(total)})"
-    if e.first_dice:
-        first = "+".join(str(d) for d in e.first_dice)
-        dice = f"{first}, re-rolled to {dice}"
+    if e.first_dice:   # a plain roll's dice re-rolled by rules
+        first = (" " if counted else "+").join(str(d) for d in e.first_dice)
+        dice = f"{first}, re-rolled ({', '.join(e.rerolled_by or ())}) to {dice}"
     result = {"pass": " → passes", "fail": " → fails"}.get(e.result or "", "")
     cause = ""
-    if e.rerolled:
+    if e.rerolled and not e.first_dice:
         by = e.rerolled_by
         cause = f" (after a re-roll: {', '.join(by)})" if by else " (after a re-roll)"
-    elif again:
+    elif again and not e.rerolled:
         cause = f" (a re-roll: {w.rerolls[e.rule]})"
     if e.reroll_refused:
-        cause += (f" ({', '.join(e.reroll_refused)}: refused, a die is re-rolled at most "
-                  "once)")
+        cause += f" ({', '.join(e.reroll_refused)} refused: a die is re-rolled at most once)"
     return f"    {head}: rolled {dice}{mods}{shown}{_need_text(e)}{result}{cause}"
 
 

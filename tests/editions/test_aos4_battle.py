@@ -1123,3 +1123,33 @@ def test_a_unit_is_in_combat_only_with_visible_enemies(tmp_path: Path) -> None:
     BUILTINS["engage"](probe.state, probe.env, None, probe.unit["clanrat"], probe.unit["judicators"])
     assert probe("in_combat", u="judicators")
     assert probe("foes_in_combat", u="judicators") == [probe.unit["clanrat"]]
+
+
+def test_the_report_tells_a_rally_roll_by_its_faces_and_the_dice_that_count() -> None:
+    # Rally (L1152-L1158): six dice, one rally point for each 4+; the report gives the faces
+    # and how many show 4+, not a sum that is no sum ("5+1+1+1+5+2 = 2").
+    from rules_run.engine.narrate import Words, narrate
+    ruleset, runtime, battle = open_battle("aos4", BATTLE)
+    result = run_battle(runtime, battle)
+    lines = list(narrate(result.events or [], Words.of(ruleset, battle)))
+    rallies = [line for line in lines if "rally: rolled" in line or "rallies: rolled" in line]
+    assert rallies and all(line.endswith(" show 4+") or line.endswith(" shows 4+")
+                           for line in rallies)
+    assert "    Chaos Warhounds rally: rolled 5 1 1 1 5 2: 2 dice show 4+" in lines
+
+
+def test_the_report_says_when_a_score_is_below_any_roll() -> None:
+    # a Leadership-like test whose score a modifier took to 0: 2D6 never roll that low
+    from rules_run.engine.narrate import Words, narrate
+    from rules_run.runtime.events import Test
+    event = Test(rule="break_test", units=["u"], dice=[3, 5], natural=8, modifiers=[],
+                 need=None, value=8, result="fail", rerolled=False, marks=[],
+                 target=["<=", 0])
+    assert list(narrate([event], Words(None, {"u": "Clanrats"}))) == [
+        "    Clanrats: Break test: rolled 3+5 = 8, needing 0 or less (no roll of 2 dice is "
+        "that low) → fails"]
+    reachable = Test(rule="break_test", units=["u"], dice=[3, 5], natural=8, modifiers=[],
+                     need=None, value=8, result="fail", rerolled=False, marks=[],
+                     target=["<=", 2])
+    assert list(narrate([reachable], Words(None, {"u": "Clanrats"})))[0].endswith(
+        "needing 2 or less → fails")

@@ -151,3 +151,13 @@ rule "Keen" @ L2
                            "again whole, not die by die (the dice it adds hang on its faces)"),
         (14, "undefined-name", "undefined name 'result'"),
     ]
+
+
+def test_the_report_tells_the_dice_first_rolled_and_the_refused_reroll(tmp_path) -> None:
+    from rules_run.engine.narrate import Words, narrate
+    rt = kit(tmp_path, RULES)
+    both = unit(rt, rules=("One die", "Whole roll"))
+    _, event = scripted(rt, "charge", both, [1, 3, 4])
+    assert list(narrate([event], Words(None, {"u": "Swordsmen"}))) == [
+        "    Swordsmen: Charge: rolled 1+3, re-rolled (One die) to 4+3 = 7 (Whole roll "
+        "refused: a die is re-rolled at most once)"]
