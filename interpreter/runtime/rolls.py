@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules_run.chance import DiceExpr, Die
+from rules_run.chance import Adding, DiceExpr, Die
 from rules_run.lang import ast
 from rules_run.lang.walk import walk
 from rules_run.limits import limit, too_many
@@ -282,13 +282,14 @@ class CompiledRoll:
             if not picked:
                 refused.append(text)
                 continue
-            if len(physical) != len(now):   # a pool that grew is rolled again whole
+            if isinstance(rolled, Adding):   # a pool that grows is rolled again whole
                 now = list(_rolled(env, rolled, physical, self.name))
+                picked = list(range(len(now)))
             else:
                 new = env.chance.roll(tuple(physical[i] for i in picked), self.name)
                 for i, face in zip(picked, new):
                     now[i] = face
-            done.update(range(len(now)) if len(physical) != len(faces) else picked)
+            done.update(picked)
             rerolled_by.append(text)
         return tuple(now), refused
 

@@ -161,3 +161,17 @@ def test_the_report_tells_the_dice_first_rolled_and_the_refused_reroll(tmp_path)
     assert list(narrate([event], Words(None, {"u": "Swordsmen"}))) == [
         "    Swordsmen: Charge: rolled 1+3, re-rolled (One die) to 4+3 = 7 (Whole roll "
         "refused: a die is re-rolled at most once)"]
+
+
+def test_a_pool_that_grew_is_rolled_again_whole(tmp_path) -> None:
+    rt = kit(tmp_path, '''
+roll power(u: unit) @ L1
+    dice 2D6 each 6 adds D6
+rule "Again" @ L2
+    reroll all dice of power if bearer == u and natural < 8
+''')
+    again = unit(rt, rules=("Again",))
+    # 6 and 1 add a 2 (9 stands); 1 and 2 (3) are rolled again: 6 and 4 add a 5
+    assert scripted(rt, "power", again, [6, 1, 2])[0] == 9
+    value, event = scripted(rt, "power", again, [1, 2, 6, 4, 5])
+    assert (value, event.first_dice, event.dice) == (15, [1, 2], [6, 4, 5])
