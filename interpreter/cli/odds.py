@@ -228,24 +228,30 @@ def _print_text(ruleset, o: Odds, samples: int, exact: bool) -> None:
 
 def _print_table(found: list[Odds], exact: bool) -> None:
     """Damage and models removed, then each tally: exactly k and at least k, every attacker
-    side by side."""
+    side by side; the exact fractions' columns as wide as their longest fraction."""
     names = found[0].tallies if all(o.tallies == found[0].tallies for o in found) else ()
     tallies = [-2 - len(names) + i for i in range(len(names))]
     for row in (-2, -1, *tallies):
         what = found[0].rows[row][0]
         dists = [o.rows[row][1] for o in found]
-        cols = [(f"{'exactly':>9}{'at least':>10}" + (f"{'exactly':>14}{'at least':>14}"
-                                                      if exact else "")) for _ in found]
-        width = 19 + (28 if exact else 0)
-        print(f"{what}:" + "".join(f"  {o.attacker.name[:width - 2]:<{width}}" for o in found)
+        top = max(d.max() for d in dists)
+        widths = []   # each attacker's exact columns: a space, then the longest fraction
+        for d in dists:
+            exactly = max(len(str(d.probability(k))) for k in range(top + 1))
+            at_least = max(len(str(d.p_at_least(k))) for k in range(top + 1))
+            widths.append((max(exactly, 7) + 2, max(at_least, 8) + 2) if exact else (0, 0))
+        cols = [f"{'exactly':>9}{'at least':>10}" + (f"{'exactly':>{wx}}{'at least':>{wa}}"
+                                                     if exact else "") for wx, wa in widths]
+        print(f"{what}:" + "".join(f"  {o.attacker.name[:19 + wx + wa - 2]:<{19 + wx + wa}}"
+                                   for o, (wx, wa) in zip(found, widths))
               if len(found) > 1 else f"{what}:")
         print(f"  {'k':>3}" + "".join(f" {c}" for c in cols))
-        for k in range(0, max(d.max() for d in dists) + 1):
+        for k in range(0, top + 1):
             cells = []
-            for d in dists:
+            for d, (wx, wa) in zip(dists, widths):
                 cell = f"{_pct(d.probability(k)):>9}{_pct(d.p_at_least_float(k)):>10}"
                 if exact:
-                    cell += f"{str(d.probability(k)):>14}{str(d.p_at_least(k)):>14}"
+                    cell += f"{str(d.probability(k)):>{wx}}{str(d.p_at_least(k)):>{wa}}"
                 cells.append(cell)
             print(f"  {k:>3}" + "".join(f" {c}" for c in cells))
 

@@ -148,7 +148,7 @@ class Reads:
 def _effect_targets(effect: ast.Effect) -> tuple[str, ...]:
     if isinstance(effect, ast.Modify):
         return (effect.roll,)
-    if isinstance(effect, ast.RerollEffect):
+    if isinstance(effect, (ast.RerollEffect, ast.DiceReroll)):
         return (effect.roll,)
     if isinstance(effect, ast.AutoResult):
         return (effect.test,)

@@ -46,7 +46,7 @@ OTHER_WORDS = (
     "needing", "never", "next", "not", "of", "on", "once", "one", "options", "or",
     "ordered", "pass", "passed", "passes", "per", "picking", "point", "quiet", "range",
     "reapplied", "refreshes", "removes", "reroll", "result", "return", "round", "rounding",
-    "rounds", "score", "set", "setup", "simulated", "skip", "stacking", "starting", "step",
+    "rounds", "score", "set", "setup", "showing", "simulated", "skip", "stacking", "starting", "step",
     "stop", "stops", "tally", "then", "to", "turn", "unaffected", "until", "up", "value",
     "when", "where", "while", "with",
 )

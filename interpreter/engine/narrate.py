@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rules_run.engine.driver import BattleResult
+from rules_run.lang import ast
 from rules_run.runtime.events import (
     Align,
     Arrive,
@@ -69,7 +70,8 @@ class Words:
 
     def __init__(self, report: Mapping[str, Mapping[str, str]] | None = None,
                  entities: Mapping[str, str] | None = None,
-                 singular: Iterable[str] = ()) -> None:
+                 singular: Iterable[str] = (),
+                 counted: Mapping[str, str] | None = None) -> None:
         report = report or {}
         self.names = dict(report.get("names", {}))
         self.rolls = dict(report.get("rolls", {}))
@@ -79,14 +81,20 @@ class Words:
         self.entities = dict(entities or {})
         self.singular = set(singular)
         """Units of one model at the start: told with a singular verb."""
+        self.counted = dict(counted or {})
+        """Rolls that count dice showing some faces, by name: the faces (``4+``)."""
 
     @classmethod
     def of(cls, ruleset: Any, battle: Any) -> Words:
         """The words for a battle under a ruleset."""
         field = battle.doc.value.get("battlefield") or {}
-        return cls.named(ruleset.report, battle.sides,
-                         [*(field.get("terrain") or ()), *(field.get("objectives") or ())],
-                         [(u.id, u.name, u.starting_models) for u in battle.units])
+        words = cls.named(ruleset.report, battle.sides,
+                          [*(field.get("terrain") or ()), *(field.get("objectives") or ())],
+                          [(u.id, u.name, u.starting_models) for u in battle.units])
+        words.counted = {name: _faces_counted(d.dice) for name, d in ruleset.decls.items()
+                         if isinstance(getattr(d, "dice", None), ast.CountedDice)
+                         and d.dice.counting}
+        return words
 
     @classmethod
     def named(cls, report: Mapping[str, Mapping[str, str]] | None, sides: Iterable[str],
@@ -143,6 +151,16 @@ class Words:
         return _FIELD.sub(fill, template)
 
 
+def _faces_counted(dice: ast.CountedDice) -> str:
+    """The faces a counted roll counts, as written: ``4+`` (up to the die's highest), or
+    ``5, 6``."""
+    faces = dice.counting
+    if len(faces) > 1 and faces == tuple(range(faces[0], dice.pool.sides + 1)) or (
+            len(faces) == 1 and faces[0] == dice.pool.sides > 2):
+        return f"{faces[0]}+" if faces[0] < dice.pool.sides else str(faces[0])
+    return ", ".join(str(f) for f in faces)
+
+
 def _plain(text: str) -> str:
     """A snake_case id as words: ``flee_distance`` -> ``flee distance``."""
     return text.replace("_", " ")
@@ -159,6 +177,13 @@ def _need_text(e: Roll) -> str:
         op, x = e.target
         words = {"<=": f"{x} or less", ">=": f"{x} or more", "<": f"less than {x}",
                  ">": f"more than {x}"}[op]
+        lowest = len(e.dice) + sum(m["amount"] for m in e.modifiers)
+        if op in ("<=", "<") and isinstance(x, int) and all(
+                isinstance(d, int) for d in e.dice) and e.natural == sum(e.dice) and (
+                x < lowest if op == "<=" else x <= lowest):
+            # a score a modifier took below any roll: say so, not just the number
+            dice = "die" if len(e.dice) == 1 else "dice"
+            return f", needing {words} (no roll of {len(e.dice)} {dice} is that low)"
         return f", needing {words}"
     return ""
 
@@ -183,17 +208,34 @@ def _roll_line(e: Roll | AutomaticTest, w: Words, again: bool) -> str:
                f"({e.automatic})"
     if not e.dice:
         return f"    {head}: not rolled, it cannot pass → fails"
-    dice = "+".join(str(d) for d in e.dice)
     mods = "".join(f" {m['amount']:+d} ({m['source']})" for m in e.modifiers)
     total = e.value
-    shown = f" = {w.name(total)}" if (mods or len(e.dice) > 1) and total is not None else ""
+    faces = w.counted.get(e.rule)
+    counted = faces is not None and isinstance(e.natural, int)
+    if counted:
+        # a count of the dice showing some faces: the faces, then the count
+        n = e.natural
+        count = (f"{'no' if n == 0 else n} {'die' if n <= 1 else 'dice'} "
+                 f"{'shows' if n <= 1 else 'show'} {faces}")
+        dice = " ".join(str(d) for d in e.dice) + ": " + count
+        shown = f" = {w.name(total)}" if mods and total is not None else ""
+    else:
+        dice = "+".join(str(d) for d in e.dice)
+        shown = f" = {w.name(total)}" if (mods or len(e.dice) > 1) and total is not None else ""
+    if isinstance(total, dict):   # a record: what the dice give, beside them
+        shown = f" ({w.name(total)})"
+    if e.first_dice:   # a plain roll's dice re-rolled by rules
+        first = (" " if counted else "+").join(str(d) for d in e.first_dice)
+        dice = f"{first}, re-rolled ({', '.join(e.rerolled_by or ())}) to {dice}"
     result = {"pass": " → passes", "fail": " → fails"}.get(e.result or "", "")
     cause = ""
-    if e.rerolled:
+    if e.rerolled and not e.first_dice:
         by = e.rerolled_by
         cause = f" (after a re-roll: {', '.join(by)})" if by else " (after a re-roll)"
-    elif again:
+    elif again and not e.rerolled:
         cause = f" (a re-roll: {w.rerolls[e.rule]})"
+    if e.reroll_refused:
+        cause += f" ({', '.join(e.reroll_refused)} refused: a die is re-rolled at most once)"
     return f"    {head}: rolled {dice}{mods}{shown}{_need_text(e)}{result}{cause}"
 
 

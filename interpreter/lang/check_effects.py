@@ -148,6 +148,8 @@ class EffectChecker:
         elif isinstance(e, ast.RerollEffect):
             scope = self.target_scope(e.roll, ("test",), e.span, base,
                                       f"reroll {e.which}")
+        elif isinstance(e, ast.DiceReroll):
+            scope = self.dice_reroll(e, base)
         elif isinstance(e, ast.DiceEffect):
             scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "roll ... with")
             self.ctx.declarations.rule_dice(e)
@@ -232,6 +234,36 @@ class EffectChecker:
         # condition may use, are unknown too.
         if e.condition is not None and scope is not None:
             self.ctx.exprs.expr(e.condition, scope)
+
+    def dice_reroll(self, e: ast.DiceReroll, base: Scope) -> Scope | None:
+        """``reroll lowest die of NAME [if COND]``: NAME is a plain roll (a test's result is
+        re-rolled by ``reroll failed``), of dice each rolled once (not a pool that grows),
+        with the faces named; the condition is read once the dice are rolled."""
+        what = {"all": "reroll all dice of", "lowest": "reroll lowest die of",
+                "highest": "reroll highest die of", "showing": "reroll dice showing ... of"
+                }[e.pick]
+        target = self.ctx.decls.get(e.roll)
+        if isinstance(target, ast.RollDecl) and target.is_test:
+            self.ctx.error(f"{what} {e.roll!r}: {e.roll!r} is a test, whose result a rule "
+                           "re-rolls when it fails or passes", e.span, "reroll-of-test",
+                           hint=f"reroll failed {e.roll}")
+            return None
+        scope = self.target_scope(e.roll, ("roll",), e.span, base, what)
+        if scope is None or not isinstance(target, ast.RollDecl):
+            return None
+        dice = target.dice
+        pool = dice.pool if isinstance(dice, ast.CountedDice) else dice
+        if isinstance(dice, ast.CountedDice) and dice.added is not None and e.pick != "all":
+            self.ctx.error(f"{what} {e.roll!r}: a pool that grows is rolled again whole, not "
+                           "die by die (the dice it adds hang on its faces)", e.span,
+                           "bad-reroll", hint=f"reroll all dice of {e.roll}")
+        elif isinstance(pool, ast.DiceLit) and pool.die_name is None and e.faces:
+            missing = [f for f in e.faces if not 1 <= f <= pool.sides]
+            if missing:
+                self.ctx.error(f"{what} {e.roll!r}: a D{pool.sides} has no face {missing[0]}; "
+                               f"its faces are 1 to {pool.sides}", e.span, "bad-dice")
+        # read once the dice are rolled, before modifiers
+        return scope.child({"natural": "int", "dice": ty.list_of("int")})
 
     def unaffected_argument(self, name: ast.Expr) -> None:
         """``unaffected(x, "NAME")`` asks of a NAME some rule makes its bearer unaffected by

@@ -358,6 +358,8 @@ class ExpressionChecker:
         item = self.expr(e.item, inner)
         if e.where is not None:
             self.expr(e.where, inner)
+        if e.order is not None:
+            self.expr(e.order, inner)
         return ty.list_of(item)
 
     def bearer(self, e: ast.Expr, scope: Scope, what: str) -> None:

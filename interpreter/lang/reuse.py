@@ -111,7 +111,8 @@ def _substitute(node: Any, values: Mapping[str, ast.Expr]) -> Any:
         inner = {k: v for k, v in values.items() if k != node.var}
         return attrs.evolve(node, item=_substitute(node.item, inner),
                             iterable=_substitute(node.iterable, values),
-                            where=_substitute(node.where, inner))
+                            where=_substitute(node.where, inner),
+                            order=_substitute(node.order, inner))
     if not attrs.has(type(node)):
         return node
     changes = {f.name: _substitute(getattr(node, f.name), values)

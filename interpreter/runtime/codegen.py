@@ -593,10 +593,19 @@ class CodeGen:
         fn.bound[e.var] = var
         item = self.ex(fn, e.item, types)
         where = f" if {self.ex(fn, e.where, types)}" if e.where is not None else ""
+        order = self.ex(fn, e.order, types) if e.order is not None else None
         if outer is None:
             del fn.bound[e.var]
         else:
             fn.bound[e.var] = outer
+        if order is not None:
+            # the items kept, keyed by their order and place, sorted; then the list built
+            assert e.order is not None
+            items, place = fn.temp(), fn.temp()
+            ordered = fn.const(ordered_function(e.order))
+            return (f"(({items} := {iterable}), ({items} := {ordered}([({order}, {place}, {var})"
+                    f" for {place}, {var} in enumerate({items}){where}])), "
+                    f"[{item} for {var} in {items}])[2]")
         if ":=" not in iterable:
             return f"[{item} for {var} in {iterable}{where}]"
         # Python allows no assignment expression in a comprehension's iterable

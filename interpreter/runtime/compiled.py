@@ -81,7 +81,8 @@ class Runtime:
         }
         # effects indexed by target: roll name -> [(rule name, effect)], ...
         self.modifiers: dict[str, list[tuple[str, ast.Modify, Closure | None, Closure]]] = {}
-        self.rerolls: dict[str, list[tuple[str, ast.RerollEffect, Closure | None]]] = {}
+        self.rerolls: dict[str, list[tuple[str, ast.RerollEffect | ast.DiceReroll,
+                                           Closure | None]]] = {}
         self.autos: dict[str, list[tuple[str, ast.AutoResult, Closure | None]]] = {}
         self.marks: dict[str, list[tuple[str, ast.MarkEffect, Closure | None]]] = {}
         self.rule_dice: dict[str, dict[str, list[tuple[Closure | None, DiceExpr]]]] = {}

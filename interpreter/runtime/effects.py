@@ -35,7 +35,7 @@ def index_rule(rt: Runtime, rule: ast.RuleDecl, live: bool = False) -> None:
         if isinstance(e, ast.Modify):
             rt.modifiers.setdefault(e.roll, []).append(
                 (rule.name, e, cond, rt.compile_expr(e.amount, types)))
-        elif isinstance(e, ast.RerollEffect):
+        elif isinstance(e, (ast.RerollEffect, ast.DiceReroll)):
             rt.rerolls.setdefault(e.roll, []).append((rule.name, e, cond))
         elif isinstance(e, ast.AutoResult):
             rt.autos.setdefault(e.test, []).append((rule.name, e, cond))

@@ -155,6 +155,10 @@ class Roll(Event):
     args: dict[str, Any] | None = _maybe()
     target: list[Any] | None = _maybe()
     rerolled_by: list[str] | None = _maybe()
+    first_dice: list[Any] | None = _maybe()
+    """A plain roll's faces before rules re-rolled some of its dice."""
+    reroll_refused: list[str] | None = _maybe()
+    """The rules whose re-roll was refused: a die is re-rolled at most once."""
 
 
 @attrs.define(kw_only=True)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules_run.chance import DiceExpr, Die
+from rules_run.chance import Adding, DiceExpr, Die
 from rules_run.lang import ast
 from rules_run.lang.walk import walk
 from rules_run.limits import limit, too_many
@@ -100,6 +100,7 @@ class CompiledRoll:
         sources: list[tuple[str, int, str]] = []
         reroll_failed = reroll_passed = False
         rerolled_by: list[str] = []
+        dice_rerolls: list[tuple[ast.DiceReroll, Closure | None, dict, str]] = []
         auto = None
         marking: list[tuple[str, Closure | None, dict]] = []
         carried = self.runtime.carried(vars, env)
@@ -122,7 +123,10 @@ class CompiledRoll:
                         mods.setdefault((eff.part, i), []).append(v)
                         sources.append((eff.part, v, inst.text))
             for eff, cond in rerolls:
-                if cond is None or cond(env, evars):
+                if isinstance(eff, ast.DiceReroll):
+                    # its condition reads the dice: it is asked once they are rolled
+                    dice_rerolls.append((eff, cond, evars, inst.text))
+                elif cond is None or cond(env, evars):
                     rerolled_by.append(inst.text)
                     if eff.which == "failed":
                         reroll_failed = True
@@ -137,7 +141,8 @@ class CompiledRoll:
         # a granted re-roll and a forced re-roll of successes cancel (000 L15)
         if reroll_failed and reroll_passed:
             reroll_failed = reroll_passed = False
-        return totals, sources, (reroll_failed, reroll_passed, rerolled_by), auto, marking
+        return (totals, sources, (reroll_failed, reroll_passed, rerolled_by, dice_rerolls),
+                auto, marking)
 
     def run(self, env: Env, vars: dict) -> RollResult:
         """Roll (or test) with arguments ``vars``.
@@ -161,7 +166,7 @@ class CompiledRoll:
             totals, sources, rerolls, auto, marking = self._effects(env, vars)
         else:
             totals, sources, rerolls, auto, marking = _NO_MODS, (), _NO_REROLLS, None, []
-        reroll_failed, reroll_passed, rerolled_by = rerolls
+        reroll_failed, reroll_passed, rerolled_by, dice_rerolls = rerolls
         if auto is not None:
             result = RollResult(self.name, None, 0, auto[0])
             env.emit(AutomaticTest, rule=self.name, cite=self.cite,
@@ -179,7 +184,17 @@ class CompiledRoll:
             dice = self.dice if self.dice is not None else self._counted_dice(env, vars)
         result = self._roll_once(env, vars, dice, modifier, totals["need"], marking)
         rerolled = False
-        if self.decl.is_test and self.decl.reroll != "never" and result.faces and (
+        first: tuple = ()
+        refused: list[str] = []
+        if dice_rerolls and self.decl.reroll != "never" and result.faces:
+            faces, refused = self._dice_rerolled(env, result.faces, dice, dice_rerolls,
+                                                 rerolled_by)
+            if rerolled_by:
+                first = result.faces
+                result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
+                                         faces)
+                rerolled = True
+        elif self.decl.is_test and self.decl.reroll != "never" and result.faces and (
                 (reroll_failed and not result.passed) or (reroll_passed and result.passed)):
             # a die is re-rolled at most once, whatever the number of sources (000 L13)
             result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
@@ -208,14 +223,17 @@ class CompiledRoll:
                 result=None if result.passed is None else ("pass" if result.passed else "fail"),
                 rerolled=rerolled,
                 marks=sorted(result.marks),
-                **self._described(env, vars, rerolled_by if rerolled else ()),
+                **self._described(env, vars, rerolled_by if rerolled else (), first, refused),
             )
         return result
 
-    def _described(self, env: Env, vars: dict, rerolled_by: Sequence[str]) -> dict[str, Any]:
+    def _described(self, env: Env, vars: dict, rerolled_by: Sequence[str],
+                   first: Sequence = (), refused: Sequence[str] = ()) -> dict[str, Any]:
         """What the battle report shows beside the dice: the arguments that are not units
         (``args``), the score a ``pass if result <= X`` test compares with (``target``, as
-        ``[comparison, X]``) and the rules that gave a re-roll (``rerolled_by``)."""
+        ``[comparison, X]``), the rules that gave a re-roll (``rerolled_by``) and, for a
+        plain roll's dice re-rolled, the faces first rolled (``first_dice``) and the rules
+        whose re-roll was refused, a die being re-rolled at most once (``reroll_refused``)."""
         out: dict[str, Any] = {}
         args = {k: v for k, v in vars.items()
                 if k in self.params and isinstance(v, (bool, int, float, str))}
@@ -225,7 +243,55 @@ class CompiledRoll:
             out["target"] = [self.target[0], self.target[1](env, vars)]
         if rerolled_by:
             out["rerolled_by"] = list(dict.fromkeys(rerolled_by))
+        if first:
+            out["first_dice"] = list(first)
+        if refused:
+            out["reroll_refused"] = list(dict.fromkeys(refused))
         return out
+
+    def _dice_rerolled(self, env: Env, faces: tuple, rolled: DiceExpr,
+                       rerolls: list[tuple[ast.DiceReroll, Closure | None, dict, str]],
+                       rerolled_by: list[str]) -> tuple[tuple, list[str]]:
+        """A plain roll's dice after the rules' re-rolls (``reroll lowest die of NAME``), in
+        the order the rules are carried, and the rules refused. Each condition reads the
+        dice as they then are (``natural``, ``dice``: before modifiers, 002 L854); a die is
+        re-rolled at most once, so a re-roll of every die is refused once one die was
+        (FAQ 002 L857-L858), and one of the lowest or highest die picks among the others."""
+        physical = rolled.dice()
+        now = list(faces)
+        done: set[int] = set()
+        refused: list[str] = []
+        for eff, cond, evars, text in rerolls:
+            seen = {"natural": rolled.value(now), "dice": list(now)}
+            if cond is not None and not cond(env, {**evars, **seen}):
+                continue
+            free = [i for i in range(len(now)) if i not in done]
+            if eff.pick == "all":
+                picked = free if len(free) == len(now) else []
+            elif eff.pick in ("lowest", "highest"):
+                pick = min if eff.pick == "lowest" else max
+                picked = [pick(free, key=lambda i: now[i])] if free else []
+            else:
+                picked = [i for i in range(len(now)) if (now[i] >= eff.faces[0] if eff.or_more
+                                                         else now[i] in eff.faces)]
+                if all(i in done for i in picked):
+                    if picked:
+                        refused.append(text)
+                    continue
+                picked = [i for i in picked if i not in done]
+            if not picked:
+                refused.append(text)
+                continue
+            if isinstance(rolled, Adding):   # a pool that grows is rolled again whole
+                now = list(_rolled(env, rolled, physical, self.name))
+                picked = list(range(len(now)))
+            else:
+                new = env.chance.roll(tuple(physical[i] for i in picked), self.name)
+                for i, face in zip(picked, new):
+                    now[i] = face
+            done.update(picked)
+            rerolled_by.append(text)
+        return tuple(now), refused
 
     def _dice_by_rules(self, env: Env, vars: dict) -> DiceExpr | None:
         """The dice a rule in play sets for this roll (``roll NAME with DICE``), worked out
@@ -353,7 +419,7 @@ def _rolled(env: Env, rolled: DiceExpr, physical: tuple[Die, ...], tag: str) -> 
 
 
 _NO_MODS = {"result": 0, "need": 0}
-_NO_REROLLS: tuple[bool, bool, list[str]] = (False, False, [])
+_NO_REROLLS: tuple[bool, bool, list[str], list] = (False, False, [], [])
 
 
 def _target(runtime: Runtime, pass_if: ast.Expr | None, ctx: dict[str, str]

@@ -495,6 +495,35 @@ add rule "Cloying Quagmire"                                           @ L906-L90
         assert roll(rt2, "run_roll", [4], unit=target) == 4 - penalty
 
 
+def test_we16_a_die_rerolled_once_refuses_a_reroll_of_the_whole_charge_roll(tmp_path) -> None:
+    """WE-16, L854, FAQ L857-L858: an ability re-rolls one die of a 2D6 charge roll; another
+    ability cannot then re-roll the whole 2D6, as a die is re-rolled at most once (both
+    abilities are test fixtures: the seed names Aurelias, L857, without its text)."""
+    rt2 = compile_ruleset(load_ruleset(write_patch(tmp_path / "aos4_rerolls", '''\
+add rule "Re-roll one charge die"                                     @ "not in seed: Aurelias-like (L857)"
+    reroll lowest die of charge_roll if bearer == unit and natural < 7
+add rule "Re-roll the charge roll"                                    @ "not in seed: illustrative (L857-L858)"
+    reroll all dice of charge_roll if bearer == unit and natural < 8
+''')), builtins=BUILTINS)
+    both = unit(rt2, rules=("Re-roll one charge die", "Re-roll the charge roll"))
+    chance = ScriptedChance([1, 3, 4])
+    events: list = []
+    env = rt2.env(chance)
+    env.events = events
+    assert rt2.invoke("charge_roll", env, {"unit": both}) == 7   # 1 3 -> 4 3; 7 < 8 stands
+    assert chance.used_all()
+    (event,) = events
+    assert (event.first_dice, event.dice) == ([1, 3], [4, 3])
+    assert (event.rerolled_by, event.reroll_refused) == (["Re-roll one charge die"],
+                                                         ["Re-roll the charge roll"])
+    # without the first ability, the whole roll is rolled again
+    whole = unit(rt2, rules=("Re-roll the charge roll",))
+    assert roll(rt2, "charge_roll", [1, 3, 5, 6], unit=whole) == 11
+    # one die of a roll below 7 re-rolled: mean 565/72 (by hand: 7 + 61/72)
+    one = unit(rt2, rules=("Re-roll one charge die",))
+    assert roll(rt2, "charge_roll", unit=one).mean() == F(565, 72)
+
+
 @pytest.fixture(scope="module")
 def crit_on_5(tmp_path_factory):
     """aos4 with a weapon ability whose crits come on an unmodified 5+ (the FAQ's situation)."""
@@ -980,3 +1009,18 @@ override action combat_attacks(attacker: unit, target: unit)         @ "not in s
     # one weapon alone: its count is the roll's
     (plan,) = plan_attacks(rt2, unit(rt2, "attacker", weapons=(weapon(rt2),)), unit(rt2))
     assert plan.attacks == Dist.uniform([1, 2, 3])
+
+
+def test_rules_odds_exact_table_keeps_long_fractions_apart(capsys) -> None:
+    """The duel's 11 attacks give fractions of 50 digits and more: each exact column is as
+    wide as its longest fraction, so every row splits into k, two percentages and two
+    fractions, and the fractions end in the same columns."""
+    from rules_run.cli.odds import main as odds_main
+    assert odds_main(["-e", "aos4", "rulesets/aos4/battles/duel.yaml", "--attacker",
+                      "liberators", "--target", "clanrats", "--exact"]) == 0
+    table = capsys.readouterr().out.split("damage:\n")[1].split("models removed:")[0]
+    rows = table.splitlines()[1:]
+    assert len(rows) > 10 and max(len(r.split()[3]) for r in rows) > 40
+    assert all(len(r.split()) == 5 for r in rows)
+    assert len({len(r) for r in rows}) == 1
+    assert len({r.index(r.split()[3]) + len(r.split()[3]) for r in rows}) == 1

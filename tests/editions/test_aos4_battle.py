@@ -215,7 +215,7 @@ def test_we42_seizing_the_initiative_makes_the_opponent_the_underdog() -> None:
 
 def test_a_command_costs_one_point_and_is_used_once_per_phase_by_an_army() -> None:
     probe = Probe("aos4", BATTLE)
-    probe("next_phase")
+    probe.next_phase()
     probe.set_counter("command_points", "order", 4)
     assert probe("can_command", u="liberators", command="All-out Attack")
     probe("use_command", u="liberators", command="All-out Attack")
@@ -229,7 +229,7 @@ def test_a_command_costs_one_point_and_is_used_once_per_phase_by_an_army() -> No
 
 def test_with_command_limit_unit_each_unit_may_use_a_command_once_per_phase() -> None:
     probe = Probe("aos4", BATTLE, options={"command_limit": "unit"})
-    probe("next_phase")
+    probe.next_phase()
     probe.set_counter("command_points", "order", 1)
     probe("use_command", u="liberators", command="Covering Fire")
     assert not probe("can_command", u="judicators", command="Covering Fire")  # no points left
@@ -246,15 +246,31 @@ def test_all_out_attack_and_defence_change_hit_and_save_rolls_for_one_attack() -
     BUILTINS["apply"](probe.state, probe.env, None, "all_out_attacking", lib)
     BUILTINS["apply"](probe.state, probe.env, None, "exposed", lib)
     BUILTINS["apply"](probe.state, probe.env, None, "all_out_defending", hounds)
-    assert probe("hit_modifier", attacker="liberators", target="warhounds", shooting=False) == 1
-    assert probe("save_modifier", target="warhounds") == 1
-    assert probe("save_modifier", target="liberators") == -1
+    assert roll_modifiers(probe, "battle_hit_roll", attacker="liberators", target="warhounds",
+                          shooting=False) == [(1, "all_out_attacking")]
+    assert roll_modifiers(probe, "save_roll", target="warhounds", by="liberators") == [
+        (1, "all_out_defending")]
+    assert roll_modifiers(probe, "save_roll", target="liberators", by="warhounds") == [
+        (-1, "exposed")]
+
+
+def roll_modifiers(probe: Probe, roll: str, *, by: str | None = None,
+                   **args: Any) -> list[tuple[int, str]]:
+    """The rules' modifiers of one hit roll (``situation`` 0) or save roll against a weapon
+    of ``attacker`` (or ``by``), as (amount, source)."""
+    owner = args.get("attacker", by)
+    w = probe("melee_weapons", u=owner)[0]
+    extra = {"situation": 0} if roll == "battle_hit_roll" else {}
+    before = len(probe.env.events)
+    probe(roll, weapon=w, **args, **extra)
+    (event,) = [e for e in probe.env.events[before:] if getattr(e, "rule", None) == roll]
+    return [(m["amount"], m["source"]) for m in event.modifiers]
 
 
 def test_at_the_double_replaces_the_run_roll_with_6() -> None:
     # L455: 6 instead of the run roll: no run roll is made; the unit moves Move + 6.
     probe = Probe("aos4", BATTLE, dice={})
-    probe("next_phase")
+    probe.next_phase()
     probe.set_counter("command_points", "order", 4)
     probe("run_move", u="knight_questor")
     assert ["At the Double", "knight_questor", "command points left", 3] in probe.logged(
@@ -267,7 +283,7 @@ def test_at_the_double_replaces_the_run_roll_with_6() -> None:
 def test_redeploy_moves_a_unit_d6_inches_in_the_enemy_movement_phase() -> None:
     orders = [{"decision": "redeploy", "choose": "liberators"}]
     probe = Probe("aos4", BATTLE, dice={"redeploy_roll": [4]}, active="chaos", orders=orders)
-    probe("next_phase")
+    probe.next_phase()
     probe.set_counter("command_points", "order", 4)
     probe("redeploy_step")
     assert ["Redeploy", "liberators", "command points left", 3] in probe.logged("command")
@@ -290,7 +306,7 @@ def rallied(tmp_path: Path, unit: str, damage: int, dice: list[int], *, clanrats
     """``unit`` takes ``damage`` points, then uses Rally with these rally rolls."""
     path = battle_file(tmp_path, RALLY.format(clanrats=clanrats, command=command))
     probe = Probe("aos4", path, dice={"rally_points": dice})
-    probe("next_phase")
+    probe.next_phase()
     u = probe.unit[unit]
     probe.set_counter("command_points", u.side, 1)
     probe("allocate_damage", u=unit, points=damage)
@@ -442,7 +458,7 @@ def banishing(tmp_path: Path, edition: str, level: int, casting: list[int], *,
     if whole_phase:
         probe("hero_phase")
     else:
-        probe("next_phase")
+        probe.next_phase()
         probe("cast_mystic_shield", w="knight_incantor", penalty=0)
         probe("banish_manifestation", w="knight_incantor")
     return probe
@@ -562,8 +578,8 @@ def test_we46_a_guarded_infantry_hero_beyond_12_inches_cannot_be_shot() -> None:
     assert probe("guarded", u="grey_seer")
     assert not probe("targetable", shooter="judicators", target="grey_seer")
     assert probe("targetable", shooter="judicators", target="clanrats")
-    assert probe("hit_modifier", attacker="judicators", target="grey_seer", shooting=True) == -1
-    assert probe("hit_modifier", attacker="judicators", target="grey_seer", shooting=False) == 0
+    assert probe("guarded_modifier", target="grey_seer", shooting=True) == -1
+    assert probe("guarded_modifier", target="grey_seer", shooting=False) == 0
     BUILTINS["destroy"](probe.state, probe.env, None, probe.unit["clanrats"])
     assert not probe("guarded", u="grey_seer")
     assert probe("targetable", shooter="judicators", target="grey_seer")
@@ -753,7 +769,8 @@ def test_covering_fire_shoots_at_minus_1_to_hit() -> None:
     # +1 All-out Attack and -1 Covering Fire: the situation modifier is 0 (L761, L769)
     probe = Probe("aos4-gh2025", f"{SEASONS}/covering_fire_guarded.yaml")
     BUILTINS["apply"](probe.state, probe.env, None, "covering_volley", probe.unit["judicators"])
-    assert probe("hit_modifier", attacker="judicators", target="clanrats", shooting=True) == -1
+    assert roll_modifiers(probe, "battle_hit_roll", attacker="judicators", target="clanrats",
+                          shooting=True) == [(-1, "covering_volley")]
     assert hits
 
 
@@ -880,7 +897,7 @@ def test_the_crit_abilities_act_in_the_battles_attacks() -> None:
     # Crit (2 Hits), L948: the Liberators' critical hit makes two wound rolls (6 and 1), one
     # save roll (1, failed): 1 damage point.
     probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [6], "wound_roll": [6, 1],
-                                        "battle_save_roll": [1]})
+                                        "save_roll": [1]})
     assert strike_once(probe, "liberators", "clanrats") == 1
     # Crit (Mortal), L950: the Knight-Questor's critical hit inflicts its Damage 2 as mortal
     # damage at once, no wound or save roll; charging, with charge_bonus_on_mortal, still 2
@@ -895,7 +912,7 @@ def test_the_crit_abilities_act_in_the_battles_attacks() -> None:
 def test_charge_plus_1_damage_reaches_the_battles_attacks(charging: bool, damage: int) -> None:
     # L470: the Dracothian Guard's Stormstrike Glaive (Damage 2) strikes for 3 after a charge.
     probe = Probe("aos4", BATTLE, dice={"battle_hit_roll": [4], "wound_roll": [4],
-                                        "battle_save_roll": [1]})
+                                        "save_roll": [1]})
     assert strike_once(probe, "dracothian_guard", "clanrats", charging=charging) == damage
 
 
@@ -1106,3 +1123,33 @@ def test_a_unit_is_in_combat_only_with_visible_enemies(tmp_path: Path) -> None:
     BUILTINS["engage"](probe.state, probe.env, None, probe.unit["clanrat"], probe.unit["judicators"])
     assert probe("in_combat", u="judicators")
     assert probe("foes_in_combat", u="judicators") == [probe.unit["clanrat"]]
+
+
+def test_the_report_tells_a_rally_roll_by_its_faces_and_the_dice_that_count() -> None:
+    # Rally (L1152-L1158): six dice, one rally point for each 4+; the report gives the faces
+    # and how many show 4+, not a sum that is no sum ("5+1+1+1+5+2 = 2").
+    from rules_run.engine.narrate import Words, narrate
+    ruleset, runtime, battle = open_battle("aos4", BATTLE)
+    result = run_battle(runtime, battle)
+    lines = list(narrate(result.events or [], Words.of(ruleset, battle)))
+    rallies = [line for line in lines if "rally: rolled" in line or "rallies: rolled" in line]
+    assert rallies and all(line.endswith(" show 4+") or line.endswith(" shows 4+")
+                           for line in rallies)
+    assert "    Chaos Warhounds rally: rolled 5 1 1 1 5 2: 2 dice show 4+" in lines
+
+
+def test_the_report_says_when_a_score_is_below_any_roll() -> None:
+    # a Leadership-like test whose score a modifier took to 0: 2D6 never roll that low
+    from rules_run.engine.narrate import Words, narrate
+    from rules_run.runtime.events import Test
+    event = Test(rule="break_test", units=["u"], dice=[3, 5], natural=8, modifiers=[],
+                 need=None, value=8, result="fail", rerolled=False, marks=[],
+                 target=["<=", 0])
+    assert list(narrate([event], Words(None, {"u": "Clanrats"}))) == [
+        "    Clanrats: Break test: rolled 3+5 = 8, needing 0 or less (no roll of 2 dice is "
+        "that low) → fails"]
+    reachable = Test(rule="break_test", units=["u"], dice=[3, 5], natural=8, modifiers=[],
+                     need=None, value=8, result="fail", rerolled=False, marks=[],
+                     target=["<=", 2])
+    assert list(narrate([reachable], Words(None, {"u": "Clanrats"})))[0].endswith(
+        "needing 2 or less → fails")

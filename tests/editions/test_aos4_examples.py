@@ -155,13 +155,13 @@ def test_we19_two_effects_ignore_only_the_first_damage_point_of_a_phase(tmp_path
     # allocated.
     rules = '["Ignore the First Damage Point"]'
     probe = Probe("aos4", battle_file(tmp_path, IGNORING.format(rules=rules)))
-    probe("next_phase")
+    probe.next_phase()
     probe.unit["clanrats"].statuses["ignoring_first_point"] = "phase"
     assert probe("allocate_damage", u="clanrats", points=3) == 2
     assert probe.unit["clanrats"].models == 8
     # later in the same phase nothing more is ignored; in the next phase the first point is
     assert probe("allocate_damage", u="clanrats", points=1) == 1
-    probe("next_phase")
+    probe.next_phase()
     assert probe("allocate_damage", u="clanrats", points=1) == 0
     assert probe.unit["clanrats"].models == 7
 
@@ -171,7 +171,7 @@ def test_we20_an_effect_gained_after_damage_in_the_phase_ignores_nothing(tmp_pat
     # subject to such an effect (status ignoring_first_point), then takes 2 more: none is
     # ignored, 2 are allocated.
     probe = Probe("aos4", battle_file(tmp_path, IGNORING.format(rules="[]")))
-    probe("next_phase")
+    probe.next_phase()
     assert probe("allocate_damage", u="clanrats", points=1) == 1
     probe.unit["clanrats"].statuses["ignoring_first_point"] = "phase"
     assert probe("allocate_damage", u="clanrats", points=2) == 2
@@ -216,7 +216,7 @@ def test_we26_a_wizard_unbinds_as_many_times_a_phase_as_its_power_level(
     # roll of 8; the unbinding rolls are 5 + 4 = 9 (exceeds 8, L823).
     path = battle_file(tmp_path, WIZARDS.format(rules=f'["WIZARD ({level})"]'))
     probe = Probe("aos4", path, dice={"unbinding_roll": [5, 4] * attempts}, active="chaos")
-    probe("next_phase")
+    probe.next_phase()
     results = [probe("unbound", caster="grey_seer", casting_total=8) for _ in range(2)]
     assert results == [True, level >= 2]
     assert len([e for e in probe.env.events if getattr(e, "rule", None) == "unbinding_roll"]) == attempts
@@ -224,7 +224,7 @@ def test_we26_a_wizard_unbinds_as_many_times_a_phase_as_its_power_level(
     if level == 1:
         probe.chance = ScriptedChance({"unbinding_roll": [5, 4]})
         probe.env = probe.runtime.env(probe.chance, probe.env.options, [], probe.state)
-        probe("next_phase")
+        probe.next_phase()
         assert probe("unbound", caster="grey_seer", casting_total=8) is True
 
 

@@ -35,6 +35,12 @@ class Probe:
         args = {k: self.unit.get(v, v) if isinstance(v, str) else v for k, v in args.items()}
         return self.runtime.invoke(name, self.env, args)
 
+    def next_phase(self) -> None:
+        """A new phase begins: the ruleset's phase clock moves on (``next_phase``), and so does
+        the battle's count of phases, which ``once per phase`` limits read."""
+        self("next_phase")
+        self.state.phases += 1
+
     def logged(self, message: str) -> list[list[Any]]:
         return [e.values for e in self.env.events
                 if e.kind == "log" and e.message == message]

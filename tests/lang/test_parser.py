@@ -456,7 +456,10 @@ def test_cite_text_names_the_seed_file() -> None:
     ("[m.W for each m in models(u) where m.W > 0]",
      ("Comprehension", ("Attribute", ("Name", "m"), "W"), "m",
       ("Call", "models", (("Name", "u"),), ()),
-      ("Compare", ">", ("Attribute", ("Name", "m"), "W"), ("Literal", 0, "int")))),
+      ("Compare", ">", ("Attribute", ("Name", "m"), "W"), ("Literal", 0, "int")), None)),
+    ("[m for each m in models(u) ordered by m.W]",
+     ("Comprehension", ("Name", "m"), "m", ("Call", "models", (("Name", "u"),), ()), None,
+      ("Attribute", ("Name", "m"), "W"))),
 ])
 def test_expressions(text: str, expected: tuple) -> None:
     assert shape(expr(text)) == expected

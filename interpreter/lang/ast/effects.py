@@ -13,7 +13,7 @@ from rules_run.lang.ast.statements import Stmt
 from rules_run.lang.ast.words import StackingPolicy
 
 __all__ = [
-    "Stacking", "Effect", "Modify", "RerollEffect", "DiceEffect", "RuleHook", "Grant",
+    "Stacking", "Effect", "Modify", "RerollEffect", "DiceReroll", "DiceEffect", "RuleHook", "Grant",
     "Trigger", "AutoResult", "CharacteristicEffect", "Shield", "MarkEffect", "NotSimulated",
     "RuleDecl", "status_rule"
 ]
@@ -51,6 +51,20 @@ class RerollEffect(Effect):
 
     which: str = "failed"
     roll: str = ""
+
+
+@attrs.frozen
+class DiceReroll(Effect):
+    """``reroll lowest die of charge_roll if natural < 7``: some dice of a plain roll rolled
+    again. ``pick`` is ``all`` (every die), ``lowest`` or ``highest`` (one die) or
+    ``showing`` (each die showing one of ``faces``, or ``faces[0]`` or higher when
+    ``or_more``). The condition is read after the dice are rolled, before modifiers: it sees
+    the roll's arguments, ``natural`` and ``dice``. A die is re-rolled at most once."""
+
+    pick: str = "all"
+    roll: str = ""
+    faces: tuple[int, ...] = ()
+    or_more: bool = False
 
 
 @attrs.frozen

@@ -233,9 +233,11 @@ class ListLit(Expr):
 
 @attrs.frozen
 class Comprehension(Expr):
-    """``[e for each x in items where c]``: a list built from another."""
+    """``[e for each x in items where c ordered by k]``: a list built from another, the
+    items kept in the order of ``k`` (then of their place) when it is given."""
 
     item: Expr
     var: str
     iterable: Expr
     where: Expr | None = None
+    order: Expr | None = None

@@ -122,6 +122,22 @@ def dice_plus(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DiceLit:
     return attrs.evolve(base, plus=base.plus + plus, span=b.span(meta))
 
 
+def dice_reroll_effect(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DiceReroll:
+    """``reroll lowest die of charge_roll``, ``reroll dice showing 1, 2 of NAME``,
+    ``reroll dice showing 5+ of NAME``: which dice of a plain roll are rolled again (the
+    checker holds the faces against the roll's dice)."""
+    pick, picked = b.part(c, "pick")
+    faces: tuple[int, ...] = ()
+    or_more = False
+    if isinstance(picked, FacePick):
+        or_more = picked.faces[0].endswith("+")
+        faces = (int(picked.faces[0][:-1]),) if or_more else tuple(
+            sorted({int(f) for f in picked.faces}))
+    name = next(str(t) for t in c if isinstance(t, Token) and t.type == "NAME")
+    return ast.DiceReroll(span=b.span(meta), condition=b.part(c, "condition"), cite=b.cite(c),
+                          pick=pick, roll=name, faces=faces, or_more=or_more)
+
+
 CALLBACKS: dict[str, Callback] = {
     "dice_pool": dice_pool,
     "dice_atom": dice_pool,
@@ -131,5 +147,6 @@ CALLBACKS: dict[str, Callback] = {
     "dice_count": dice_count,
     "dice_adding": dice_adding,
     "dice_plus": dice_plus,
+    "dice_reroll_effect": dice_reroll_effect,
 }
 """The hand-written dice callbacks, by grammar rule."""
