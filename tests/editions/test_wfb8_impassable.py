@@ -184,3 +184,24 @@ def test_another_unit_in_the_way_blocks_the_door_as_terrain_does(tmp_path: Path)
     w.call("complete_charge", [6, 6], u="orcs", target="men", reaction="hold")
     orcs, men = w.unit("orcs").pose, w.unit("men").pose
     assert men.facing == pytest.approx((orcs.facing + 180) % 360)
+
+
+# ============================================================== misuse
+
+
+def test_an_obstacle_that_is_neither_a_unit_nor_a_piece_is_a_located_error(
+        tmp_path: Path) -> None:
+    from rules_run.diagnostics import BattleError
+    from rules_run.diagnostics import Span
+    w = facing_off(tmp_path)
+    span = Span("walls.rules", 5, 12, 5, 30)
+    men, orcs = w.unit("men"), w.unit("orcs")
+    with pytest.raises(BattleError) as caught:
+        w.state.builtin(w.env(), "move_toward", [men, orcs, 4, [3]], span)
+    [d] = caught.value.diagnostics
+    assert (d.message, d.code, d.span) == (
+        "move_toward() keeps clear of units and terrain pieces, got 3", "bad-argument", span)
+    with pytest.raises(BattleError, match=r"^.*move_away\(\) keeps clear of terrain pieces, "
+                       r"got Unit"):
+        w.state.builtin(w.env(), "move_away", [men, orcs, 4, 1, [orcs]], span)
+    assert men.pose == men.home

@@ -79,12 +79,11 @@ def move_away(state, env, span, unit, other, inches, clear_of=None, past=None):
     on along the same line until it is that far or more from every other unit (those
     attached to it aside) and from each of ``past`` (terrain pieces). Returns the inches
     moved."""
+    past = _things(past or [], span, "move_away", pieces_only=True)
     heading = (heading_to(unit.pose, other.pose.x, other.pose.y) + 180) % 360
     start = unit.pose
     unit.pose = advance(start, heading, float(inches))
-    on = _on_until_clear(state, unit, heading, float(clear_of),
-                         _things(past or [], span, "move_away", pieces_only=True)) \
-        if clear_of else 0.0
+    on = _on_until_clear(state, unit, heading, float(clear_of), past) if clear_of else 0.0
     moved_from(state, unit, start)
     leave_fights(unit)
     carry(unit)
