@@ -177,7 +177,7 @@ def test_the_rules_a_spells_status_gives_are_carried_while_it_lasts(tmp_path: Pa
     for status, rules in [("dreadful", ["Fear"]), ("terrifying", ["Fear", "Terror"]),
                           ("witless", ["Stupidity"]),
                           ("flaming_sword", ["Magical Attacks", "Flaming Attacks"]),
-                          ("quickened", ["Always Strikes First", "First Strike"]),
+                          ("quickened", ["First Strike"]),
                           ("blessed_blades", ["Magical Attacks"])]:
         BUILTINS["apply"](w.state, w.env(), None, status, men)
         assert [r for r in names if w.runtime.has_rule(w.env(), men, r)] == \
