@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -30,6 +30,7 @@ from rules_run.diagnostics import InterpreterError
 from rules_run.diff.structure import decl_of
 from rules_run.editions.ruleset import Ruleset
 from rules_run.lang import ast
+from rules_run.lang.reuse import reusing
 from rules_run.lang.walk import walk
 from rules_run.runtime.compiled import Runtime
 from rules_run.runtime.dice import dice_of
@@ -145,13 +146,13 @@ class Reads:
                 yield attrs.evolve(read, param=mapping[read.param])
 
 
-def _effect_targets(effect: ast.Effect) -> tuple[str, ...]:
+def _effect_targets(effect: ast.Effect, decls: Mapping[str, ast.Decl]) -> tuple[str, ...]:
     if isinstance(effect, ast.Modify):
         return (effect.roll,)
     if isinstance(effect, (ast.RerollEffect, ast.DiceReroll)):
         return (effect.roll,)
     if isinstance(effect, ast.AutoResult):
-        return (effect.test,)
+        return reusing(decls, effect.test) if effect.every else (effect.test,)
     if isinstance(effect, ast.MarkEffect):
         return (effect.roll,)
     if isinstance(effect, ast.RuleHook):
@@ -170,7 +171,7 @@ class Closure:
         self.targeting: dict[str, list[str]] = {}
         for rule in rs.rules.values():
             for effect in rule.effects:
-                for target in _effect_targets(effect):
+                for target in _effect_targets(effect, rs.decls):
                     self.targeting.setdefault(target, []).append(f"rule:{rule.name}")
         self.memo: dict[str, frozenset[str]] = {}
         self.direct_memo: dict[str, frozenset[str]] = {}

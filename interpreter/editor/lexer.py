@@ -39,7 +39,7 @@ CONSTANT_WORDS = ("true", "false", "none")
 OTHER_WORDS = (
     "activate", "adds", "all", "alternately", "and", "any", "as", "at", "beyond", "by", "capped",
     "chains", "choose", "count", "damage", "default", "despite", "dice", "divide", "down",
-    "during", "each", "elif", "else", "end", "exclusive", "faces", "fail", "failed",
+    "during", "each", "elif", "else", "end", "every", "exclusive", "faces", "fail", "failed",
     "fails", "for", "friendly", "from", "gains", "grant", "has", "highest", "if", "ignored",
     "in", "is", "its", "least", "let", "log", "lowest", "mark", "marked", "max", "min",
     "minimum", "modifier", "modifiers", "modify", "most", "multiply", "natural", "need",

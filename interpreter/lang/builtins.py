@@ -133,22 +133,29 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("in_contact", 2, 2, "unit, unit -> bool", "the two units are in base contact"),
         _b("arc", 2, 2, "unit, unit -> text",
            'arc(a, b): the arc of b that a is in ("front", "flank", "rear")'),
-        _b("move_toward", 3, 3, "unit, unit, number -> number",
-           "move_toward(unit, other, inches): move straight at it"),
-        _b("move_away", 3, 4, "unit, unit, number, number -> number",
-           "move_away(unit, other, inches[, clear_of]): move straight away (with clear_of, on "
-           "until that far from every other unit); the inches moved"),
-        _b("passed_through", 1, 1, "unit -> list:unit",
-           "passed_through(unit): the units its last straight move passed through"),
+        _b("move_toward", 3, 4, "unit, unit, number, list -> number",
+           "move_toward(unit, other, inches[, avoid]): move straight at it (never into one of "
+           "avoid, units and terrain pieces); the inches moved"),
+        _b("in_the_way", 3, 3, "unit, unit, list -> list",
+           "in_the_way(unit, other, obstacles): those of the obstacles (units, terrain pieces) "
+           "its straight move at other until contact would enter, nearest first"),
+        _b("move_away", 3, 5, "unit, unit, number, number, list -> number",
+           "move_away(unit, other, inches[, clear_of[, past]]): move straight away (with "
+           "clear_of, on until that far from every other unit and each of past, terrain "
+           "pieces); the inches moved"),
+        _b("passed_through", 1, 2, "unit, list -> list:unit",
+           "passed_through(unit[, among]): the units (with among, those of among: units, "
+           "terrain pieces) its last straight move passed through"),
         _b("engage", 2, 3, "unit, unit, text -> bool",
            "engage(unit, other[, arc]): put the units in base contact"),
         _b("wheel", 2, 3, "unit, number, number -> number",
            "wheel(unit, degrees[, most]): turn it about a front corner (the right one for a wheel "
            "to the right, degrees > 0), by less if its outer front corner would travel more than "
            "most inches; the inches that corner travelled"),
-        _b("align", 2, 3, "unit, unit, text -> bool",
-           "align(unit, other[, side]): its front (flank, rear) flush against the edge of other "
-           "it stands before, as much of both touching as can",
+        _b("align", 2, 4, "unit, unit, text, list -> bool",
+           "align(unit, other[, side[, avoid]]): its front (flank, rear) flush against the edge "
+           "of other it stands before, as much of both touching as can (false, not moving, "
+           "when the way there overlaps one of avoid)",
            choices=((2, ("front", "flank", "rear")),)),
         _b("disengage", 1, 1, "unit -> bool", "take the unit out of every combat"),
         _b("engaged_with", 1, 1, "unit -> list:unit", "the units in base contact with this one"),

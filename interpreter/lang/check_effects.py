@@ -16,6 +16,7 @@ from rules_run.lang.check_context import (
     article,
     param_types,
 )
+from rules_run.lang.reuse import reusing
 from rules_run.lang.rule_refs import rule_reference_problem, template_params
 from rules_run.limits import limit, too_many
 
@@ -155,6 +156,10 @@ class EffectChecker:
             self.ctx.declarations.rule_dice(e)
         elif isinstance(e, ast.AutoResult):
             scope = self.target_scope(e.test, ("test",), e.span, base, e.result)
+            if e.every and scope is not None and len(reusing(self.ctx.decls, e.test)) == 1:
+                self.ctx.error(f"'{e.result} every {e.test}': no test reuses {e.test!r}",
+                               e.span, "every-without-reuse",
+                               hint=f"write: {e.result} {e.test}")
         elif isinstance(e, ast.MarkEffect):
             scope = self.target_scope(e.roll, ("roll", "test"), e.span, base, "mark")
             if scope is not None:

@@ -18,7 +18,7 @@ import attrs
 from rules_run.diagnostics import DiagnosticBag, did_you_mean
 from rules_run.lang import ast
 
-__all__ = ["resolve_reuses"]
+__all__ = ["resolve_reuses", "reusing"]
 
 _OWN = frozenset({"span", "name", "cite", "is_test", "params", "reuses"})
 """The fields a reusing declaration keeps; every other one comes from its base."""
@@ -118,3 +118,16 @@ def _substitute(node: Any, values: Mapping[str, ast.Expr]) -> Any:
     changes = {f.name: _substitute(getattr(node, f.name), values)
                for f in attrs.fields(type(node)) if f.name != "span"}
     return attrs.evolve(node, **changes)
+
+
+def reusing(decls: Mapping[str, ast.Decl], name: str) -> tuple[str, ...]:
+    """``name`` and every roll or test that reuses it, directly or through another, in
+    declaration order (the tests ``pass every NAME`` reaches)."""
+    def reaches(decl: ast.Decl, seen: tuple[str, ...]) -> bool:
+        if not isinstance(decl, ast.RollDecl) or decl.reuses is None:
+            return False
+        base = decl.reuses.name
+        if base == name:
+            return True
+        return base not in seen and base in decls and reaches(decls[base], seen + (base,))
+    return (name,) + tuple(n for n, d in decls.items() if n != name and reaches(d, (n,)))

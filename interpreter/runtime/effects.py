@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_run.chance import DiceExpr
 from rules_run.lang import ast
+from rules_run.lang.reuse import reusing
 from rules_run.lang.walk import walk
 from rules_run.runtime.dice import dice_of
 from rules_run.runtime.entities import Bearer, Group, RuleInstance, Weapon
@@ -38,7 +39,8 @@ def index_rule(rt: Runtime, rule: ast.RuleDecl, live: bool = False) -> None:
         elif isinstance(e, (ast.RerollEffect, ast.DiceReroll)):
             rt.rerolls.setdefault(e.roll, []).append((rule.name, e, cond))
         elif isinstance(e, ast.AutoResult):
-            rt.autos.setdefault(e.test, []).append((rule.name, e, cond))
+            for test in reusing(rt.decls, e.test) if e.every else (e.test,):
+                rt.autos.setdefault(test, []).append((rule.name, e, cond))
         elif isinstance(e, ast.MarkEffect):
             rt.marks.setdefault(e.roll, []).append((rule.name, e, cond))
         elif isinstance(e, ast.DiceEffect):

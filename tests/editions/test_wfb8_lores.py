@@ -153,3 +153,37 @@ def test_okkam_s_mindrazor_wounds_with_leadership_and_saves_against_strength(
     assert w.call("to_wound", {"to_wound": [6]}, **knights).need == 2
     assert w.call("armour_save", {"armour_save": [6]}, target="orcs", attacker="knights",
                   melee=False).need == 5
+
+
+def test_a_steadied_unit_passes_every_leadership_test_unrolled(tmp_path: Path) -> None:
+    # L1307: "passes all Leadership tests": `pass every leadership` reaches each test that
+    # reuses it, the reform test too; with no dice scripted, a rolled test would run out
+    w = World(tmp_path, [unit("men", "empire", 36, 10)])
+    BUILTINS["apply"](w.state, w.env(), None, "steadied", w.unit("men"))
+    for test in ["leadership", "break_test", "panic_test", "rallying_test", "march_test",
+                 "restraint_test", "fear_ld_test", "terror_test", "stupidity_test",
+                 "reform_test"]:
+        args = {"lost_by": 9} if test == "break_test" else {}
+        assert w.call(test, [], unit="men", **args).passed, test
+
+
+def test_the_rules_a_spells_status_gives_are_carried_while_it_lasts(tmp_path: Path) -> None:
+    # L1239 Fear (Terror, which causes Fear), L1247 Stupidity, L1257 Magical and Flaming
+    # Attacks, L1305 Always Strikes First, L1321 Magical Attacks: each status grants them
+    w = World(tmp_path, [unit("men", "empire", 36, 10)])
+    men = w.unit("men")
+    names = ["Fear", "Terror", "Stupidity", "Magical Attacks", "Flaming Attacks",
+             "Always Strikes First", "First Strike"]
+    for status, rules in [("dreadful", ["Fear"]), ("terrifying", ["Fear", "Terror"]),
+                          ("witless", ["Stupidity"]),
+                          ("flaming_sword", ["Magical Attacks", "Flaming Attacks"]),
+                          ("quickened", ["First Strike"]),
+                          ("blessed_blades", ["Magical Attacks"])]:
+        BUILTINS["apply"](w.state, w.env(), None, status, men)
+        assert [r for r in names if w.runtime.has_rule(w.env(), men, r)] == \
+            [r for r in names if r in rules], status
+        assert (w.call("causes_fear", x="men"), w.call("causes_terror", x="men"),
+                w.call("strikes_first", x="men")) == (
+            "Fear" in rules, "Terror" in rules, "First Strike" in rules), status
+        BUILTINS["clear"](w.state, w.env(), None, status, men)
+    assert [r for r in names if w.runtime.has_rule(w.env(), men, r)] == []

@@ -8,13 +8,15 @@ another (``attach``) go where it goes and are in its fights.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.engine.builtins.shapes import gap, unit_shape
+from rules_run.engine.builtins.sight import TerrainPiece, piece_shape
 from rules_run.runtime.entities import Unit, placed
 from rules_run.runtime.events import Align, Attach, Detach, Engage, LeftTable, StraightMove, Wheel
-from rules_run.space import (TOLERANCE, Pose, advance, arc_of, axes, corners, far_apart,
+from rules_run.space import distance as shape_distance
+from rules_run.space import (TOLERANCE, Convex, Pose, advance, arc_of, axes, corners, far_apart,
                              heading_to, hull, overlap, until_clear)
 
 if TYPE_CHECKING:
@@ -51,10 +53,17 @@ def arc(state, env, span, a, b):
 
 
 @builtin("move_toward")
-def move_toward(state, env, span, unit, other, inches):
+def move_toward(state, env, span, unit, other, inches, avoid=None):
+    """Straight at ``other``, ``inches`` at most and never past contact; with ``avoid`` (a
+    list of units and terrain pieces), never into one of them either: the move stops where
+    the unit's footprint would first overlap one (:func:`in_the_way`). The inches moved."""
     gap = distance(state, env, span, unit, other)
     step = max(0.0, min(float(inches), gap))
     heading = heading_to(unit.pose, other.pose.x, other.pose.y)
+    if avoid and step > 0:
+        first = _entries(state, unit, heading, step, _things(avoid, span, "move_toward"))
+        if first:
+            step = max(0.0, min(step, first[0][0]))
     start = unit.pose
     unit.pose = advance(start, heading, step)
     moved_from(state, unit, start)
@@ -65,14 +74,16 @@ def move_toward(state, env, span, unit, other, inches):
 
 
 @builtin("move_away")
-def move_away(state, env, span, unit, other, inches, clear_of=None):
+def move_away(state, env, span, unit, other, inches, clear_of=None, past=None):
     """Straight away from ``other``, turned to face the way it goes; with ``clear_of``,
     on along the same line until it is that far or more from every other unit (those
-    attached to it aside). Returns the inches moved."""
+    attached to it aside) and from each of ``past`` (terrain pieces). Returns the inches
+    moved."""
+    past = _things(past or [], span, "move_away", pieces_only=True)
     heading = (heading_to(unit.pose, other.pose.x, other.pose.y) + 180) % 360
     start = unit.pose
     unit.pose = advance(start, heading, float(inches))
-    on = _on_until_clear(state, unit, heading, float(clear_of)) if clear_of else 0.0
+    on = _on_until_clear(state, unit, heading, float(clear_of), past) if clear_of else 0.0
     moved_from(state, unit, start)
     leave_fights(unit)
     carry(unit)
@@ -92,6 +103,90 @@ def move_away(state, env, span, unit, other, inches, clear_of=None):
     return moved
 
 
+def _things(given: Any, span: Any, name: str, pieces_only: bool = False) -> list:
+    """The list of units and terrain pieces a builtin was given (of pieces only with
+    ``pieces_only``); anything else stops the battle with a located error."""
+    items = given if isinstance(given, (list, tuple)) else [given]
+    for item in items:
+        if not isinstance(item, TerrainPiece) and (pieces_only or not isinstance(item, Unit)):
+            what = "terrain pieces" if pieces_only else "units and terrain pieces"
+            raise fail(f"{name}() keeps clear of {what}, got {item!r}", span, "bad-argument")
+    return list(items)
+
+
+def _obstacle_shape(state: BattleState, thing: Any) -> Convex:
+    """A unit's footprint or a terrain piece's rectangle, as a shape."""
+    if isinstance(thing, TerrainPiece):
+        return piece_shape(thing)
+    return unit_shape(state, thing)
+
+
+def _kin(unit: Unit) -> set[int]:
+    """The ids of the unit, the units attached to it and the one it is attached to (and
+    that one's others): they stand where it stands."""
+    head = unit.leader or unit
+    return {id(x) for x in (unit, head, *unit.followers, *head.followers)}
+
+
+def _entry(mover: Convex, fixed: Convex, v: tuple[float, float]) -> tuple[float, float] | None:
+    """The stretch ``(t_in, t_out)`` of t over which ``mover`` moved by t·v overlaps
+    ``fixed`` (touching is not overlapping), or None when it never does.
+
+    Two convex polygons overlap exactly when they overlap along every edge normal of both
+    (the separating axis theorem); along one normal the overlap is an open interval of t,
+    so the stretch is the common part of those intervals.
+    """
+    lo, hi = -math.inf, math.inf
+    for nx, ny, _ in mover.planes + fixed.planes:
+        a = [nx * x + ny * y for x, y in mover.corners]
+        b = [nx * x + ny * y for x, y in fixed.corners]
+        d = nx * v[0] + ny * v[1]
+        # overlap along n: max(a) + t·d > min(b) and min(a) + t·d < max(b)
+        low, high = min(b) - max(a) + TOLERANCE, max(b) - min(a) - TOLERANCE
+        if abs(d) <= 1e-12:
+            if not low < 0 < high:
+                return None
+            continue
+        t1, t2 = low / d, high / d
+        lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
+        if lo >= hi:
+            return None
+    return (lo, hi)
+
+
+def _entries(state: BattleState, unit: Unit, heading: float, reach: float,
+             things: list) -> list[tuple[float, Any]]:
+    """The things (units, terrain pieces) the unit would move into going ``reach`` inches
+    along ``heading``, each with the inches it goes before its footprint first overlaps it,
+    nearest first (in the order given when as near). One it overlaps where it stands (it
+    may move out of it) or stands attached to (or is attached to) does not count."""
+    mine = unit_shape(state, unit)
+    v = axes(heading)[0]
+    kin = _kin(unit)
+    out = []
+    for i, thing in enumerate(things):
+        if id(thing) in kin or not (isinstance(thing, TerrainPiece) or (
+                state.alive(thing) and thing.on_table)):
+            continue
+        stretch = _entry(mine, _obstacle_shape(state, thing), v)
+        if stretch is None or stretch[0] < 0 or stretch[0] >= reach - TOLERANCE:
+            continue
+        out.append((stretch[0], i, thing))
+    out.sort(key=lambda e: (e[0], e[1]))
+    return [(t, thing) for t, _, thing in out]
+
+
+@builtin("in_the_way")
+def in_the_way(state, env, span, unit, other, obstacles):
+    """The ones of ``obstacles`` (units and terrain pieces) that the unit's straight move
+    at ``other`` until contact would enter, nearest first."""
+    gap = distance(state, env, span, unit, other)
+    heading = heading_to(unit.pose, other.pose.x, other.pose.y)
+    return [thing for _, thing in _entries(state, unit, heading, gap,
+                                           _things(obstacles, span, "in_the_way"))
+            if thing is not other]
+
+
 def moved_from(state: BattleState, unit: Unit, start: Pose) -> None:
     """Remember a straight move from ``start`` to where the unit stands now."""
     end = placed(unit)
@@ -104,9 +199,10 @@ def other_units(state: BattleState, unit: Unit) -> list[Unit]:
             and o not in unit.followers and o is not unit.leader]
 
 
-def _on_until_clear(state: BattleState, unit: Unit, heading: float, reach: float) -> float:
+def _on_until_clear(state: BattleState, unit: Unit, heading: float, reach: float,
+                    past: list) -> float:
     """Move the unit on along ``heading`` until it is ``reach`` inches or more from every
-    other unit; returns how far.
+    other unit and from each of ``past`` (terrain pieces); returns how far.
 
     Each step goes to where the unit is clear for good of every unit it is now nearer
     than ``reach`` to (:func:`rules_run.space.lines.until_clear`): past that point it
@@ -117,15 +213,16 @@ def _on_until_clear(state: BattleState, unit: Unit, heading: float, reach: float
     v = axes(heading)[0]
     rest = other_units(state, unit)
     on = 0.0
-    for _ in range(len(rest) + 1):
+    for _ in range(len(rest) + len(past) + 1):
         pose = placed(unit)
+        shape = unit_shape(state, unit)
         near = [o for o in rest
                 if not far_apart(pose, size, placed(o), state.footprint(o), reach)
                 and gap(state, unit, o) < reach - TOLERANCE]
+        near += [p for p in past if shape_distance(shape, piece_shape(p)) < reach - TOLERANCE]
         if not near or not on_table(state, unit):
             break
-        shape = unit_shape(state, unit)
-        step = max(TOLERANCE, max(until_clear(shape, unit_shape(state, o), v, reach)
+        step = max(TOLERANCE, max(until_clear(shape, _obstacle_shape(state, o), v, reach)
                                 for o in near))
         unit.pose = advance(pose, heading, step)
         on += step
@@ -133,16 +230,21 @@ def _on_until_clear(state: BattleState, unit: Unit, heading: float, reach: float
 
 
 @builtin("passed_through")
-def passed_through(state, env, span, unit):
+def passed_through(state, env, span, unit, among=None):
     """The units (but those attached to it, or it to) whose footprints overlap the area
     the unit's last straight move swept: the hull of its footprint where it started,
-    turned the way it went, and where it ended."""
+    turned the way it went, and where it ended; with ``among`` (units, terrain pieces),
+    those of them that area overlaps instead."""
     move = state._moves.get(unit)
     if move is None:
         return []
     start, end, size = move
     swept = hull(corners(start, size) + corners(end, size))
     x0, y0, x1, y1 = swept.box
+    if among is not None:
+        kin = _kin(unit)
+        return [o for o in _things(among, span, "passed_through") if id(o) not in kin
+                and overlap(swept, _obstacle_shape(state, o))]
     out = []
     for o in other_units(state, unit):
         # the circle around its footprint misses the swept area's box: it is not touched
@@ -217,11 +319,14 @@ def wheel(state, env, span, unit, degrees, most=None):
 
 
 @builtin("align")
-def align(state, env, span, unit, other, side="front"):
+def align(state, env, span, unit, other, side="front", avoid=None):
     """Turn and move the unit so that its side (``front``, ``flank``: the one nearer,
     ``rear``) lies flush against the edge of ``other`` it stands before (the edge of the
     arc of ``other`` it is in), as much of the two edges touching as their lengths allow,
-    with the least shift along the edge; ``other`` does not move."""
+    with the least shift along the edge; ``other`` does not move. With ``avoid`` (units
+    and terrain pieces), it does not move and gives false when the area between where it
+    stands and where it would stand (the hull of the two footprints) overlaps one of them
+    (``other``, and the units attached to either, aside)."""
     if side not in ("front", "flank", "rear"):
         raise fail(f"align() puts a unit's front, flank or rear against another, got "
                    f"{side!r}", span, "bad-argument")
@@ -249,13 +354,27 @@ def align(state, env, span, unit, other, side="front"):
     slack = abs(edge_length - length) / 2
     offset = max(-slack, min(slack, dx * ex + dy * ey))
     out = edge_half + depth_half
-    unit.pose = Pose(fixed.x + nx * out + ex * offset, fixed.y + ny * out + ey * offset,
-                     facing % 360)
+    end = Pose(fixed.x + nx * out + ex * offset, fixed.y + ny * out + ey * offset,
+               facing % 360)
+    if avoid and _obstructed(state, unit, other, hull(corners(start, mine) + corners(end, mine)),
+                             _things(avoid, span, "align")):
+        return False
+    unit.pose = end
     moved_from(state, unit, start)
     carry(unit)
     env.emit(Align, unit=unit.id, to=other.id, flush=side, arc=arc,
              placed=state.positions(env, unit))
     return True
+
+
+def _obstructed(state: BattleState, unit: Unit, other: Unit, area: Convex,
+                things: list) -> bool:
+    """Whether the area overlaps one of the things (units on the table, terrain pieces),
+    the unit, ``other`` and the units attached to either aside."""
+    kin = _kin(unit) | _kin(other)
+    return any(overlap(area, _obstacle_shape(state, thing)) for thing in things
+               if id(thing) not in kin and (isinstance(thing, TerrainPiece) or (
+                   state.alive(thing) and thing.on_table)))
 
 
 def carry(unit: Unit) -> None:

@@ -106,6 +106,9 @@ class AutoResult(Effect):
 
     result: str = "pass"
     test: str = ""
+    every: bool = False
+    """``pass every nerve``: the test and every test that reuses it
+    (:func:`rules_run.lang.reuse.reusing`)."""
 
 
 @attrs.frozen

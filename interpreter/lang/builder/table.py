@@ -293,6 +293,7 @@ GENERATED: dict[str, Callback] = {
     "grant_effect": effect(ast.Grant, rule=quoted(0)),
     "trigger_effect": effect(ast.Trigger, event=text(0), body=body(0)),
     "auto_effect": effect(ast.AutoResult, result=at(0), test=text(1)),
+    "auto_every_effect": effect(ast.AutoResult, result=at(0), test=text(1), every=const(True)),
     "mark_effect": effect(ast.MarkEffect, mark=text(0), roll=text(1)),
     "note_effect": effect(ast.NotSimulated, reason=quoted(0)),
     # statements
