@@ -346,7 +346,8 @@ _LINES: dict[type[Event], Callable[[Any, Words], str | None]] = {
                          if e.points else None),
     RollOff: lambda e, w: (f"    roll-off: {w.name(e.sides[0])} {e.rolls[0]}, "
                            f"{w.name(e.sides[1])} {e.rolls[1]}"),
-    Trigger: lambda e, w: f"    {w.name(e.unit)}: {e.rule} ({w.name(e.event)})",
+    Trigger: lambda e, w: (f"    {w.name(e.unit)}: " if e.unit is not None else "    ")
+    + f"{e.rule} ({w.name(e.event)})",
     Result: lambda e, w: None,   # the summary table tells the result
     Expire: lambda e, w: None,   # statuses running out are not told
 }

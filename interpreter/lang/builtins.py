@@ -185,6 +185,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("toward_edge", 1, 1, "number -> number",
            "toward_edge(edge): the heading straight at that table edge (named by the heading a "
            "unit coming on there faces: 0, 90, 180, 270)"),
+        _b("side_edge", 1, 1, "side -> number",
+           "side_edge(side): the side's own table edge (the heading facing in): the battle "
+           "file's battlefield edges, else the long edge nearest its units' positions"),
         _b("move_along", 3, 4, "unit, number, number, number -> number",
            "move_along(unit, heading, inches[, clear_of]): turn to the heading and move along "
            "it (with clear_of, on until that far from every other unit); meeting a table edge, "

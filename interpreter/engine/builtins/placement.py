@@ -73,6 +73,26 @@ def toward_edge(state, env, span, edge):
     return (value + 180.0) % 360
 
 
+@builtin("side_edge")
+def side_edge(state, env, span, side):
+    """A side's own table edge, as the heading a unit coming on there faces: the battle
+    file's ``battlefield: edges:`` entry for it, else the long table edge nearest the
+    centre of its units' battle-file positions (0 or 180 on a table wider than deep, 90 or
+    270 otherwise)."""
+    edges = (state.battle.doc.value.get("battlefield") or {}).get("edges") or {}
+    if side in edges:
+        return float(edges[side])
+    homes = [u.home for u in state.units if u.side == side and u.home is not None]
+    if not homes:
+        raise fail(f"side_edge(): no unit of the side {side!r} has a position in the battle "
+                   f"file", span, "no-position")
+    x = sum(h.x for h in homes) / len(homes)
+    y = sum(h.y for h in homes) / len(homes)
+    if state.width >= state.depth:
+        return 0.0 if y <= state.depth / 2 else 180.0
+    return 90.0 if x <= state.width / 2 else 270.0
+
+
 @builtin("move_along")
 def move_along(state, env, span, unit, heading, inches, clear_of=None):
     """Turn the unit to face ``heading`` and move it ``inches`` along it, out of its fights;
