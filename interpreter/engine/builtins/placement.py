@@ -161,7 +161,7 @@ def _away(state: BattleState, unit: Unit, of: Any, span: Span | None) -> list[An
     if not isinstance(of, list):
         raise fail(f"place(): what to keep clear of is a list of units and terrain pieces, "
                    f"got {of!r}", span, "bad-argument")
-    out = []
+    out: list[Any] = []
     for thing in of:
         if isinstance(thing, TerrainPiece):
             out.append(thing)
