@@ -22,7 +22,7 @@ import pytest
 from helpers.aos4_probe import Probe
 
 from rules_run import open_battle
-from rules_run.chance import Dist, ScriptedChance, enumerate_exact
+from rules_run.chance import ScriptedChance, enumerate_exact
 from rules_run.engine.driver import run_battle
 from rules_run.engine.odds import attack_odds, plan_attacks, sample_attacks
 from rules_run.runtime.entities import Unit, Weapon
@@ -272,8 +272,9 @@ def test_a_template_denies_cover(rt) -> None:
     boyz = unit(rt, "boyz", T=4, Sv=6)
     burner = unit(rt, "burner", weapons=(flamer,))
     in_cover = shot(rt, burner, boyz, cover=4)
-    # hit 2/3, wound 1/2, save only the 6+: 5/6 unsaved
-    assert in_cover.damage.mean() == F(2, 3) * F(1, 2) * F(5, 6)
+    # no roll to hit (L386: the models under the template are hit), wound 1/2, save only
+    # the 6+: 5/6 unsaved
+    assert in_cover.damage.mean() == F(1, 2) * F(5, 6)
 
 
 # ============================================================== Feel No Pain, Instant Death
@@ -558,3 +559,38 @@ def test_a_unit_assaulted_while_falling_back_regroups_or_is_destroyed() -> None:
     steady.unit["boyz"].statuses["falling_back"] = "battle"
     assert steady("stands_to_be_assaulted", t="boyz") is True
     assert "falling_back" not in steady.unit["boyz"].statuses
+
+
+# ============================================================== dice and saves (E01, E02, E09)
+
+
+def test_e01_a_d3_is_a_d6_halved(rt) -> None:
+    # E01, L39: a D3 is read from a D6, 1-2 as 1, 3-4 as 2, 5-6 as 3: a third each. The
+    # ruleset's D3 (rending's extra die against a vehicle, L391): a 6 + S4 + D3 against
+    # Armour 11, 12 or 13 passes with 3/3, 2/3 and 1/3.
+    rending = weapon(rt, {"Range": 24, "Strength": 4, "AP": None}, ("Assault (1)", "Rending"))
+    assert [passes(rt, "rending_extra", weapon=rending, armour=a) for a in (11, 12, 13)] == [F(1), F(2, 3), F(1, 3)]
+
+
+def test_e02_dice_totals_through_the_ruleset(rt) -> None:
+    # E02, L41-L43: 2D6 showing 3 and 5 is 8 (a Leadership test against Ld 8 passes); D6 + N
+    # as in armour penetration: a 4 + S4 is 8 against Armour 8, a glance (L783-L789); 2D6 - N
+    # as the blast's scatter: 6 + 4 less BS 4 is 6 (L387).
+    marine = unit(rt, "marine")
+    r = scripted(rt, "leadership", [3, 5], unit=marine)
+    assert r.natural == 8 and r.passed
+    gun = weapon(rt, {"Range": 24, "Strength": 4, "AP": None}, ("Assault (1)",))
+    pen = scripted(rt, "armour_penetration", [4], weapon=gun, armour=8)
+    assert pen.passed and "glancing" in pen.marks
+    frag = weapon(rt, {"Range": 48, "Strength": 4, "AP": 6}, ("Heavy (1)", "Blast (3)"))
+    assert scripted(rt, "blast_scatter", [6, 4], shooter=marine, weapon=frag) == 6
+
+
+def test_e09_armour_saves(rt) -> None:
+    # E09, L309: an Ork's 6+ (L128), Imperial Guard flak armour's 5+ (no unit data: a
+    # profile with Sv 5), a Space Marine's power armour 3+ (L129), against AP -.
+    _, _, duel = open_battle("40k5", DUEL)
+    boyz, marines = (next(u for u in duel.units if u.id == i) for i in ("boyz", "marines"))
+    assert passes(rt, "save", target=boyz) == F(1, 6)
+    assert passes(rt, "save", target=unit(rt, "guard", Sv=5)) == F(1, 3)
+    assert passes(rt, "save", target=marines) == F(2, 3)

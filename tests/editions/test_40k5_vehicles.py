@@ -62,10 +62,10 @@ def vehicle(front: int = 14, side: int = 12, rear: int = 10, keywords: tuple[str
 
 
 def tallies(rt, shooter: Unit, target: Unit, *, facing: str = "front", inches: int = 12,
-            attacks: int = 1) -> dict[str, dict[int, Fraction]]:
+            attacks: int = 1, obscured: int = 0) -> dict[str, dict[int, Fraction]]:
     """Each tally's exact distribution over ``attacks`` shots (rules-odds --mode vehicle)."""
     (plan,) = plan_attacks(rt, shooter, target, mode="vehicle", attacks=attacks,
-                           settings={"facing": facing, "inches": inches})
+                           settings={"facing": facing, "inches": inches, "obscured": obscured})
     odds = attack_odds(rt, plan, target)
     assert odds.tallies is not None
     out = {}
@@ -298,3 +298,47 @@ def test_the_vehicles_battle_runs_200_times() -> None:
          "--seed", "1", "--json"], cwd=ROOT, capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["runs"] == 200
+
+
+# ============================================================== obscured (E17, E18)
+
+
+@pytest.mark.parametrize("cover,saved", [
+    # E17, L840: behind a hedge 5+, a building 4+, a fortification 3+ (the cover chart,
+    # L321-L325); E18: obscured in the open by a rule, 4+.
+    ("hedges", F(1, 3)), ("buildings", F(1, 2)), ("fortifications", F(2, 3)), (None, F(1, 2)),
+])
+def test_e17_e18_an_obscured_vehicle_saves_against_each_hit(rt, cover, saved) -> None:
+    # L840: a passed save discards the hit with no damage roll. A lascannon-like S9 AP2 shot
+    # at side armour 12: hit 2/3, a 3 glances (1/6), 4+ penetrate (1/2): the tallies count
+    # the glancing and penetrating hits as rolled; the damage results only those the save
+    # did not discard, 2/3 x 2/3 times the chance it fails.
+    value = 4 if cover is None else {"hedges": 5, "buildings": 4, "fortifications": 3}[cover]
+    shot = firer(rt, gun(rt, 9, 2))
+    t = tallies(rt, shot, vehicle(), facing="side", inches=12, obscured=value)
+    kept = 1 - saved
+    assert t["glancing"][1] == F(2, 3) * F(1, 6)
+    assert t["penetrating"][1] == F(2, 3) * F(1, 2)
+    damage_rolls = sum(t[name].get(1, F(0)) for name in TALLIES[2:])
+    assert damage_rolls == F(2, 3) * F(2, 3) * kept
+
+
+def test_the_obscured_cover_comes_from_what_stands_between(tmp_path: Path) -> None:
+    # L834-L837: the Russ behind a hedge (a 5+ piece across the lines of sight from the
+    # marines) is obscured 5+; without it, 0; with smoke (status obscured, L842) 4+.
+    for hedge, expected in ((True, 5), (False, 0)):
+        terrain = ("  terrain:\n    - {id: hedge, kind: hedge, at: {x: 24, y: 15}, size: {w: 12, h: 1},"
+                   " effects: [\"Cover (hedges)\"]}\n") if hedge else ""
+        path = battle_file(tmp_path, f"""
+edition: 40k5
+battlefield:
+  width: 72
+  depth: 72
+{terrain}units:
+  - {{id: russ, side: imperium, profile: imperium/leman_russ, models: 1, position: {{x: 24, y: 10, facing: 0}}}}
+  - {{id: melta, side: renegades, profile: imperium/melta_marine, models: 5, position: {{x: 24, y: 24, facing: 180}}}}
+""")
+        probe = Probe("40k5", path, dice=[])
+        assert probe("obscured_cover", shooter="melta", v="russ") == expected
+    BUILTINS["apply"](probe.state, probe.env, None, "obscured", probe.unit["russ"])
+    assert probe("obscured_cover", shooter="melta", v="russ") == 4

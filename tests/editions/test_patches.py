@@ -188,7 +188,7 @@ def test_find_edition_by_id_alias_or_folder() -> None:
         find_edition("wfb9")
     (d,) = raised.value.diagnostics
     assert (d.code, d.message, d.hint) == ("unknown-edition", "unknown edition 'wfb9'",
-                                           "did you mean 'wfb8'?")
+                                           "did you mean 'wfb8' or 'wfb3'?")
 
 
 # ---------------------------------------------------------------- the cache
