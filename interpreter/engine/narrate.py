@@ -314,8 +314,11 @@ def _status(e: Status, w: Words) -> str | None:
 
 
 def _move(e: StraightMove, w: Words) -> str:
-    how, other = ("toward", e.toward) if e.toward is not None else ("away from", e.away_from)
     on = f" ({e.on_until_clear:g}\" of it on until clear)" if e.on_until_clear else ""
+    if e.heading is not None:
+        return _does(w, e.unit, "moves", "move", f"{e.inches:g}\" along heading "
+                     f"{e.heading:g}{on}")
+    how, other = ("toward", e.toward) if e.toward is not None else ("away from", e.away_from)
     return _does(w, e.unit, "moves", "move", f"{e.inches:g}\" {how} {w.name(other)}{on}")
 
 
@@ -364,7 +367,8 @@ _LINES: dict[type[Event], Callable[[Any, Words], str | None]] = {
     Returned: lambda e, w: _does(w, e.unit, "gets", "get", f"back {e.models} slain "
                                  f"model{'s' if e.models != 1 else ''} ({e.models_left} now)"),
     Destroyed: lambda e, w: _does(w, e.unit, "is", "are", "destroyed"),
-    LeftTable: lambda e, w: _does(w, e.unit, "leaves", "leave", "the table"),
+    LeftTable: lambda e, w: _does(w, e.unit, "leaves", "leave", "the table" + (
+        f" ({e.reason})" if e.reason else "")),
     Attach: lambda e, w: _does(w, e.unit, "joins", "join", w.name(e.to)),
     Detach: lambda e, w: _does(w, e.unit, "leaves", "leave", w.name(e.to)),
     SetAside: lambda e, w: _does(w, e.unit, "waits", "wait", "off the table"),
@@ -384,7 +388,8 @@ _LINES: dict[type[Event], Callable[[Any, Words], str | None]] = {
                          if e.points else None),
     RollOff: lambda e, w: (f"    roll-off: {w.name(e.sides[0])} {e.rolls[0]}, "
                            f"{w.name(e.sides[1])} {e.rolls[1]}"),
-    Trigger: lambda e, w: f"    {w.name(e.unit)}: {e.rule} ({w.name(e.event)})",
+    Trigger: lambda e, w: (f"    {w.name(e.unit)}: " if e.unit is not None else "    ")
+    + f"{e.rule} ({w.name(e.event)})",
     Result: lambda e, w: None,   # the summary table tells the result
     Expire: lambda e, w: None,   # statuses running out are not told
 }

@@ -135,6 +135,7 @@ class BattleState:
             a_d, b_d = self.footprint(a).depth, self.footprint(b).depth
             a.pose = Pose(cx, cy - gap / 2 - a_d / 2, 0.0)
             b.pose = Pose(cx, cy + gap / 2 + b_d / 2, 180.0)
+            a.home, b.home = a.pose, b.pose
         missing = [u.id for u in self.units if u.pose is None]
         if missing:
             raise fail("units without a position (give 'position' or use 'duel'): "

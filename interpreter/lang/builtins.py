@@ -188,6 +188,28 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("home_edge", 1, 1, "unit -> number",
            "home_edge(unit): the edge (the heading facing in) of the long table edge nearest "
            "where the battle file places it"),
+        # moves along a heading, placing units, coming back (engine/builtins/placement.py)
+        _b("toward_edge", 1, 1, "number -> number",
+           "toward_edge(edge): the heading straight at that table edge (named by the heading a "
+           "unit coming on there faces: 0, 90, 180, 270)"),
+        _b("side_edge", 1, 1, "side -> number",
+           "side_edge(side): the side's own table edge (the heading facing in): the battle "
+           "file's battlefield edges, else the long edge nearest its units' positions"),
+        _b("move_along", 3, 4, "unit, number, number, number -> number",
+           "move_along(unit, heading, inches[, clear_of]): turn to the heading and move along "
+           "it (with clear_of, on until that far from every other unit); meeting a table edge, "
+           "it leaves the table there; the inches moved"),
+        _b("place", 2, 6, "unit, any, number, number, number, list -> bool",
+           "place(unit, at[, heading[, within[, clear_of[, of]]]]): put a unit that is off the "
+           "table at the point (or the nearest spot within that far of it), wholly on the "
+           "table, on no unit, clear_of that far from every other unit (or those of the list "
+           "of); false when it cannot be"),
+        _b("home_marker", 1, 1, "unit -> text",
+           "home_marker(unit): a new marker where the battle file places the unit; its id"),
+        _b("restore", 1, 3, "unit, number, number -> int",
+           "restore(unit[, models[, wounds]]): a destroyed unit comes back off the table, with "
+           "that many models (all), the wounded one with that many wounds left (all); its "
+           "models"),
         _b("play_turn", 1, 1, "side -> any",
            "play_turn(side): one player turn of that side (the battle's turn block)"),
         _b("used", 1, None, "action, any... -> bool",

@@ -227,6 +227,8 @@ class LeftTable(Event):
     kind: ClassVar[str] = "left_table"
     unit: str
     followers: list[str]
+    reason: str | None = _maybe()
+    """Why, when the engine knows (a move that reached the table edge)."""
 
 
 @attrs.define(kw_only=True)
@@ -312,12 +314,14 @@ class Expire(Event):
 
 @attrs.define(kw_only=True)
 class StraightMove(Event):
-    """A straight move ``toward`` or ``away_from`` something (0 inches: only a turn)."""
+    """A straight move ``toward`` or ``away_from`` something, or along a ``heading`` (0
+    inches: only a turn)."""
 
     kind: ClassVar[str] = "move"
     unit: str
     toward: str | None = _maybe()
     away_from: str | None = _maybe()
+    heading: float | None = _maybe()
     inches: float
     on_until_clear: float | None = _maybe()
     placed: Placed

@@ -32,14 +32,18 @@ from rules_run.space.geometry import (
     arc_of,
     axes,
     corners,
+    edge_reach,
     grid_points,
     heading_to,
+    on_table,
+    points_near,
 )
 from rules_run.space.lines import Band, band, behind, clear_line, segment_clear, until_clear
 from rules_run.space.shapes import Sweep
 
 __all__ = ["DIGITS", "MM_PER_INCH", "TOLERANCE", "Band", "Convex", "Footprint", "Pose", "Sweep",
            "advance", "apart", "arc_of", "axes", "band", "behind", "clear_line",
-           "closest_points", "corners", "distance", "edge_distance", "far_apart", "grid_points",
-           "heading_to", "hull", "overlap", "point_distance", "segment_clear",
+           "closest_points", "corners", "distance", "edge_distance", "edge_reach", "far_apart",
+           "grid_points", "heading_to", "hull", "on_table", "overlap", "point_distance",
+           "points_near", "segment_clear",
            "segment_distance", "touching", "until_clear"]

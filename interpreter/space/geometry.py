@@ -15,7 +15,7 @@ import math
 import attrs
 
 __all__ = ["Footprint", "Pose", "axes", "corners", "grid_points", "arc_of", "advance",
-           "heading_to", "MM_PER_INCH"]
+           "heading_to", "edge_reach", "on_table", "points_near", "MM_PER_INCH"]
 
 MM_PER_INCH = 25.4
 
@@ -129,3 +129,63 @@ def advance(pose: Pose, heading: float, inches: float) -> Pose:
     """The pose moved ``inches`` along ``heading``, facing that way."""
     r = math.radians(heading)
     return Pose(pose.x + inches * math.sin(r), pose.y + inches * math.cos(r), heading % 360)
+
+
+def edge_reach(pose: Pose, size: Footprint, heading: float, width: float,
+               depth: float) -> float:
+    """How far the footprint, turned to face ``heading``, goes along it before one of its
+    corners meets an edge of a ``width`` × ``depth`` table (0 when one is on or past an edge
+    already; infinite when it never meets one).
+
+    Examples:
+        >>> edge_reach(Pose(10, 10, 0), Footprint(4, 2), 180, 48, 48)
+        9.0
+        >>> edge_reach(Pose(10, 10, 0), Footprint(4, 2), 90, 48, 48)
+        37.0
+    """
+    turned = Pose(pose.x, pose.y, heading)
+    (vx, vy), _ = axes(heading)
+    reach = math.inf
+    for x, y in corners(turned, size):
+        for p, v, top in ((x, vx, width), (y, vy, depth)):
+            if v > 1e-12:
+                reach = min(reach, (top - p) / v)
+            elif v < -1e-12:
+                reach = min(reach, p / -v)
+    return round(max(0.0, reach), 9)
+
+
+def on_table(pose: Pose, size: Footprint, width: float, depth: float,
+             tolerance: float = 1e-6) -> bool:
+    """Whether the whole footprint lies on a ``width`` × ``depth`` table (touching an edge
+    counts as on it).
+
+    Examples:
+        >>> on_table(Pose(2, 1, 0), Footprint(4, 2), 48, 48)
+        True
+        >>> on_table(Pose(1.5, 1, 0), Footprint(4, 2), 48, 48)
+        False
+    """
+    return all(-tolerance <= x <= width + tolerance and -tolerance <= y <= depth + tolerance
+               for x, y in corners(pose, size))
+
+
+def points_near(x: float, y: float, within: float, step: float) -> list[tuple[float, float]]:
+    """The points of a square grid ``step`` apart, through ``(x, y)``, no farther than
+    ``within`` from it, nearest first (of two as near, the one at the smaller heading from
+    it: a fixed order, so a search over them is deterministic).
+
+    Examples:
+        >>> points_near(0, 0, 1, 1)
+        [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0)]
+    """
+    n = int(math.floor(within / step + 1e-9))
+    found = []
+    for i in range(-n, n + 1):
+        for j in range(-n, n + 1):
+            d = math.hypot(i, j) * step
+            if d <= within + 1e-9:
+                turn = round(math.degrees(math.atan2(i, j)) % 360, 9)
+                found.append((round(d, 9), turn, x + i * step, y + j * step))
+    found.sort()
+    return [(float(px), float(py)) for _, _, px, py in found]

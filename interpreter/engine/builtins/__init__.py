@@ -13,11 +13,13 @@ Each is registered under its name by the decorator
 - :mod:`~rules_run.engine.builtins.sight`: range, line of sight, cover, terrain;
 - :mod:`~rules_run.engine.builtins.objectives`: objectives, features, control;
 - :mod:`~rules_run.engine.builtins.markers`: markers and templates, headings;
+- :mod:`~rules_run.engine.builtins.placement`: moves along a heading, placing units, and
+  bringing a destroyed unit back;
 - :mod:`~rules_run.engine.builtins.shapes`: where units stand, shared by the above.
 """
 
 from rules_run.engine.builtins import (battle, fight, markers, movement,  # noqa: F401
-                                       objectives, sight, units)
+                                       objectives, placement, sight, units)
 from rules_run.engine.builtins.registry import BUILTINS, builtin
 
 __all__ = ["BUILTINS", "builtin"]
