@@ -591,6 +591,21 @@ def test_van_1_vanguard_stops_12_inches_away_or_6_from_a_scouted_enemy(tmp_path)
     assert gap_after(14, True) == 6
 
 
+def test_vanguard_only_a_unit_entirely_of_vanguard_models(tmp_path) -> None:
+    # L21 "composed entirely": Reavers (Fast Cavalry: Vanguard) 30" from the Orcs move 12";
+    # with a joined character without Vanguard they stay where they are.
+    def moved(join: bool) -> bool:
+        w = World(tmp_path, [u("reavers", "elves", 36, 4, profile="highborn/reaver", models=5),
+                             u("hero", "elves", 36, 4, models=1),
+                             u("orcs", "orcs", 36, 40, 180)])
+        if join:
+            w.join("hero", "reavers")
+        w.call("deploy_specialists", None)
+        return "vanguarded" in w.unit("reavers").statuses
+    assert moved(False) is True
+    assert moved(True) is False
+
+
 def test_lt_1_more_than_half_light_troops_have_no_full_ranks(tmp_path) -> None:
     # T-LT-1, L97: a unit of 20, 5 wide (+3 rank bonus: three ranks behind the first), with
     # a joined unit of 21 Light Troops: 21 of 41, more than half: no rank bonus, never
