@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -203,7 +203,7 @@ def _texts(value: Any) -> Iterator[str]:
             yield from _texts(v)
     elif attrs.has(type(value)):
         for node in walk(value):
-            for f in attrs.fields(type(node)):
+            for f in attrs.fields(cast(Any, type(node))):
                 if isinstance(getattr(node, f.name), str):
                     yield getattr(node, f.name)
 
