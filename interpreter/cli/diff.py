@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="skip the grid comparison of rolls, tests and sequences")
     parser.add_argument("--no-attribution", action="store_true",
                         help="run the battle under A and B only, not after each operation")
+    parser.add_argument("--attribution-runs", type=at_least(1), metavar="N",
+                        help="battles under each ruleset between A and B, the first N of "
+                        "--runs (default 100)")
     add_option_argument(parser)
     add_version_argument(parser)
     add_common_arguments(parser)
@@ -89,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         as_json=args.json, plot=args.plot, top=args.top, cells=args.cells,
         sequence_cells=args.sequence_cells, behaviour=not args.no_behaviour,
         attribute=not args.no_attribution, options=options_from(args.option),
-        executor=args.executor,
+        executor=args.executor, attribution_runs=args.attribution_runs,
     ), args)
 
 
@@ -97,9 +100,11 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
          seed: int | None = None, workers: int | None = None, as_json: bool = False,
          plot: str | None = None, top: int = 5, cells: int | None = None,
          sequence_cells: int | None = None, behaviour: bool = True, attribute: bool = True,
-         options: dict[str, Any] | None = None, executor: str | None = None) -> int:
+         options: dict[str, Any] | None = None, executor: str | None = None,
+         attribution_runs: int | None = None) -> int:
     """Compute and print the diff; return the exit code."""
     from rules_run.diff import (
+        ATTRIBUTION_RUNS,
         DEFAULT_CELLS,
         DEFAULT_SEQUENCE_CELLS,
         diff_rulesets,
@@ -122,6 +127,7 @@ def diff(a: str, b: str, battle: str | None = None, *, runs: int = 1000,
             sequence_cells=DEFAULT_SEQUENCE_CELLS if sequence_cells is None else sequence_cells,
             behaviour=behaviour, attribute=attribute,
             progress=lambda what, done, total: bar(done, total, what), executor=executor,
+            attribution_runs=ATTRIBUTION_RUNS if attribution_runs is None else attribution_runs,
         )
     if plot is not None:
         try:

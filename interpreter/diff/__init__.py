@@ -35,7 +35,7 @@ from rules_run.diff.behaviour import (
 )
 from rules_run.diff.grid import Dim
 from rules_run.diff.normal import differing_fields, normalise, same
-from rules_run.diff.report import DiffReport, diff_rulesets
+from rules_run.diff.report import ALONE_MAX, ATTRIBUTION_RUNS, DiffReport, diff_rulesets
 from rules_run.diff.steps import ResolvedOp, apply_ops, resolved_ops
 from rules_run.diff.structure import (
     CellChange,
@@ -76,5 +76,7 @@ __all__ = [
     "ResolvedOp",
     "diff_rulesets",
     "DiffReport",
+    "ATTRIBUTION_RUNS",
+    "ALONE_MAX",
     "render",
 ]

@@ -12,12 +12,17 @@ change from the state before it. The steps add up to the total exactly (the sum
 telescopes), but an operation's share depends on those before it: the same operations in
 another order can share the total differently. Each operation is also run alone on A; the
 total minus the sum of those is the interaction.
+
+A battle of B's may field units whose profiles (or equipment) only B's data has, as a patch
+that brings its own army does. A and every ruleset between A and B fight them with those
+profiles, each without the rule references that ruleset does not declare
+(:func:`borrowed_data`): a unit gets a rule of the patch from the operation that declares it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -28,7 +33,7 @@ from rules_run.engine.stats import Z95, open_executor, summarise
 __all__ = [
     "RunSpec", "Paired", "paired", "run_states", "metrics_of", "BattleDiff", "battle_diff",
     "AttributionStep", "Attribution", "attribution", "PAIRED_TEST", "state_ruleset",
-    "state_context", "BASE", "OTHER",
+    "state_context", "BASE", "OTHER", "borrowed_data",
 ]
 
 PAIRED_TEST = ("paired test on common-random-number pairs: the mean of the per-run "
@@ -92,11 +97,42 @@ def _state_ruleset(a, b, key: StateKey):
     from rules_run.diff.steps import apply_ops, resolved_ops
 
     if key == BASE:
-        return a
+        return borrowed_data(a, b)[0]
     if key == OTHER:
         return b
     ops = resolved_ops(a, b)
-    return apply_ops(a, [ops[i] for i in key[1]], state_label(a.id, b.id, key))
+    return borrowed_data(apply_ops(a, [ops[i] for i in key[1]], state_label(a.id, b.id, key)),
+                         b)[0]
+
+
+def borrowed_data(rs, other) -> tuple[Any, tuple[str, ...]]:
+    """``rs`` with the unit profiles and equipment items only ``other`` has, each without
+    the rule references ``rs`` does not declare; and those references (sorted). ``rs``
+    itself when ``other`` has no profile or item it lacks."""
+    from rules_run.lang.rule_refs import rule_reference_problem
+
+    dropped: set[str] = set()
+
+    def keep(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {k: [t for t in v if not _unknown(t)] if k == "rules" and isinstance(v, list)
+                    else keep(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [keep(v) for v in value]
+        return value
+
+    def _unknown(text: Any) -> bool:
+        if isinstance(text, str) and rule_reference_problem(text, rs.rules) is not None:
+            dropped.add(text)
+            return True
+        return False
+
+    units = {k: keep(v) for k, v in other.units.items() if k not in rs.units}
+    items = {k: keep(v) for k, v in other.equipment.items() if k not in rs.equipment}
+    if not units and not items:
+        return rs, ()
+    return (attrs.evolve(rs, units={**rs.units, **units}, equipment={**rs.equipment, **items}),
+            tuple(sorted(dropped)))
 
 
 def state_context(spec: RunSpec, key: StateKey):

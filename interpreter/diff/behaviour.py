@@ -6,6 +6,15 @@ differ (something it calls, reads or is modified by changed), the declaration is
 synthetic inputs (:mod:`rules_run.diff.grid`), and the cells where the distributions
 differ are reported, largest difference first. A declaration whose every dependency is the
 same in A and B behaves the same and is not run.
+
+The exact enumeration of one cell costs one run of the declaration per leaf of its chance
+tree, and some declarations grow exponentially with an input (a loop rolling one die per
+shot over a grid of up to dozens of shots). Each cell may take at most :data:`CELL_LEAVES`
+leaves (a cell that needs more is reported as not enumerable on both sides), and each
+declaration at most :data:`DECL_LEAVES` over its cells: cells are evaluated in waves of
+:data:`WAVE` in grid order, and once a wave ends with the budget spent the rest are left
+out (the declaration's note says how many). The waves do not depend on the number of
+workers, so neither do the results.
 """
 
 from __future__ import annotations
@@ -38,13 +47,24 @@ from rules_run.runtime.dice import dice_of
 from rules_run.runtime.entities import RuleInstance, Unit, Weapon
 
 __all__ = ["CellDiff", "DeclBehaviour", "BehaviourDiff", "behaviour_diff",
-           "DEFAULT_CELLS", "DEFAULT_SEQUENCE_CELLS", "COMPARED_KINDS"]
+           "DEFAULT_CELLS", "DEFAULT_SEQUENCE_CELLS", "COMPARED_KINDS", "CELL_LEAVES",
+           "DECL_LEAVES", "WAVE"]
 
 DEFAULT_CELLS = 2000
 """At most this many grid cells per roll, test or action."""
 DEFAULT_SEQUENCE_CELLS = 100
 """At most this many per sequence (one attack's sequence costs 30 to 300 times a single
 test: every branch of every roll in it is enumerated)."""
+
+CELL_LEAVES = 2_000
+"""The most leaves of its chance tree one cell's exact enumeration may take, on one side
+(a cell of the bundled duels' diffs takes at most about a thousand)."""
+DECL_LEAVES = 50_000
+"""The most leaves one declaration's cells may take, both sides together, before the
+cells after the current wave are left out (the bundled duels' diffs take at most about
+40,000)."""
+WAVE = 20
+"""Cells evaluated between two looks at the budget."""
 
 COMPARED_KINDS = ("test", "roll", "sequence", "action")
 _BEARERS = BEARER_TYPES
@@ -160,15 +180,19 @@ class _Evaluator:
             thing.statuses[s] = None
         return thing
 
-    def run(self, decl: ast.Decl, dims: Sequence[Dim], cell: Sequence[int]) -> Dist | str:
-        """The exact distribution of the declaration's result in one cell, or an error.
+    def run(self, decl: ast.Decl, dims: Sequence[Dim], cell: Sequence[int]) -> tuple[Dist | str, int]:
+        """The exact distribution of the declaration's result in one cell, or an error, and
+        the leaves its enumeration took (at most :data:`CELL_LEAVES`).
 
         A test's outcome is whether it passed, a roll's its value; with the marks the result
         got (``critical``), as a pair, so that a rule widening a mark is seen."""
         runtime, options, name, kind = self.runtime, self.options, decl.name, decl.kind
         fixed = None if kind == "action" else self.args(decl, dims, cell)
+        leaves = 0
 
         def procedure(chance):
+            nonlocal leaves
+            leaves += 1
             args = fixed if fixed is not None else self.args(decl, dims, cell)
             env = runtime.env(chance, options)
             if kind in ("test", "roll"):
@@ -181,9 +205,12 @@ class _Evaluator:
             return _hashable(result)
 
         try:
-            return enumerate_exact(procedure)
+            return enumerate_exact(procedure, limit=CELL_LEAVES), leaves
         except _EVAL_ERRORS as err:
-            return _error_text(err)
+            if leaves >= CELL_LEAVES:
+                return (f"more than {CELL_LEAVES} outcomes to enumerate exactly (rules-diff "
+                        "enumerates at most that many for one cell)"), leaves
+            return _error_text(err), leaves
 
 
 def _error_text(err: BaseException) -> str:
@@ -459,7 +486,7 @@ _EVALUATORS: dict[tuple, tuple[_Evaluator, _Evaluator]] = {}
 
 
 def _evaluate_chunk(refs: tuple, name: str, dims: Sequence[Dim],
-                    cells: Sequence[tuple[int, ...]]) -> list[tuple[Dist | str, Dist | str]]:
+                    cells: Sequence[tuple[int, ...]]) -> list[tuple[Dist | str, Dist | str, int]]:
     """In a worker process: A's and B's results for some cells of one declaration."""
     from rules_run.editions.loader import load_edition
 
@@ -469,18 +496,40 @@ def _evaluate_chunk(refs: tuple, name: str, dims: Sequence[Dim],
                              _Evaluator(load_edition(refs[1]), options))
     ea, eb = _EVALUATORS[refs]
     da, db = ea.rs.decls[name], eb.rs.decls[name]
-    return [(ea.run(da, dims, c), eb.run(db, dims, c)) for c in cells]
+    return [_pair(ea, eb, da, db, dims, c) for c in cells]
+
+
+def _pair(ea: _Evaluator, eb: _Evaluator, da: ast.Decl, db: ast.Decl, dims: Sequence[Dim],
+          cell: tuple[int, ...]) -> tuple[Dist | str, Dist | str, int]:
+    """A's and B's result in one cell, and the leaves both took."""
+    (ra, na), (rb, nb) = ea.run(da, dims, cell), eb.run(db, dims, cell)
+    return ra, rb, na + nb
 
 
 def _results(ea: _Evaluator, eb: _Evaluator, da: ast.Decl, db: ast.Decl,
              dims: Sequence[Dim], cells: Sequence[tuple[int, ...]], pool, workers: int,
-             refs: tuple) -> list[tuple[Dist | str, Dist | str]]:
+             refs: tuple) -> list[tuple[Dist | str, Dist | str, int]]:
     if pool is None or len(cells) < 2 * workers:
-        return [(ea.run(da, dims, c), eb.run(db, dims, c)) for c in cells]
+        return [_pair(ea, eb, da, db, dims, c) for c in cells]
     size = max(1, len(cells) // (workers * 4))
     futures = [pool.submit(_evaluate_chunk, refs, db.name, dims, cells[i:i + size])
                for i in range(0, len(cells), size)]
     return [pair for f in futures for pair in f.result()]
+
+
+def _budgeted(ea: _Evaluator, eb: _Evaluator, da: ast.Decl, db: ast.Decl,
+              dims: Sequence[Dim], cells: Sequence[tuple[int, ...]], pool, workers: int,
+              refs: tuple, spent: int) -> list[tuple[Dist | str, Dist | str]]:
+    """The results of the cells, wave by wave, until :data:`DECL_LEAVES` is spent."""
+    out: list[tuple[Dist | str, Dist | str]] = []
+    for start in range(0, len(cells), WAVE):
+        if spent >= DECL_LEAVES:
+            break
+        for ra, rb, n in _results(ea, eb, da, db, dims, cells[start:start + WAVE], pool,
+                                  workers, refs):
+            out.append((ra, rb))
+            spent += n
+    return out
 
 
 def _compare(builder: GridBuilder, ea: _Evaluator, eb: _Evaluator, da: ast.Decl,
@@ -495,18 +544,20 @@ def _compare(builder: GridBuilder, ea: _Evaluator, eb: _Evaluator, da: ast.Decl,
     if not chosen:
         return DeclBehaviour(db.kind, db.name, _signature(db), metric or "value", tuple(dims),
                              total, 0, ())
-    first = (ea.run(da, dims, chosen[0]), eb.run(db, dims, chosen[0]))
-    if isinstance(first[0], str) and first[0] == first[1]:
+    ra, rb, spent = _pair(ea, eb, da, db, dims, chosen[0])
+    if isinstance(ra, str) and ra == rb:
         # fails the same way on the first cell: most likely it needs a battle
         return DeclBehaviour(db.kind, db.name, _signature(db), metric or "value",
                              tuple(dims), total, 1, (), 1,
-                             f"not evaluated on synthetic inputs: {first[1]}")
-    results = [first] + _results(ea, eb, da, db, dims, chosen[1:], pool, workers, refs)
+                             f"not evaluated on synthetic inputs: {rb}")
+    results = [(ra, rb)] + _budgeted(ea, eb, da, db, dims, chosen[1:], pool, workers, refs,
+                                     spent)
     diffs: list[CellDiff] = []
     failed_both = 0
     first_error: str | None = None
     one_sided: dict[str, list] = {}
-    for cell, (ra, rb) in zip(chosen, results):
+    evaluated = chosen[:len(results)]
+    for cell, (ra, rb) in zip(evaluated, results):
         if isinstance(ra, str) and isinstance(rb, str):
             failed_both += 1
             first_error = first_error or rb
@@ -524,10 +575,13 @@ def _compare(builder: GridBuilder, ea: _Evaluator, eb: _Evaluator, da: ast.Decl,
         kinds = {metric_name(db.kind, c.a, c.b) for c in diffs} - {"distribution"}
         metric = kinds.pop() if len(kinds) == 1 else "distribution"
     note = None
-    if failed_both == len(chosen):
+    if failed_both == len(evaluated):
         note = f"not evaluated on synthetic inputs: {first_error}"
+    elif len(evaluated) < len(chosen):
+        note = (f"{len(evaluated)} of {len(chosen)} cells evaluated: their exact enumeration "
+                f"took the {DECL_LEAVES} outcomes rules-diff spends on one declaration")
     return DeclBehaviour(db.kind, db.name, _signature(db), metric, tuple(dims), total,
-                         len(chosen), tuple(diffs), failed_both, note,
+                         len(evaluated), tuple(diffs), failed_both, note,
                          tuple((side, n, error) for side, (n, error) in one_sided.items()))
 
 

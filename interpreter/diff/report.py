@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, cast
 
 import attrs
 
@@ -16,6 +16,7 @@ from rules_run.diff.battles import (
     RunSpec,
     attribution,
     battle_diff,
+    borrowed_data,
     run_states,
     state_context,
 )
@@ -28,9 +29,17 @@ from rules_run.diff.behaviour import (
 from rules_run.diff.steps import resolved_ops, same_data
 from rules_run.diff.structure import SIDES, StructureDiff, structure_diff
 from rules_run.editions.ruleset import Ruleset
+from rules_run.lang.walk import walk
 from rules_run.paths import shown
 
-__all__ = ["DiffReport", "diff_rulesets", "ruleset_info"]
+__all__ = ["DiffReport", "diff_rulesets", "ruleset_info", "ATTRIBUTION_RUNS", "ALONE_MAX"]
+
+ATTRIBUTION_RUNS = 100
+"""Battles fought under each ruleset between A and B for attribution (the first of the
+``runs`` seeds, and A's and B's own results over those seeds): a patch of many operations
+fights one batch per operation."""
+ALONE_MAX = 24
+"""Each operation is also fought alone on A only when the patch has at most this many."""
 
 
 
@@ -69,6 +78,7 @@ def diff_rulesets(
     cells: int = DEFAULT_CELLS, sequence_cells: int = DEFAULT_SEQUENCE_CELLS,
     behaviour: bool = True, attribute: bool = True,
     progress: Callable[[str, int, int], None] | None = None, executor: str | None = None,
+    attribution_runs: int = ATTRIBUTION_RUNS,
 ) -> DiffReport:
     """Compare two rulesets (ids, aliases or folders).
 
@@ -82,6 +92,8 @@ def diff_rulesets(
         progress: called with (what, done, total).
         executor: where the battles run (:func:`rules_run.engine.stats.open_executor`);
             on Dask, each task carries the files of both rulesets and of the battle.
+        attribution_runs: battles per ruleset between A and B (at most ``runs``); the
+            attribution compares them with A's and B's first ones.
 
     Raises:
         InterpreterError: a ruleset or the battle file does not load, or the battle cannot
@@ -90,8 +102,8 @@ def diff_rulesets(
     from rules_run.editions.loader import load_edition
     from rules_run.engine.setup import read_battle
 
-    if runs < 1 or workers < 1:
-        raise UsageError("--runs and --workers must be at least 1")
+    if runs < 1 or workers < 1 or attribution_runs < 1:
+        raise UsageError("--runs, --attribution-runs and --workers must be at least 1")
     if cells < 1 or sequence_cells < 1:
         raise UsageError("--cells and --sequence-cells must be at least 1")
     options = dict(options or {})
@@ -121,6 +133,11 @@ def diff_rulesets(
                     f"the ruleset {rs.id!r} declares no 'battle' (its turn structure), so "
                     f"{battle!r} cannot be fought under it; drop the battle file to compare "
                     "structure and behaviour only")
+        dropped = borrowed_data(a, b)[1]
+        if dropped:
+            notes.append(f"the profiles and equipment only {b.id} has fight under {a.id}, and "
+                         "under each step before the operation that declares the rule, "
+                         f"without the rule references {a.id} cannot read: {', '.join(dropped)}")
     beh = None
     if behaviour:
         beh = behaviour_diff(a, b, options, cells=cells, sequence_cells=sequence_cells,
@@ -140,13 +157,26 @@ def diff_rulesets(
                              "round to attribute the difference to the patch's operations")
         keys = list(dict.fromkeys([k for k, _, _ in chain] +
                                   [k for k, _, _, _ in alone if k is not None]))
-        results = run_states(spec, keys, runs, workers,
-                             (lambda d, t: progress("battles", d, t)) if progress else None,
+        between = [k for k in keys if k not in (BASE, OTHER)]
+        few = min(runs, attribution_runs)
+        total = 2 * runs + few * len(between)
+        results = run_states(spec, [BASE, OTHER], runs, workers,
+                             (lambda d, t: progress("battles", d, total)) if progress else None,
                              executor)
+        if between:
+            results.update(run_states(
+                spec, between, few, workers,
+                (lambda d, t: progress("battles", 2 * runs + d, total)) if progress else None,
+                executor))
+            if few < runs:
+                notes.append(f"attribution: each ruleset between {a.id} and {b.id} fights the "
+                             f"first {few} of the {runs} runs, compared with {a.id}'s and "
+                             f"{b.id}'s results over the same seeds")
         outcome = battle_diff(shown(battle), used_seed, sides, results[BASE],
                               results[OTHER])
         if attribute and structure.relation == "patch" and structure.patch:
-            att = attribution(chain, alone, results, sides, notes)
+            att = attribution(chain, alone, {k: v[:few] for k, v in results.items()}, sides,
+                              notes)
     return DiffReport(ruleset_info(a), ruleset_info(b), structure, beh, outcome, att,
                       tuple(notes))
 
@@ -156,19 +186,82 @@ def _label(ops: list, indices: list[int]) -> str:
     return f"{numbers}. " + " + ".join(ops[i].step.label() for i in indices)
 
 
+_ATTACHED_KINDS = ("battle", "phase", "policy", "characteristics", "keyword")
+"""Declarations that act without being named by another (the turn structure, a policy a
+battle file picks, profile definitions)."""
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """Every text inside an AST node or a data value (names, rule references)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from _texts(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _texts(v)
+    elif attrs.has(type(value)):
+        for node in walk(value):
+            for f in attrs.fields(cast(Any, type(node))):
+                if isinstance(getattr(node, f.name), str):
+                    yield getattr(node, f.name)
+
+
+def unreferenced(rs: Ruleset, before: Ruleset, key: str, data: Any) -> bool:
+    """Whether the declaration under ``key``, new in ``rs`` (``before`` has none), cannot
+    act in a battle: no other declaration, rule, unit profile, equipment item or ``data``
+    (the battle file) names it, and it is no global rule nor one of the kinds that act
+    unnamed. The battle is then the same under ``rs`` as under ``before``."""
+    from rules_run.lang.rule_refs import RuleRefError, resolve_rule
+
+    rule = None
+    if key.startswith("rule:"):
+        rule = rs.rules.get(key[5:])
+        if rule is None or rule.is_global or key[5:] in before.rules:
+            return False
+    else:
+        decl = rs.decls.get(key)
+        if decl is None or decl.kind in _ATTACHED_KINDS or key in before.decls:
+            return False
+    others = [d for k, d in rs.decls.items() if k != key] + \
+        [r for name, r in rs.rules.items() if rule is None or name != rule.name]
+    texts = set(_texts(others)) | set(_texts([dict(rs.units), dict(rs.equipment), data]))
+    if rule is None:
+        return key not in texts
+    for text in texts:
+        try:
+            if resolve_rule(text, {rule.name: rule})[0] is rule:
+                return False
+        except (KeyError, ValueError, RuleRefError):
+            continue
+    return True
+
+
 def _plan(spec: RunSpec, a: Ruleset, b: Ruleset):
     """The states from A to B for attribution, each operation alone, and notes."""
+    from rules_run.engine.setup import read_battle
+
     ops = resolved_ops(a, b)
     n = len(ops)
     notes: list[str] = []
     chain: list[tuple[tuple, tuple[int, ...], str]] = [(BASE, (), a.id)]
     data_same = same_data(a, b)
     pending: list[int] = []
+    battle_data = read_battle(spec.local()[2]).value
+    inert: list[int] = []
+    built: dict[tuple, Ruleset] = {}
     for k in range(1, n + 1):
         pending.append(k - 1)
         if k == n and data_same:
             break
         key = ("ops", tuple(range(k)))
+        if pending == [k - 1] and _inert(a, b, key, ops[k - 1], chain[-1][0], battle_data,
+                                         built):
+            chain.append((chain[-1][0], (k,), _label(ops, pending)))
+            inert.append(k)
+            pending = []
+            continue
         try:
             state_context(spec, key)
         except InterpreterError as err:
@@ -177,6 +270,11 @@ def _plan(spec: RunSpec, a: Ruleset, b: Ruleset):
             continue
         chain.append((key, tuple(i + 1 for i in pending), _label(ops, pending)))
         pending = []
+    if inert:
+        notes.append(f"operation{'s' if len(inert) > 1 else ''} "
+                     f"{', '.join(str(k) for k in inert)} not fought: nothing in the ruleset "
+                     "names what each declares yet, so the battle is the same (exactly no "
+                     "change)")
     if data_same:
         chain.append((OTHER, tuple(i + 1 for i in pending), _label(ops, pending)))
     else:
@@ -185,7 +283,10 @@ def _plan(spec: RunSpec, a: Ruleset, b: Ruleset):
             label = _label(ops, pending) + " + " + label
         chain.append((OTHER, tuple(i + 1 for i in pending), label))
     alone: list[tuple[tuple | None, tuple[int, ...], str, str | None]] = []
-    if n >= 2:
+    if n > ALONE_MAX:
+        notes.append(f"the patch has {n} operations: each is not also fought alone on "
+                     f"{a.id} (only up to {ALONE_MAX}), so there is no interaction term")
+    elif n >= 2:
         for k in range(n):
             key = ("ops", (k,))
             label = _label(ops, [k])
@@ -195,6 +296,22 @@ def _plan(spec: RunSpec, a: Ruleset, b: Ruleset):
             except InterpreterError as err:
                 alone.append((None, (k + 1,), label, f"cannot be applied alone: {_first(err)}"))
     return chain, alone, notes
+
+
+def _inert(a: Ruleset, b: Ruleset, key: tuple, op: Any, previous: tuple, battle_data: Any,
+           built: dict[tuple, Ruleset]) -> bool:
+    """Whether operation ``key[1][-1]`` only adds a declaration nothing names yet
+    (``built``: the rulesets made so far, by state)."""
+    from rules_run.diff.battles import _state_ruleset
+
+    name = f"rule:{op.op.name}" if op.op.kind == "rule" else op.op.name
+    try:
+        for k in (key, previous):
+            if k not in built:
+                built[k] = _state_ruleset(a, b, k)
+    except InterpreterError:
+        return False
+    return unreferenced(built[key], built[previous], name, battle_data)
 
 
 def _first(err: InterpreterError) -> str:

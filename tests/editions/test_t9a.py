@@ -560,9 +560,9 @@ def test_breath_1_two_d6_hits_at_6_inches_once_a_game(tmp_path) -> None:
     BUILTINS["move_toward"](w.state, w.env(), None, boyz, dragon, d - 6)
     w.call("breathe", {"breath_hits": [3, 4], "*": [6] * 40}, u="dragon")
     assert [e.values[-1] for e in w.events if e.kind == "log" and e.message == "breathes"] == [7]
-    assert BUILTINS["counter"](w.state, w.env(), None, "breath_used", dragon) == 1
     w.events.clear()
     w.call("shooting_phase", {"*": [6] * 40})
+    w.call("breathe", {"*": [6] * 40}, u="dragon")
     assert not [e for e in w.events if e.kind == "log" and e.message == "breathes"]
     far = World(tmp_path, units)
     fd, fb = far.unit("dragon"), far.unit("boyz")
@@ -589,6 +589,21 @@ def test_van_1_vanguard_stops_12_inches_away_or_6_from_a_scouted_enemy(tmp_path)
     assert gap_after(30, False) == 18
     assert gap_after(20, False) == 12
     assert gap_after(14, True) == 6
+
+
+def test_vanguard_only_a_unit_entirely_of_vanguard_models(tmp_path) -> None:
+    # L21 "composed entirely": Reavers (Fast Cavalry: Vanguard) 30" from the Orcs move 12";
+    # with a joined character without Vanguard they stay where they are.
+    def moved(join: bool) -> bool:
+        w = World(tmp_path, [u("reavers", "elves", 36, 4, profile="highborn/reaver", models=5),
+                             u("hero", "elves", 36, 4, models=1),
+                             u("orcs", "orcs", 36, 40, 180)])
+        if join:
+            w.join("hero", "reavers")
+        w.call("deploy_specialists", None)
+        return "vanguarded" in w.unit("reavers").statuses
+    assert moved(False) is True
+    assert moved(True) is False
 
 
 def test_lt_1_more_than_half_light_troops_have_no_full_ranks(tmp_path) -> None:
@@ -782,3 +797,70 @@ def test_towering_presence_adds_6_inches_to_inspiring_presence_and_the_standard(
     assert plain.call("inspiring", u="boyz") == 0 and plain.call("bsb_near", u="boyz") is False
     assert towering.call("inspiring", u="boyz") == 2
     assert towering.call("bsb_near", u="boyz") is True
+
+
+def _breaths(events: list) -> list:
+    return [e for e in events if e.kind == "log" and e.message == "breathes"]
+
+
+def test_battle_breath_weapon_in_close_combat_once_a_game(tmp_path) -> None:
+    # L37: a Fire Phoenix (I 5) in base contact with Orc Boyz (I 2). In the round of combat
+    # it breathes at its Initiative: after its own blows (step 5), before the Orcs' (step
+    # 2); the 2D6 roll 3 and 4 gives 7 hits at Strength 4 (4+ to wound T 4), dealt in the
+    # combat. In the next round it has none left.
+    w = World(tmp_path, [u("boyz", "orcs", 36, 30, 180, models=20),
+                         u("bird", "elves", 36, 22, 0, profile="highborn/fire_phoenix",
+                           models=1)])
+    BUILTINS["engage"](w.state, w.env(), None, w.unit("boyz"), w.unit("bird"))
+    w.call("fight_combat", {"breath_hits": [3, 4], "*": [4] * 400}, a="bird", b="boyz")
+    breaths = _breaths(w.events)
+    assert [b.values for b in breaths] == [["bird", "boyz", 7]]
+    seq = breaths[0].seq
+    bird = [e.seq for e in w.events if e.kind == "test" and e.rule == "to_hit" and e.units[0] == "bird"]
+    boyz = [e.seq for e in w.events if e.kind == "test" and e.rule == "to_hit" and e.units[0] == "boyz"]
+    assert bird and boyz and max(bird) < seq < min(boyz)
+    wounds = [e for e in w.events if e.kind == "test" and e.rule == "wound_at" and e.seq > seq]
+    assert [e.need for e in wounds[:7]] == [4] * 7 and wounds[6].seq < min(boyz)
+    # all seven wound (4s), no armour for Orc Boyz' light armour and shield at S 4 on a 4
+    assert BUILTINS["counter"](w.state, w.env(), None, "wounds_caused", w.unit("bird")) >= 7
+    w.events.clear()
+    w.call("fight_combat", {"*": [4] * 400}, a="bird", b="boyz")
+    assert not _breaths(w.events)
+
+
+def test_battle_breath_weapon_as_stand_and_shoot(tmp_path) -> None:
+    # L37: Orc Boyz (M 4) charge a Fire Phoenix from 5" (beyond their M, within the breath's
+    # 6"): it may Stand & Shoot, which the default policy takes, and breathes at the
+    # charger: 7 hits (3 and 4), casualties at once. From 7" it cannot (out of range), and
+    # once used it is never offered again.
+    def charged_from(gap: float) -> World:
+        w = World(tmp_path, [u("boyz", "orcs", 36, 40, 180, models=20),
+                             u("bird", "elves", 36, 22, 0, profile="highborn/fire_phoenix",
+                               models=1)])
+        boyz, bird = w.unit("boyz"), w.unit("bird")
+        d = BUILTINS["distance"](w.state, w.env(), None, boyz, bird)
+        BUILTINS["move_toward"](w.state, w.env(), None, boyz, bird, d - gap)
+        return w
+    w = charged_from(5)
+    assert w.call("reactions", target="bird", charger="boyz") == ["hold", "stand_and_shoot", "flee"]
+    assert w.call("react_to_charge", {"breath_hits": [3, 4], "*": [4] * 40},
+                  target="bird", charger="boyz") == "stand_and_shoot"
+    assert [b.values for b in _breaths(w.events)] == [["bird", "boyz", 7]]
+    assert w.unit("boyz").models < 20
+    w.unit("bird").statuses.pop("stood_and_shot")
+    assert w.call("reactions", target="bird", charger="boyz") == ["hold", "flee"]
+    far = charged_from(7)
+    assert far.call("reactions", target="bird", charger="boyz") == ["hold", "flee"]
+
+
+def test_battle_breath_weapon_once_in_a_fought_battle(tmp_path) -> None:
+    # L37: Orc Boyz 8" from a Fire Phoenix, two rounds: it breathes once (here in its first
+    # Shooting phase), and never again, though the Orcs stay within 6" and fight it.
+    units = [u("boyz", "orcs", 36, 33, 180, models=20),
+             u("bird", "elves", 36, 22, 0, profile="highborn/fire_phoenix", models=1)]
+    events = _fight(tmp_path, "breath", units, "orcs")
+    breaths = _breaths(events)
+    assert [(b.phase, b.round) for b in breaths] == [("shooting_phase", 1)]
+    later = {(e.round, e.side) for e in events if e.kind == "test" and e.rule == "to_hit"
+             and e.phase == "close_combat_phase" and e.seq > breaths[0].seq}
+    assert later
