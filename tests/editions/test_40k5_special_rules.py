@@ -245,7 +245,7 @@ def test_e12_a_double_1_still_reaches_an_enemy_1_inch_away_at_initiative_1(tmp_p
     # rolls a double 1, and the assault still goes in; the marines strike at Initiative 1.
     probe = Probe("40k5", cover_field(tmp_path, 1.0), dice={"difficult_terrain_distance": [1, 1]},
                   active="imperium")
-    assert probe("reaches", u="marines", t="boyz") is True
+    assert probe("assault_reaches", u="marines", t="boyz") is True
     assert probe("strike_initiative", u="marines") == 1
 
 
@@ -254,9 +254,9 @@ def test_a_short_difficult_terrain_roll_fails_the_assault(tmp_path: Path) -> Non
     # assault that goes in keeps its Initiative (L447).
     probe = Probe("40k5", cover_field(tmp_path, 3.0), dice={"difficult_terrain_distance": [1, 2]},
                   active="imperium")
-    assert probe("reaches", u="marines", t="boyz") is False
+    assert probe("assault_reaches", u="marines", t="boyz") is False
     assert probe.logged("is slowed by difficult terrain and fails to reach") == [["marines", "boyz"]]
     probe = Probe("40k5", cover_field(tmp_path, 3.0, '"Frag Grenades"'),
                   dice={"difficult_terrain_distance": [1, 4]}, active="imperium")
-    assert probe("reaches", u="marines", t="boyz") is True
+    assert probe("assault_reaches", u="marines", t="boyz") is True
     assert probe("strike_initiative", u="marines") == 4
