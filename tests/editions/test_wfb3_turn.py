@@ -95,7 +95,7 @@ def test_l628_pushed_back_by_a_feared_enemy_routs(tmp_path: Path) -> None:
 def test_l645_l648_declining_to_charge_a_hated_enemy_takes_a_hatred_test(tmp_path: Path) -> None:
     # L645-L648: Dwarfs (Cl 9) hate Goblins; their player holds: 2D6 <= 9 lets them hold, a
     # failed test (5 + 5) is a fit of hatred and they charge all the same.
-    path = battle(tmp_path, unit("dwarfs", "a", "psychology/dwarf", 10), unit("gobs", "b", "psychology/goblin", 16))
+    path = battle(tmp_path, unit("dwarfs", "a", "psychology/dwarf", 10), unit("gobs", "b", "goblins/goblin", 16))
     p = Probe("wfb3", path, dice={"hatred_test": [4, 5]}, active="a", orders=hold())
     assert p("will_charge", u="dwarfs", t="gobs") is False
     q = Probe("wfb3", path, dice={"hatred_test": [5, 5]}, active="a", orders=hold())
@@ -110,7 +110,7 @@ def test_l645_l648_declining_to_charge_a_hated_enemy_takes_a_hatred_test(tmp_pat
 def test_l653_a_rout_test_against_a_hated_enemy_has_plus_one_ld(tmp_path: Path) -> None:
     # L653: Dwarfs (Ld 9) that lost a quarter (3 of 10) and lose the round take a rout test:
     # a 10 (5 + 5) passes against hated Goblins (Ld 10), fails against Humans (Ld 9).
-    for foe, profile, routs in [("gobs", "psychology/goblin", False), ("men", "humans/human", True)]:
+    for foe, profile, routs in [("gobs", "goblins/goblin", False), ("men", "humans/human", True)]:
         path = battle(tmp_path, unit("dwarfs", "a", "psychology/dwarf", 10), unit(foe, "b", profile, 12))
         p = Probe("wfb3", path, dice={"rout_test": [5, 5], "to_wound": [1] * 20}, active="b")
         p("complete_charge", u=foe, t="dwarfs")
@@ -224,7 +224,7 @@ def test_l1159_a_unit_near_the_general_routs_on_his_ld(tmp_path: Path) -> None:
     # L1159-L1161: Goblins (Ld 5) within 12" of a General of Ld 10 with a bonus of 3 test for
     # rout on 5 + 3 = 8: a total of 8 passes, which on their own Ld 5 would fail.
     gen = unit("gen", "a", "psychology/human_hero", 4, 1, 1, extra=", rules: [General]")
-    path = battle(tmp_path, unit("gobs", "a", "psychology/goblin", 10), gen, unit("men", "b", "humans/human", 12))
+    path = battle(tmp_path, unit("gobs", "a", "goblins/goblin", 10), gen, unit("men", "b", "humans/human", 12))
     p = Probe("wfb3", path, dice={"rout_test": [4, 4]}, active="b")
     assert p("rout_modifier", u="gobs") == 3
     p("complete_charge", u="men", t="gobs")
