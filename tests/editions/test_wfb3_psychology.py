@@ -248,11 +248,12 @@ def test_hatred_gives_plus_one_to_hit_against_the_hated_foe_only(tmp_path: Path)
     w = World(tmp_path, [u("dwarfs", "b", 36, 40, "psychology/dwarf", facing=180), gobs(),
                          u("others", "a", 10, 10, "humans/human")])
     base = w.passes("to_hit", attacker="others", target="gobs")
-    plain = World(tmp_path, [u("dwarfs", "b", 36, 40, "humans/human", facing=180), gobs()])
+    # the same WS 4 without the hatred: a Human given the Dwarf's WS
+    plain = World(tmp_path, [u("dwarfs", "b", 36, 40, "humans/human", facing=180, characteristics={"WS": 4}), gobs()])
     assert w.passes("to_hit", attacker="dwarfs", target="gobs") - plain.passes("to_hit", attacker="dwarfs", target="gobs") == Fraction(1, 6)
     assert w.call("hates", u="dwarfs", x="gobs") is True
     assert w.call("hates", u="dwarfs", x="others") is False
-    assert base == plain.passes("to_hit", attacker="dwarfs", target="gobs")
+    assert base == Fraction(1, 2)  # Humans (WS 3) against Goblins (WS 2): 4+, no hatred
 
 
 def test_holding_back_from_a_hated_enemy_takes_a_test(tmp_path: Path) -> None:
