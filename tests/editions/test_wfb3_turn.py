@@ -13,6 +13,9 @@ from pathlib import Path
 
 from helpers.aos4_probe import Probe, battle_file
 
+from rules_run import open_battle
+from rules_run.engine.driver import run_battle
+
 
 def battle(tmp_path: Path, *units: str, terrain: str = "") -> str:
     """A battle file of the given units (side a faces up the table, side b down)."""
@@ -244,3 +247,20 @@ def test_l2972_an_unstable_unit_pushed_back_tests_for_instability(tmp_path: Path
     p("lose_round", l="bones", w="men")
     assert p.logged("is unstable") == [["bones", "ebbs"]]
     assert "ebbing" in p.unit["bones"].statuses
+
+
+# ============================================================== the pitched battle (issue #17)
+
+
+def test_the_pitched_battle_plays_to_the_end_with_its_psychology_and_magic() -> None:
+    # L67-L76, L2136-L2139: battles/battle.yaml on its own seed plays its six game turns to a
+    # result; its log shows charges, shooting, close combat, reserve moves, magic and the
+    # psychology the turn now asks (a stupidity test, L672; panic, L660-L667; fear, L625-L628).
+    _, runtime, battle = open_battle("wfb3", str(Path(__file__).resolve().parents[2] / "rulesets/wfb3/battles/battle.yaml"))
+    result = run_battle(runtime, battle, seed=battle.seed)
+    logs = {e.message for e in result.events if e.kind == "log"}
+    assert {"charges", "shoots at", "wins the combat", "casts", "panics", "points of troops left"} <= logs
+    tests = {e.rule for e in result.events if e.kind == "test"}
+    assert {"stupidity_test", "fear_test", "panic_test", "rout_test"} <= tests
+    phases = {e.phase for e in result.events if e.kind == "attacks"}
+    assert "hand_to_hand_phase" in phases and "shooting_phase" in phases
