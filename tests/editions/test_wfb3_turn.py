@@ -220,6 +220,16 @@ def test_l676_inactive_and_stupid_units_neither_move_charge_shoot_nor_reserve(tm
     assert q("may_move", u="bows") is True and q("may_reserve", u="bows") is True
 
 
+def test_l631_l2963_no_reserve_move_trading_insults_or_in_a_fear_range(tmp_path: Path) -> None:
+    # L2963: a unit trading insults with its rivals makes no reserve move; L631: nor one
+    # standing within the Fear X" of an enemy it fears.
+    path = battle(tmp_path, unit("bows", "a", "humans/longbowman", 10), unit("gobs", "b", "goblins/goblin", 30))
+    for status in ["insulting", "in_fear_range"]:
+        p = Probe("wfb3", path, dice={}, active="a")
+        p.unit["bows"].statuses[status] = None
+        assert p("may_reserve", u="bows") is False and p("may_move", u="bows") is True
+
+
 # ============================================================== the General (L1159-L1161)
 
 
