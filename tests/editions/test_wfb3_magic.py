@@ -108,7 +108,7 @@ def test_we88_with_fewer_than_12_points_the_test_is_the_higher_of_points_and_int
 def test_with_12_points_or_more_a_spell_is_cast_without_a_test(tmp_path: Path) -> None:
     # L2219: 20 points: Dispirit cast (2 points spent), no casting test rolled.
     w = World(tmp_path, [wizard(), men()])
-    assert w.call("cast", {"magic_save": [6, 6]}, w="wiz", s="dispirit", target="men") is True
+    assert w.call("cast_spell", {"magic_save": [6, 6]}, w="wiz", s="dispirit", target="men") is True
     assert w.tests("casting_test") == []
     assert w.points("wiz") == 18
     assert "dispirited" in w.unit("men").statuses
@@ -118,7 +118,7 @@ def test_the_points_are_spent_whether_or_not_the_spell_is_cast(tmp_path: Path) -
     # L2220: 8 points (test on Int 9): 2D6 = 11 fails; Dispirit's 2 points are gone.
     w = World(tmp_path, [wizard(), men()])
     w.set_points("wiz", 8)
-    assert w.call("cast", {"casting_test": [5, 6]}, w="wiz", s="dispirit", target="men") is False
+    assert w.call("cast_spell", {"casting_test": [5, 6]}, w="wiz", s="dispirit", target="men") is False
     assert w.points("wiz") == 6
     assert "dispirited" not in w.unit("men").statuses
 
@@ -127,7 +127,7 @@ def test_a_spell_costing_more_than_the_points_left_cannot_be_tried(tmp_path: Pat
     # L2221: 3 points left, Blast costs 4: not tried (whatever the Int), nothing spent.
     w = World(tmp_path, [wizard(values={"magic_level": 4}), men()])
     w.set_points("wiz", 3)
-    assert w.call("cast", {}, w="wiz", s="blast", target="men") is False
+    assert w.call("cast_spell", {}, w="wiz", s="blast", target="men") is False
     assert w.points("wiz") == 3 and w.tests("casting_test") == []
     assert "blast" not in w.call("castable", w="wiz")
 
@@ -185,13 +185,13 @@ def test_a_resting_wizard_recovers_a_point_up_to_his_power_level(tmp_path: Path)
     # L2239-L2241: one point back after a turn of rest; never above the power level.
     w = World(tmp_path, [wizard(), men()])
     w.set_points("wiz", 15)
-    assert w.call("rest", w="wiz") is True
+    assert w.call("rest_wizard", w="wiz") is True
     w.call("recover_points")
     assert w.points("wiz") == 16
     w.call("recover_points")                                 # once a turn
     assert w.points("wiz") == 16
     full = World(tmp_path, [wizard(), men()])
-    full.call("rest", w="wiz")
+    full.call("rest_wizard", w="wiz")
     full.call("recover_points")
     assert full.points("wiz") == 20
 
@@ -199,7 +199,7 @@ def test_a_resting_wizard_recovers_a_point_up_to_his_power_level(tmp_path: Path)
 def test_an_armoured_wizard_cannot_rest(tmp_path: Path) -> None:
     # L2243: a wizard with an armour save may not regain points by resting.
     w = World(tmp_path, [wizard(values={"magic_level": 2, "armour_save": 6}), men()])
-    assert w.call("rest", w="wiz") is False
+    assert w.call("rest_wizard", w="wiz") is False
     assert "resting" not in w.unit("wiz").statuses
 
 
@@ -219,7 +219,7 @@ def test_the_spell_table_gives_every_battle_magic_header() -> None:
     assert rows["fire_ball"]["cost"] == 1 and rows["fire_ball"]["range"] == 24
     assert rows["blast"]["cost"] == 4 and rows["vorpal_hurricane_of_chaos"]["cost"] == 18
     assert rows["cloak_of_darkness"]["level"] == 4
-    played = [s for s, r in rows.items() if r["played"] == "yes"]
+    played = [s for s, r in rows.items() if r["played"] == "in_play"]
     assert len(played) >= 20
 
 
@@ -228,7 +228,7 @@ def test_the_spells_played_are_the_ones_the_phase_may_choose(tmp_path: Path) -> 
     doc = yaml.safe_load(SPELLS.read_text(encoding="utf-8"))
     spells = doc["keys"][0]["values"]
     fields = doc["keys"][1]["values"]
-    played = sorted(s for s, row in zip(spells, doc["cells"]) if dict(zip(fields, row))["played"] == "yes")
+    played = sorted(s for s, row in zip(spells, doc["cells"]) if dict(zip(fields, row))["played"] == "in_play")
     w = World(tmp_path, [wizard(), men()])
     assert sorted(w.call("all_spells")) == played
 
@@ -242,7 +242,7 @@ def test_a_fire_ball_hits_for_d3_at_strength_3_without_armour_save(tmp_path: Pat
                          {"caster": w.unit("wiz"), "target": w.unit("men"), "strength": 3})
     wounded = sum(p for out, p in outcomes.items() if out.damage == 1)
     assert wounded == Fraction(1, 2)
-    w.call("cast", {"spell_d3": [3, 2], "spell_damage": [4, 4, 1, 6, 5]}, w="wiz", s="fire_ball", target="men")
+    w.call("cast_spell", {"spell_d3": [3, 2], "spell_damage": [4, 4, 1, 6, 5]}, w="wiz", s="fire_ball", target="men")
     assert w.unit("men").models == 6                          # 2 balls, 3 + 2 hits, 4 wound
     assert w.points("wiz") == 18
 
@@ -250,47 +250,47 @@ def test_a_fire_ball_hits_for_d3_at_strength_3_without_armour_save(tmp_path: Pat
 def test_a_blast_is_d6_hits_at_strength_8(tmp_path: Path) -> None:
     # L2450: D6 S8 hits; S8 against T3 wounds on a 2 (a 1 always fails).
     w = World(tmp_path, [wizard(values={"magic_level": 4}), men()])
-    w.call("cast", {"spell_d6": [4], "spell_damage": [2, 1, 6, 3]}, w="wiz", s="blast", target="men")
+    w.call("cast_spell", {"spell_d6": [4], "spell_damage": [2, 1, 6, 3]}, w="wiz", s="blast", target="men")
     assert w.unit("men").models == 7
 
 
 def test_dispirit_and_enthuse_once_per_unit(tmp_path: Path) -> None:
     # L2281-L2286: -1 / +1 Ld for the rest of the battle, once on a unit.
     w = World(tmp_path, [wizard(), men(), u("friends", "a", 10, 10, "humans/human")])
-    w.call("cast", {"magic_save": [6, 6]}, w="wiz", s="dispirit", target="men")
+    w.call("cast_spell", {"magic_save": [6, 6]}, w="wiz", s="dispirit", target="men")
     assert w.unit("men").statuses and w.call("unit_value", u="men", name="Ld") == 6
     assert "men" not in [x.id for x in w.call("spell_targets", w="wiz", s="dispirit")]
-    w.call("cast", {}, w="wiz", s="enthuse", target="friends")
+    w.call("cast_spell", {}, w="wiz", s="enthuse", target="friends")
     assert w.call("unit_value", u="friends", name="Ld") == 8
 
 
 def test_cause_panic_routs_on_a_failed_panic_test_and_not_undead(tmp_path: Path) -> None:
     # L2334-L2336: a failed save, then a failed panic test (12 > 7): the unit routs.
     w = World(tmp_path, [wizard(), men(), u("bones", "b", 50, 30, "psychology/skeleton")])
-    w.call("cast", {"magic_save": [6, 6], "panic_test": [6, 6]}, w="wiz", s="cause_panic", target="men")
+    w.call("cast_spell", {"magic_save": [6, 6], "panic_test": [6, 6]}, w="wiz", s="cause_panic", target="men")
     assert w.logs("routs under the spell") == [["men"]]
-    w.call("cast", {"magic_save": [6, 6]}, w="wiz", s="cause_panic", target="bones")
+    w.call("cast_spell", {"magic_save": [6, 6]}, w="wiz", s="cause_panic", target="bones")
     assert w.logs("is not subject to psychology") == [["bones"]]
 
 
 def test_steal_magical_power_takes_2d6_points_up_to_the_power_level(tmp_path: Path) -> None:
     # L2367-L2369: 2D6 = 9 points, but the caster (17 after paying 3) takes only 3, to 20.
     w = World(tmp_path, [wizard(), wizard("foe", "b", 36, 30)])
-    w.call("cast", {"magic_save": [6, 6], "stolen_points": [4, 5]}, w="wiz", s="steal_magical_power", target="foe")
+    w.call("cast_spell", {"magic_save": [6, 6], "stolen_points": [4, 5]}, w="wiz", s="steal_magical_power", target="foe")
     assert w.points("wiz") == 20 and w.points("foe") == 17
 
 
 def test_a_mental_duel_is_d6_plus_magic_level(tmp_path: Path) -> None:
     # L2345-L2346: 5 + 2 against 3 + 2: the caster regains his 3 points and takes 3 more.
     w = World(tmp_path, [wizard(), wizard("foe", "b", 36, 30)])
-    w.call("cast", {"duel_roll": [5, 3]}, w="wiz", s="mental_duel", target="foe")
+    w.call("cast_spell", {"duel_roll": [5, 3]}, w="wiz", s="mental_duel", target="foe")
     assert w.points("wiz") == 23 and w.points("foe") == 17
 
 
 def test_steadfast_lasts_d3_turns(tmp_path: Path) -> None:
     # L2363-L2366: immune to psychology, double attacks, +1 save, for D3 of its turns.
     w = World(tmp_path, [wizard(), men()])
-    w.call("cast", {"spell_duration_d3": [2]}, w="wiz", s="steadfast", target="wiz")
+    w.call("cast_spell", {"spell_duration_d3": [2]}, w="wiz", s="steadfast", target="wiz")
     assert "steadfast" in w.unit("wiz").statuses
     w.call("count_down")
     assert "steadfast" in w.unit("wiz").statuses

@@ -49,7 +49,7 @@ def u(uid: str, side: str, x: float, y: float, profile: str, facing: float = 0,
 
 
 def gobs(**spec: Any) -> dict:
-    return u("gobs", "a", 36, 10, "psychology/goblin", **spec)
+    return u("gobs", "a", 36, 10, "goblins/goblin", **spec)
 
 
 def men(x: float = 36, y: float = 40, **spec: Any) -> dict:
@@ -248,11 +248,12 @@ def test_hatred_gives_plus_one_to_hit_against_the_hated_foe_only(tmp_path: Path)
     w = World(tmp_path, [u("dwarfs", "b", 36, 40, "psychology/dwarf", facing=180), gobs(),
                          u("others", "a", 10, 10, "humans/human")])
     base = w.passes("to_hit", attacker="others", target="gobs")
-    plain = World(tmp_path, [u("dwarfs", "b", 36, 40, "humans/human", facing=180), gobs()])
+    # the same WS 4 without the hatred: a Human given the Dwarf's WS
+    plain = World(tmp_path, [u("dwarfs", "b", 36, 40, "humans/human", facing=180, characteristics={"WS": 4}), gobs()])
     assert w.passes("to_hit", attacker="dwarfs", target="gobs") - plain.passes("to_hit", attacker="dwarfs", target="gobs") == Fraction(1, 6)
     assert w.call("hates", u="dwarfs", x="gobs") is True
     assert w.call("hates", u="dwarfs", x="others") is False
-    assert base == plain.passes("to_hit", attacker="dwarfs", target="gobs")
+    assert base == Fraction(1, 2)  # Humans (WS 3) against Goblins (WS 2): 4+, no hatred
 
 
 def test_holding_back_from_a_hated_enemy_takes_a_test(tmp_path: Path) -> None:
@@ -359,11 +360,11 @@ def test_animosity_is_a_d6_less_the_leaders_bonus_plus_its_modifiers(tmp_path: P
 def test_animosity_is_tested_only_with_a_rival_near_and_no_enemy_near(tmp_path: Path) -> None:
     # L2953-L2956: a rival within 12", enemies more than 12" away: a test (6: insults).
     w = World(tmp_path, [u("orcs", "a", 36, 10, "psychology/orc_rival"),
-                         u("goblins", "a", 36 + 12, 10, "psychology/goblin"), men(y=60)])
+                         u("goblins", "a", 36 + 12, 10, "goblins/goblin"), men(y=60)])
     assert w.call("animosity", {"animosity_roll": [6]}, u="orcs") == "insult"
     assert "insulting" in w.unit("orcs").statuses
     near = World(tmp_path, [u("orcs", "a", 36, 10, "psychology/orc_rival"),
-                            u("goblins", "a", 36 + 12, 10, "psychology/goblin"), men(y=20)])
+                            u("goblins", "a", 36 + 12, 10, "goblins/goblin"), men(y=20)])
     assert near.call("animosity", u="orcs") == "calm"
     assert near.tests("animosity_roll") == []
 
