@@ -113,7 +113,7 @@ def move_along(state, env, span, unit, heading, inches, clear_of=None):
     unit.pose = advance(start, way, min(length, reach))
     on = 0.0
     if clear_of is not None and length < reach - TOLERANCE:
-        on = _on_until_clear(state, unit, way, _number(clear_of, "clear_of", span))
+        on = _on_until_clear(state, unit, way, _number(clear_of, "clear_of", span), [])
     moved = min(length + on, reach)
     leaving = length + on >= reach - TOLERANCE
     unit.pose = advance(start, way, moved)
