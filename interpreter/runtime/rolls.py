@@ -13,6 +13,7 @@ from rules_run.chance import Adding, DiceExpr, Die
 from rules_run.lang import ast
 from rules_run.lang.walk import walk
 from rules_run.limits import limit, too_many
+from rules_run.runtime.builtins import PURE_NAMES
 from rules_run.runtime.dice import dice_of
 from rules_run.runtime.effects import kept_off, rule_scope, stack
 from rules_run.runtime.entities import Unit
@@ -425,13 +426,51 @@ _NO_REROLLS: tuple[bool, bool, list[str], list] = (False, False, [], [])
 def _target(runtime: Runtime, pass_if: ast.Expr | None, ctx: dict[str, str]
             ) -> tuple[str, Closure] | None:
     """``pass if result <= X`` (or ``>=``, ``<``, ``>``) with an X that reads neither the
-    dice nor any roll or action: the comparison and X compiled; else None."""
-    if not (isinstance(pass_if, ast.Compare) and isinstance(pass_if.left, ast.Name)
-            and pass_if.left.name == "result" and pass_if.op in ("<=", ">=", "<", ">")):
+    dice nor any roll, and calls only actions that roll nothing and change nothing: the
+    comparison and X compiled; else None. ``result * K >= X`` (K a positive whole number
+    written in the rules) needs ``X / K`` rounded up, ``result * K <= X`` ``X // K``."""
+    if not (isinstance(pass_if, ast.Compare) and pass_if.op in ("<=", ">=", "<", ">")):
         return None
-    for node in walk(pass_if.right):
+    left, right = pass_if.left, pass_if.right
+    if (isinstance(left, ast.BinOp) and left.op == "*" and isinstance(left.right, ast.Literal)
+            and left.right.kind == "int" and isinstance(left.right.value, int)
+            and left.right.value > 0 and pass_if.op in ("<=", ">=")):
+        right = ast.BinOp(op="/" if pass_if.op == ">=" else "//", left=right,
+                          right=left.right, span=right.span)
+        left = left.left
+    if not (isinstance(left, ast.Name) and left.name == "result"):
+        return None
+    for node in walk(right):
         if isinstance(node, ast.Name) and node.name in ("result", "natural", "dice"):
             return None
-        if isinstance(node, ast.Call) and node.name in runtime.decls:
+        if isinstance(node, ast.Call) and node.name in runtime.decls and not _still(
+                runtime, node.name):
             return None
-    return pass_if.op, runtime.compile_expr(pass_if.right, ctx)
+    return pass_if.op, runtime.compile_expr(right, ctx)
+
+
+def _still(runtime: Runtime, name: str) -> bool:
+    """Whether the action ``name`` (and every action it calls) rolls no dice and changes
+    nothing: it calls only the pure builtins and such actions, assigns only its locals, has
+    no ``once per`` limit and no ``when`` trigger, so reading it again for the report is
+    safe."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        decl = runtime.decls.get(current)
+        if (not isinstance(decl, ast.ActionDecl) or isinstance(decl, ast.PhaseDecl)
+                or decl.limit is not None or current in runtime.triggers):
+            return False
+        for node in walk(decl):
+            if isinstance(node, ast.Assign) and not isinstance(node.target, ast.Name):
+                return False
+            if isinstance(node, ast.Call):
+                if node.name in runtime.decls:
+                    todo.append(node.name)
+                elif node.name not in PURE_NAMES:
+                    return False
+    return True

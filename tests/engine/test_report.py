@@ -106,6 +106,6 @@ def test_a_unit_of_one_model_takes_the_singular_verb():
     assert ("    Battle Standard Bearer takes a Panic test: rolled 3+1 = 4, needing 9 or less"
             " → passes") in lines
     assert '    Orc Boyz move 8" toward Halberdiers' in lines
-    assert '    Orc Big Boss moves 4" toward Greatswords' in lines
+    assert '    Orc Big Boss moves 3.753" toward Greatswords' in lines
     assert '    Orc Big Boss wheels 7.595° (0.13")' in lines
     assert '    Black Orcs wheel -24.444° (2.1")' in lines
