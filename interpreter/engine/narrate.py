@@ -457,6 +457,9 @@ def narrate(events: Iterable[Event], words: Words | None = None, explain: bool =
     previous: Event | None = None
     headings: list[tuple[str | None, str]] = []
     """Phase headings not shown yet: (phase, line), outermost first."""
+    trigger: list[str] = []
+    """The line of the trigger that ran last, not shown yet: shown before the next line told,
+    dropped when another trigger, a phase, a turn or a round comes first (it told nothing)."""
 
     def cited(line: str, e: Event) -> str:
         cite = getattr(e, "cite", "")
@@ -468,6 +471,8 @@ def narrate(events: Iterable[Event], words: Words | None = None, explain: bool =
     def told(line: str) -> Iterator[str]:
         yield from (heading for _, heading in headings)
         headings.clear()
+        yield from trigger
+        trigger.clear()
         yield line
 
     for e in [*events, None]:
@@ -502,13 +507,17 @@ def narrate(events: Iterable[Event], words: Words | None = None, explain: bool =
             previous = e
         if line is None:
             continue
-        if isinstance(e, Phase):
+        if isinstance(e, Trigger):
+            trigger[:] = [cited(line, e)]
+        elif isinstance(e, Phase):
             # a phase begins: the phases pending inside its parent were empty
+            trigger.clear()
             names = [name for name, _ in headings]
             del headings[names.index(e.within) + 1 if e.within in names else 0:]
             headings.append((e.phase, cited(line, e)))
         elif isinstance(e, (Round, Turn)):
             headings.clear()
+            trigger.clear()
             yield cited(line, e)
         else:
             yield from told(cited(line, e))
