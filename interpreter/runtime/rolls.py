@@ -443,13 +443,13 @@ def _target(runtime: Runtime, pass_if: ast.Expr | None, ctx: dict[str, str]
     for node in walk(right):
         if isinstance(node, ast.Name) and node.name in ("result", "natural", "dice"):
             return None
-        if isinstance(node, ast.Call) and node.name in runtime.decls and not _still(
-                runtime, node.name):
+        if (isinstance(node, ast.Call) and node.name in runtime.decls
+                and not _diceless_and_pure(runtime, node.name)):
             return None
     return pass_if.op, runtime.compile_expr(right, ctx)
 
 
-def _still(runtime: Runtime, name: str) -> bool:
+def _diceless_and_pure(runtime: Runtime, name: str) -> bool:
     """Whether the action ``name`` (and every action it calls) rolls no dice and changes
     nothing: it calls only the pure builtins and such actions, assigns only its locals, has
     no ``once per`` limit and no ``when`` trigger, so reading it again for the report is
