@@ -1,5 +1,6 @@
-"""The 40k5 ruleset's moves around close combat (seed 001): consolidation after a combat
-(L519, L527), after a Hit & Run (L1000), and the pile-in reading (L523).
+"""The 40k5 ruleset's moves around close combat and running (seed 001): consolidation after a
+combat (L519, L527) and after a Hit & Run (L1000); running in the Shooting phase as the
+default policy's choice, and no assault after it (L251, L998, L967-L969).
 
 Battle actions through a probe on fixed positions with scripted dice (by roll name);
 ``Lnnn`` is a line of ``../shared/seeds/001_ae65b95f9afc45ec.txt``.
@@ -93,3 +94,66 @@ def test_hit_and_run_leaves_the_foe_to_consolidate(tmp_path: Path) -> None:
                          "consolidation_distance": [2]}, rules='"Hit & Run"')
     p("hit_and_run", u="marines")
     assert p.logged("hits and runs") and p.logged("consolidates") == [["boyz", 2]]
+
+
+# ============================================================== running (L251)
+
+
+RUNNERS = """
+edition: 40k5
+battlefield: {{width: 72, depth: 48}}
+units:
+  - {{id: marines, side: imperium, profile: imperium/space_marine, models: 5, rules: [{rules}], position: {{x: 36, y: 4, facing: 0}}}}
+  - {{id: boyz, side: orks, profile: orks/ork_boy, models: 10, position: {{x: 36, y: {boyz_y}, facing: 180}}}}
+"""
+
+
+def runners(tmp_path: Path, dice: dict[str, list[int]], *, rules: str = "", boyz_y: float = 44) -> Probe:
+    text = RUNNERS.format(rules=rules, boyz_y=boyz_y)
+    return Probe("40k5", battle_file(tmp_path, text), dice=dice, active="imperium")
+
+
+def test_out_of_range_the_default_policy_runs_d6_and_may_not_assault(tmp_path: Path) -> None:
+    # The Boyz are some 38" away, beyond the boltguns' 24": the Marines run instead of firing
+    # (the default policy), a D6 of 5: 5" nearer, no shot fired; they may not assault that
+    # turn (L251).
+    p = runners(tmp_path, {"run_distance": [5]})
+    before = gap(p, "marines", "boyz")
+    assert before > 24
+    p("shooting_phase")
+    assert p.logged("runs") == [["marines", 5]] and not p.logged("fires at")
+    assert gap(p, "marines", "boyz") == pytest.approx(before - 5, abs=0.01)
+    assert "ran" in p.unit["marines"].statuses
+    assert p("may_assault", u="marines") is False
+
+
+def test_a_fleet_unit_may_assault_after_running(tmp_path: Path) -> None:
+    # L998: Fleet lets a unit that ran assault.
+    p = runners(tmp_path, {"run_distance": [5]}, rules='"Fleet"')
+    p("shooting_phase")
+    assert p.logged("runs") and p("may_assault", u="marines") is True
+
+
+def test_in_range_the_default_policy_fires(tmp_path: Path) -> None:
+    # 20" away the boltguns reach: no run (the run's D6 is never rolled).
+    p = runners(tmp_path, {"to_hit_shooting": [1] * 5}, boyz_y=26)
+    assert p("runs_to_close", u="marines") is False
+    p("shooting_phase")
+    assert p.logged("fires at") and not p.logged("runs")
+
+
+def test_vehicles_do_not_run_but_walkers_may(tmp_path: Path) -> None:
+    # L967-L969: a walker runs as infantry, unless stunned or immobilised; other vehicles
+    # never run.
+    text = """
+edition: 40k5
+battlefield: {width: 72, depth: 48}
+units:
+  - {id: dread, side: imperium, profile: imperium/dreadnought, models: 1, position: {x: 20, y: 6, facing: 0}}
+  - {id: russ, side: imperium, profile: imperium/leman_russ, models: 1, position: {x: 50, y: 6, facing: 0}}
+  - {id: boyz, side: orks, profile: orks/ork_boy, models: 10, position: {x: 36, y: 44, facing: 180}}
+"""
+    p = Probe("40k5", battle_file(tmp_path, text), dice=[], active="imperium")
+    assert p("may_run", u="dread") is True and p("may_run", u="russ") is False
+    BUILTINS["apply"](p.state, p.env, None, "stunned", p.unit["dread"])
+    assert p("may_run", u="dread") is False
