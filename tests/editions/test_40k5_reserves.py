@@ -34,10 +34,10 @@ edition: 40k5
 battlefield: {width: 72, depth: 48, edges: {imperium: 0, orks: 180}}
 units:
   - {id: marines, side: imperium, profile: imperium/space_marine, models: 10, position: {x: 36, y: 6, facing: 0}}
-  - {id: strike, side: imperium, profile: imperium/space_marine, models: 5, values: {reserve: deep_strike}, position: {x: 30, y: 30, facing: 0}}
+  - {id: strike, side: imperium, profile: imperium/space_marine, models: 5, rules: ["Deep Strike"], values: {reserve: deep_strike}, position: {x: 30, y: 30, facing: 0}}
   - {id: boyz, side: orks, profile: orks/ork_boy, models: 10, position: {x: 36, y: 42, facing: 180}}
   - {id: mob, side: orks, profile: orks/ork_boy, models: 10, values: {reserve: walk_on}, position: {x: 50, y: 44, facing: 180}}
-  - {id: kommandos, side: orks, profile: orks/ork_boy, models: 10, values: {reserve: outflank}, position: {x: 20, y: 24, facing: 180}}
+  - {id: kommandos, side: orks, profile: orks/ork_boy, models: 10, rules: ["Infiltrate"], values: {reserve: outflank}, position: {x: 20, y: 24, facing: 180}}
 """
 
 
@@ -116,6 +116,32 @@ def test_a_deep_strike_that_scatters_onto_an_enemy_rolls_a_mishap(tmp_path: Path
     strike = p.unit["strike"]
     assert strike.destroyed and not p.state.alive(strike)
     assert p.logged("suffers a deep strike mishap") == [["strike", "destroyed"]]
+
+
+def test_only_a_unit_with_the_rule_deep_strikes_or_outflanks(tmp_path: Path) -> None:
+    # L1175, L1190: the way a reserve arrives is the rule it has; Infiltrate (and Scouts) give
+    # Outflank. Without Deep Strike the strike squad walks on at its own edge (y = 0), level
+    # with x 30; no scatter is rolled.
+    p = probe(tmp_path, {"reserve_roll": [6]},
+              text=BATTLE.replace('rules: ["Deep Strike"], ', ""))
+    p.state.round = 2
+    p("roll_for_reserves", s="imperium")
+    strike = p.unit["strike"]
+    assert p.logged("arrives from reserve") == [["strike"]] and not p.logged("arrives by deep strike")
+    assert strike.pose.x == pytest.approx(30) and strike.pose.y == pytest.approx(MARINE_D / 2)
+    assert "Outflank" in {r.rule.name for r in p.unit["kommandos"].rules}
+    assert "Outflank" not in {r.rule.name for r in p.unit["mob"].rules}
+
+
+def test_coverage_lists_the_mission_special_rules_as_implemented() -> None:
+    # L1173-L1207: Reserves, Outflank, Deep Strike (with its mishaps) and Night Fighting are
+    # catalogue entries, each implemented.
+    out = subprocess.run([sys.executable, "-m", "rules_run.cli.check", "--coverage", "rulesets/40k5"],
+                         cwd=ROOT, capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    rows = {line.strip().split("  ")[0]: line for line in out.stdout.splitlines() if line.startswith("  ")}
+    for name in ("Reserves", "Outflank", "Deep Strike", "Night Fighting"):
+        assert "implemented" in rows[name], name
 
 
 @pytest.mark.parametrize("mishap, placed, in_reserve", [(3, True, False), (5, False, True)])
