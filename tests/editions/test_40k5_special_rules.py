@@ -185,8 +185,8 @@ def test_counter_attack_gives_the_assault_bonus(tmp_path: Path) -> None:
 
 def test_hit_and_run_breaks_off_3d6(tmp_path: Path) -> None:
     # L1000: locked, an Initiative test (a 3 against I 4) passes: the unit leaves the combat
-    # and moves 2 + 3 + 4 = 9" away; the Boyz, no longer in combat, consolidate 1" toward it
-    # (L1000, L527): 8" apart.
+    # and moves 2 + 3 + 4 = 9" away (past its table edge); the Boyz, no longer in combat,
+    # consolidate (L1000, L527: a 1), with no enemy left on the table to move toward.
     probe = Probe("40k5", field(tmp_path, '"Hit & Run"'), dice={"characteristic_test": [3],
                                                                "hit_and_run_distance": [2, 3, 4],
                                                                "consolidation_distance": [1]},
@@ -196,7 +196,7 @@ def test_hit_and_run_breaks_off_3d6(tmp_path: Path) -> None:
     probe("hit_and_run", u="marines")
     assert probe("locked", u="marines") is False
     gap = BUILTINS["distance"](probe.state, probe.env, None, marines, boyz)
-    assert gap == pytest.approx(8, abs=0.01)
+    assert gap == pytest.approx(9, abs=0.01)
 
 
 def test_pinning_sends_a_unit_to_ground(tmp_path: Path) -> None:
