@@ -181,3 +181,41 @@ def test_a_double_6_fails_and_a_passed_invulnerable_save_is_rerolled(tmp_path: P
     q = probe(tmp_path, {"psychic_test": [6, 6], "perils_save": [5, 4]}, '"Invulnerable Save (4+)"')
     q("shoot", u="varro", t="boyz")
     assert q.unit["varro"].damage == 0
+
+
+# ============================================================== force weapons (L659)
+
+
+DUEL_OF_PSYKERS = """
+edition: 40k5
+battlefield: {width: 72, depth: 48}
+units:
+  - {id: varro, side: imperium, profile: imperium/librarian, models: 1, position: {x: 36, y: 24, facing: 0}}
+  - {id: foe, side: orks, profile: imperium/librarian, models: 2, position: {x: 36, y: 26, facing: 180}}
+"""
+
+
+@pytest.mark.parametrize("test_dice, slain", [([3, 4], 1), ([6, 5], 0)])
+def test_a_force_weapon_slays_the_model_it_wounded(tmp_path: Path, test_dice: list[int],
+                                                   slain: int) -> None:
+    # L659: one blow (WS5 against WS5: 4+, a 5) wounds (S4 against T4: 4+, a 6), no armour
+    # save (a power weapon, L551): a two-Wound model is left with one. The psychic test
+    # (3 + 4 against Ld 10) passes: the model dies outright. A failed test (6 + 5) leaves it.
+    dice = {"to_hit_melee": [5], "to_wound": [6], "save": [], "feel_no_pain": [],
+            "psychic_test": test_dice}
+    p = Probe("40k5", battle_file(tmp_path, DUEL_OF_PSYKERS), dice=dice, active="imperium")
+    p("strike", attacker="varro", foe="foe", blows=1)
+    assert p.unit["foe"].models == 2 - slain
+    assert bool(p.logged("slays with its force weapon")) is bool(slain)
+    assert "used_psychic_power" in p.unit["varro"].statuses
+
+
+def test_no_force_weapon_test_when_the_wounded_model_fell(tmp_path: Path) -> None:
+    # L659: the power needs a model that took an unsaved wound and still stands: against
+    # one-Wound Boyz the wounded Boy is dead already, so no test is taken (none scripted).
+    text = DUEL_OF_PSYKERS.replace("imperium/librarian, models: 2", "orks/ork_boy, models: 10")
+    p = Probe("40k5", battle_file(tmp_path, text), dice={"to_hit_melee": [5], "to_wound": [6],
+                                                          "save": [], "feel_no_pain": []},
+              active="imperium")
+    p("strike", attacker="varro", foe="foe", blows=1)
+    assert p.unit["foe"].models == 9 and "used_psychic_power" not in p.unit["varro"].statuses
