@@ -116,3 +116,15 @@ def test_the_transport_battle_plays_to_the_end(tmp_path: Path) -> None:
     messages = [e.message for e in result.events if e.kind == "log"]
     assert "embarks" in messages and "disembarks" in messages
     assert result.winner is not None
+
+
+@pytest.mark.parametrize("models, fits", [(5, True), (6, False)])
+def test_e20_a_terminator_takes_two_places(tmp_path: Path, models: int, fits: bool) -> None:
+    # E20, L892: a Terminator counts as two models of transport capacity: five fill a
+    # capacity of ten, six do not fit. (Which vehicles refuse Terminators is the Codex's, a
+    # restriction not simulated: README.md.)
+    text = FIELD.format(models=models, aboard="", y=10 + 2.3 + 1.5 + 0.8).replace(
+        "imperium/space_marine", "imperium/terminator")
+    p = Probe("40k5", battle_file(tmp_path, text), dice={}, active="imperium")
+    assert p("places_taken", u="tactical") == 2 * models
+    assert p("embark", u="tactical", t="rhino") is fits
