@@ -157,3 +157,25 @@ units:
     assert p("may_run", u="dread") is True and p("may_run", u="russ") is False
     BUILTINS["apply"](p.state, p.env, None, "stunned", p.unit["dread"])
     assert p("may_run", u="dread") is False
+
+
+# ============================================================== assault moves (L405, L707)
+
+
+def test_assault_moves_are_6_inches_12_for_beasts_and_cavalry(tmp_path: Path) -> None:
+    # L405: infantry (and jump infantry, L681) assault up to 6"; L707: beasts and cavalry 12".
+    from rules_run.runtime.entities import Unit
+    p = runners(tmp_path, {})
+    assert p("assault_range", u="marines") == 6
+    values = dict(p.unit["marines"].profile)
+    for kind, reach in (("cavalry", 12), ("beast", 12), ("jump_infantry", 6)):
+        rider = Unit("r", "r", "r", values, 1, keywords={"INFANTRY"}, type=kind)
+        assert p("assault_range", u=rider) == reach, kind
+
+
+def test_an_enemy_8_inches_away_is_out_of_an_infantry_assault(tmp_path: Path) -> None:
+    # L405: the Boyz 8" away (edge to edge) are not assaulted by infantry: nothing happens.
+    p = runners(tmp_path, {}, boyz_y=4 + 1 + 8)
+    assert 7.5 < gap(p, "marines", "boyz") < 8.5
+    p("assault_phase")
+    assert not p.logged("assaults")
