@@ -262,3 +262,28 @@ def test_a_short_difficult_terrain_roll_fails_the_assault(tmp_path: Path) -> Non
                   dice={"difficult_terrain_distance": [1, 4]}, active="imperium")
     assert probe("assault_reaches", u="marines", t="boyz") is True
     assert probe("strike_initiative", u="marines") == 4
+
+
+# ============================================================== Morale: 25% and Pinning (exact)
+
+
+@pytest.mark.parametrize("lost, checks", [(2, False), (3, True)])
+def test_a_quarter_of_the_models_lost_in_the_shooting_phase_checks_morale(
+        tmp_path: Path, lost: int, checks: bool) -> None:
+    # L578: ten Boyz at the start of the phase; 3 lost (30%) is a quarter or more: a Morale
+    # check (3 + 3 against Ld 7 passes, the dice are used); 2 lost (20%) is not: no dice.
+    dice = {"morale_check": [3, 3]} if checks else {}
+    probe = Probe("40k5", field(tmp_path), dice=dice, active="imperium")
+    probe.set_counter("models_at_phase_start", "boyz", 10)
+    BUILTINS["inflict"](probe.state, probe.env, None, probe.unit["boyz"], lost)
+    probe("casualty_checks")
+    assert not probe.chance.remaining()
+    assert probe.unit["boyz"].models == 10 - lost and "falling_back" not in probe.unit["boyz"].statuses
+
+
+def test_pinning_test_odds_are_exact(rt) -> None:
+    # L388: a Pinning test is a Leadership test: 2D6 of Ld 7 or less, 21/36 (Boyz), Ld 8,
+    # 26/36 (Space Marines); a Fearless unit passes it always (L996).
+    assert chance(rt, "pinning_test", unit=unit(rt, Ld=7)) == F(21, 36)
+    assert chance(rt, "pinning_test", unit=unit(rt, Ld=8)) == F(26, 36)
+    assert chance(rt, "pinning_test", unit=unit(rt, Ld=8, rules=("Fearless",))) == 1
