@@ -128,3 +128,17 @@ def test_e20_a_terminator_takes_two_places(tmp_path: Path, models: int, fits: bo
     p = Probe("40k5", battle_file(tmp_path, text), dice={}, active="imperium")
     assert p("places_taken", u="tactical") == 2 * models
     assert p("embark", u="tactical", t="rhino") is fits
+
+
+def test_an_exploding_vehicle_hits_the_models_within_d6_inches_at_strength_3(tmp_path: Path) -> None:
+    # L824: Explodes! with a 6: every model within 6" of the (empty) Rhino's centre takes a
+    # Strength 3, AP "-" hit: the five Marines standing in front of it are all within it
+    # (their far corners some 5.1" away); S3 against T4 wounds on 5+ (two 5s), the 3+ saves:
+    # a 1 fails, a 6 passes: one Marine dies. The Boyz, 26" away, are not hit.
+    dice = {"explosion_range": [6], "to_wound": [5, 5, 1, 1, 1], "save": [1, 6],
+            "feel_no_pain": []}
+    p = probe(tmp_path, dice, embarked=False, models=5, y=14)
+    p("explodes", v="rhino")
+    assert p.unit["rhino"].destroyed
+    assert p.unit["tactical"].models == 4 and p.unit["boyz"].models == 10
+    assert not p.chance.remaining()
