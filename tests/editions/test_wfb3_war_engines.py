@@ -311,3 +311,52 @@ def test_l1719_a_charging_chariot_strikes_d3_impact_hits_and_one_a_scythe(tmp_pa
                                                                 5: Fraction(1, 3)}
     assert w.exact("runs_amok").probability(True) == Fraction(1, 6)
     assert [w.call("chariot_move", creature_move=8, span=n) for n in (1, 2, 3, 4)] == [5, 6, 7, 8]
+
+
+# ---------------------------------------------------------------- flame cannon and bazuka
+
+
+def test_l1593_a_flame_cannon_builds_up_pressure_a_turn_then_fires(tmp_path: Path) -> None:
+    # 12" to 36" (L1591): a target 20" off. The first Shooting phase pressurizes it, the
+    # next fires; with a crewman lost it takes 2 turns, with two 3 (L1603-L1607). Its 1 1/2"
+    # radius template meets the middle four models, and the four on either side and in front
+    # and behind (1.2" away), not the corners (1.7" away): twelve.
+    w = world(tmp_path, engine("fc", "dwarf_flame_cannon"), block("gob", 40 - 0.3937 - 20 - 2.4, 24))
+    w.call("fire_war_engines", {"*": [6] * 40}, s="goblins")
+    assert w.logs("builds up pressure") == [["fc"]] and volleys(w, "gob") == []
+    w.state.round = 2
+    w.call("fire_war_engines", {"engine_d20": [15], "D6": [1] * 12, "*": [6] * 40}, s="goblins")
+    assert volleys(w, "gob") == [12] and strengths(w, "gob") == [8] * 12
+    assert counter(w, "pressure", "fc") == 0
+    fc = w.unit("fc")
+    assert [w.call("pressure_turns", m="fc")] == [1]
+    fc.models = 2
+    assert w.call("pressure_turns", m="fc") == 2
+    fc.models = 1
+    assert w.call("pressure_turns", m="fc") == 3
+
+
+def test_l1598_a_flame_cannon_explodes_on_19_or_20(tmp_path: Path) -> None:
+    w = world(tmp_path, engine("fc", "dwarf_flame_cannon"), block("gob", 40 - 0.3937 - 20 - 2.4, 24))
+    w.call("fire_template", {"engine_d20": [19], "*": [6] * 20}, m="fc", t="gob")
+    assert w.logs("explodes") == [["fc"]] and volleys(w, "gob") == []
+    assert w.state.alive(w.unit("fc")) is False
+
+
+def test_l1596_fire_strikes_the_flammable_at_one_more_strength(tmp_path: Path) -> None:
+    w = world(tmp_path, engine("fc", "dwarf_flame_cannon"),
+              unit("mummies", "humans", 36, 40 - 0.3937 - 20 - 2.4, 0, models=24, files=6,
+                   base=BASE, profile="goblins/goblin", rules=["Flammable"]))
+    w.call("fire_template", {"engine_d20": [15], "D6": [1] * 12, "*": [6] * 40}, m="fc", t="mummies")
+    assert strengths(w, "mummies") == [9] * 12
+
+
+def test_l1623_l1624_a_bazuka_dud_on_18_and_one_s3_hit_on_19(tmp_path: Path) -> None:
+    dud = world(tmp_path, engine("baz", "dwarf_bazuka", y=30, models=2), block("gob", 10, 24))
+    dud.call("fire_template", {"engine_d20": [18], "*": [6] * 20}, m="baz", t="gob")
+    assert volleys(dud, "gob") == [] and dud.logs("goes wrong") == [["baz", 18]]
+    fizz = world(tmp_path, engine("baz", "dwarf_bazuka", y=30, models=2), block("gob", 10, 24))
+    fizz.call("fire_template", {"engine_d20": [19], "armour_save": [1], "*": [6] * 20}, m="baz",
+              t="gob")
+    assert volleys(fizz, "gob") == [1] and strengths(fizz, "gob") == [3]
+    assert fizz.unit("gob").models == 23 and fizz.state.alive(fizz.unit("baz"))
