@@ -17,6 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from rules_run.runtime.records import field_of
 from helpers.wfb8_world import World, unit
 
 BASE = {"w": 30.48, "d": 30.48}
@@ -360,3 +361,42 @@ def test_l1623_l1624_a_bazuka_dud_on_18_and_one_s3_hit_on_19(tmp_path: Path) -> 
               t="gob")
     assert volleys(fizz, "gob") == [1] and strengths(fizz, "gob") == [3]
     assert fizz.unit("gob").models == 23 and fizz.state.alive(fizz.unit("baz"))
+
+
+# ---------------------------------------------------------------- the skyrocket
+
+
+def test_l1670_a_rocket_landing_in_a_unit_strikes_2d6_s5_hits_none_twice(tmp_path: Path) -> None:
+    # The crew's centre at y 30, the 24 Goblins' ranks at y 7.6..12.4: the policy throws 5D6
+    # (17.6" to their front); 20 lands at y 10, inside them; 2D6 = 11 hits at S5, -2, D4.
+    w = world(tmp_path, engine("sky", "goblin_skyrocket", y=30, models=2), block("gob", 10, 24))
+    w.call("fire_rocket", {"rocket_flight": [4] * 5, "rocket_hits": [5, 6], "D4": [1] * 11,
+                           "*": [6] * 40}, m="sky", t="gob")
+    assert volleys(w, "gob") == [11] and strengths(w, "gob") == [5] * 11
+
+
+def test_l1671_a_rocket_landing_clear_hits_every_model_within_6_inches_at_s3(tmp_path: Path) -> None:
+    # 5D6 = 10 toward the Goblins 17.6" off: it lands at y 20, 7.6" from their front: no
+    # model within 6"; 5D6 = 14 lands at y 16, 3.6" from it: the front two ranks (3.6" and
+    # 4.8" away, the outer files 4.3" and 5.4") are within 6", the fourth rank (7.2") not.
+    w = world(tmp_path, engine("sky", "goblin_skyrocket", y=30, models=2), block("gob", 10, 24))
+    w.call("fire_rocket", {"rocket_flight": [2] * 5, "*": [6] * 40}, m="sky", t="gob")
+    assert volleys(w, "gob") == []
+    w2 = world(tmp_path, engine("sky", "goblin_skyrocket", y=30, models=2), block("gob", 10, 24))
+    w2.call("fire_rocket", {"rocket_flight": [2, 2, 2, 4, 4], "*": [6] * 60}, m="sky", t="gob")
+    [hits] = volleys(w2, "gob")
+    assert 12 <= hits <= 18 and strengths(w2, "gob") == [3] * hits
+
+
+def test_l1672_any_die_showing_1_bursts_the_rocket_in_the_air(tmp_path: Path) -> None:
+    w = world(tmp_path, engine("sky", "goblin_skyrocket", y=30, models=2), block("gob", 10, 24))
+    w.call("fire_rocket", {"rocket_flight": [6, 1, 6, 3, 2], "*": [6] * 40}, m="sky", t="gob")
+    assert w.logs("bursts in the air") == [["sky"]] and volleys(w, "gob") == []
+    burst = w.exact("rocket_flight", n=3)
+    assert sum(p for f, p in burst.items() if field_of(f, "burst")) == 1 - Fraction(5, 6) ** 3
+
+
+def test_l1668_the_policy_throws_the_dice_whose_average_is_nearest(tmp_path: Path) -> None:
+    w = world(tmp_path, engine("sky", "goblin_skyrocket", y=30, models=2), block("gob", 10, 24))
+    # 17.6" to the front, aimed an inch inside: 18.6" is nearest 5 dice (17.5")
+    assert w.call("rocket_choices", m="sky", t="gob")[0] == 5
