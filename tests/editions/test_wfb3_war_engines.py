@@ -400,3 +400,11 @@ def test_l1668_the_policy_throws_the_dice_whose_average_is_nearest(tmp_path: Pat
     w = world(tmp_path, engine("sky", "goblin_skyrocket", y=30, models=2), block("gob", 10, 24))
     # 17.6" to the front, aimed an inch inside: 18.6" is nearest 5 dice (17.5")
     assert w.call("rocket_choices", m="sky", t="gob")[0] == 5
+
+
+def test_we80_l1456_two_ogres_destroy_an_engine_on_a_3_or_more(tmp_path: Path) -> None:
+    # +1 the first Ogre's S4, +1 the second model, +1 the second Ogre's S4: +3, a D6 of 3+.
+    w = world(tmp_path, block("gob", 10, 24))
+    assert w.call("wrecking_bonus", strengths=[4, 4]) == 3
+    assert w.exact("destroy_engine", strengths=[4, 4]).probability(True) == Fraction(4, 6)
+    assert w.exact("destroy_engine", strengths=[3]).probability(True) == Fraction(1, 6)
