@@ -196,7 +196,7 @@ def test_l1523_heat_a_cannon_gains_a_point_each_shot_after_its_first(tmp_path: P
     w.call("fire_line", {"*": [1] * 60}, m="gun", t="one")
     assert counter(w, "heat", "gun") == 1
     # the third shot with 1 heat point: a D6 of 6 blows it up, every crewman hit
-    w.call("fire_line", {"blows_up": [6], "*": [6] * 60, "D4": [1] * 3}, m="gun", t="one")
+    w.call("fire_line", {"heat_test": [6], "*": [6] * 60, "D4": [1] * 3}, m="gun", t="one")
     assert w.logs("blows up") == [["gun"]]
     assert w.unit("gun").models == 0 and volleys(w, "one") == [4, 4]
 
@@ -204,7 +204,7 @@ def test_l1523_heat_a_cannon_gains_a_point_each_shot_after_its_first(tmp_path: P
 def test_l1523_the_chance_of_blowing_up_is_d6_plus_heat_less_one_six_or_more(
         tmp_path: Path) -> None:
     w = cannon_world(tmp_path)
-    assert [w.exact("blows_up", heat=h).probability(True) for h in (1, 2, 3, 6)] == [
+    assert [w.exact("heat_test", heat=h).probability(False) for h in (1, 2, 3, 6)] == [
         Fraction(1, 6), Fraction(2, 6), Fraction(3, 6), Fraction(1)]
 
 
