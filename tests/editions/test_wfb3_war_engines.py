@@ -115,9 +115,9 @@ def test_l1494_no_shot_deviates_more_than_half_its_range(tmp_path: Path) -> None
 
 
 def test_l1498_speculative_fire_at_an_unseen_target_deviates_2d12(tmp_path: Path) -> None:
-    # A unit between the engine and its target blocks the line of sight; the engine
-    # targets the nearest enemy it may, the screened one behind the screen is lobbed at
-    # only when it is the nearest: here the screen is a friend of the engine.
+    # A unit of the engine's own side stands between it and the Goblins, blocking the line
+    # of sight: a stone thrower may still target them (L1496-L1497), and its deviation is
+    # 2D12, here 5 (L1498), at most half the range.
     w = world(tmp_path, engine("st", "goblin_stone_thrower"), block("gob", 10, 24),
               unit("screen", "goblins", 36, 30, 180, models=18, files=6, base=BASE,
                    profile="goblins/goblin"))
@@ -256,8 +256,8 @@ def test_l1449_an_engine_is_soft_cover_for_its_crew(tmp_path: Path) -> None:
     w = world(tmp_path, engine("st", "goblin_stone_thrower"),
               unit("bows", "humans", 36, 20, 0, profile="humans/longbowman", models=10, files=10))
     bow = w.unit("bows").weapons[0]
-    assert w.exact("to_hit_missile", shooter="bows", target="st", weapon=bow, inches=10).probability(True) == \
-        Fraction(2, 6)
+    chance = w.exact("to_hit_missile", shooter="bows", target="st", weapon=bow, inches=10)
+    assert chance.probability(True) == Fraction(2, 6)
 
 
 def test_l1646_a_unit_damaged_by_a_fire_thrower_tests_for_panic(tmp_path: Path) -> None:
@@ -265,7 +265,7 @@ def test_l1646_a_unit_damaged_by_a_fire_thrower_tests_for_panic(tmp_path: Path) 
               block("gob", 10, 24))
     w.call("fire_template", {"engine_d20": [15], "D3": [1] * 4, "*": [6] * 20}, m="ft", t="gob")
     assert w.unit("gob").models == 20
-    assert [e.rule for e in w.events if e.kind == "test" and e.rule == "panic_test"] == ["panic_test"]
+    assert len([e for e in w.events if e.kind == "test" and e.rule == "panic_test"]) == 1
 
 
 def test_l1645_a_fire_thrower_exploding_on_20_kills_its_crew(tmp_path: Path) -> None:
@@ -281,16 +281,15 @@ def test_l1645_a_fire_thrower_exploding_on_20_kills_its_crew(tmp_path: Path) -> 
 
 
 def test_l303_a_large_target_is_plus_one_to_hit(tmp_path: Path) -> None:
-    # L309: longbowmen (BS 3) beyond half range at a giant need 4, +1 over half range (5),
-    # -1 for the large target: 4 again... as a result modifier: a 4 or more hits.
+    # L309: longbowmen (BS 3: 4) beyond half range at a giant: -1 over half range, +1 for
+    # the large target (both result modifiers): a 4 or more hits; within half range a 3.
     w = world(tmp_path, unit("giant", "goblins", 36, 40, 180, profile="monsters/giant", models=1,
                              files=1),
               unit("bows", "humans", 36, 20, 0, profile="humans/longbowman", models=10, files=10))
     bow = w.unit("bows").weapons[0]
-    assert w.exact("to_hit_missile", shooter="bows", target="giant", weapon=bow, inches=18).probability(True) \
-        == Fraction(3, 6)
-    assert w.exact("to_hit_missile", shooter="bows", target="giant", weapon=bow, inches=10).probability(True) \
-        == Fraction(4, 6)
+    far = w.exact("to_hit_missile", shooter="bows", target="giant", weapon=bow, inches=18)
+    near = w.exact("to_hit_missile", shooter="bows", target="giant", weapon=bow, inches=10)
+    assert (far.probability(True), near.probability(True)) == (Fraction(3, 6), Fraction(4, 6))
 
 
 def test_l1728_the_chariot_damage_roll_is_2d6_plus_the_hits(tmp_path: Path) -> None:
@@ -316,13 +315,16 @@ def test_l1719_a_charging_chariot_strikes_d3_impact_hits_and_one_a_scythe(tmp_pa
 
 # ---------------------------------------------------------------- flame cannon and bazuka
 
+TWENTY_OFF = 40 - 0.3937 - 20 - 2.4
+"""The centre of a unit four ranks deep whose front is 20" from the engine's."""
+
 
 def test_l1593_a_flame_cannon_builds_up_pressure_a_turn_then_fires(tmp_path: Path) -> None:
     # 12" to 36" (L1591): a target 20" off. The first Shooting phase pressurizes it, the
     # next fires; with a crewman lost it takes 2 turns, with two 3 (L1603-L1607). Its 1 1/2"
     # radius template meets the middle four models, and the four on either side and in front
     # and behind (1.2" away), not the corners (1.7" away): twelve.
-    w = world(tmp_path, engine("fc", "dwarf_flame_cannon"), block("gob", 40 - 0.3937 - 20 - 2.4, 24))
+    w = world(tmp_path, engine("fc", "dwarf_flame_cannon"), block("gob", TWENTY_OFF, 24))
     w.call("fire_war_engines", {"*": [6] * 40}, s="goblins")
     assert w.logs("builds up pressure") == [["fc"]] and volleys(w, "gob") == []
     w.state.round = 2
@@ -338,7 +340,7 @@ def test_l1593_a_flame_cannon_builds_up_pressure_a_turn_then_fires(tmp_path: Pat
 
 
 def test_l1598_a_flame_cannon_explodes_on_19_or_20(tmp_path: Path) -> None:
-    w = world(tmp_path, engine("fc", "dwarf_flame_cannon"), block("gob", 40 - 0.3937 - 20 - 2.4, 24))
+    w = world(tmp_path, engine("fc", "dwarf_flame_cannon"), block("gob", TWENTY_OFF, 24))
     w.call("fire_template", {"engine_d20": [19], "*": [6] * 20}, m="fc", t="gob")
     assert w.logs("explodes") == [["fc"]] and volleys(w, "gob") == []
     assert w.state.alive(w.unit("fc")) is False
@@ -348,7 +350,8 @@ def test_l1596_fire_strikes_the_flammable_at_one_more_strength(tmp_path: Path) -
     w = world(tmp_path, engine("fc", "dwarf_flame_cannon"),
               unit("mummies", "humans", 36, 40 - 0.3937 - 20 - 2.4, 0, models=24, files=6,
                    base=BASE, profile="goblins/goblin", rules=["Flammable"]))
-    w.call("fire_template", {"engine_d20": [15], "D6": [1] * 12, "*": [6] * 40}, m="fc", t="mummies")
+    w.call("fire_template", {"engine_d20": [15], "D6": [1] * 12, "*": [6] * 40}, m="fc",
+           t="mummies")
     assert strengths(w, "mummies") == [9] * 12
 
 
@@ -375,7 +378,8 @@ def test_l1670_a_rocket_landing_in_a_unit_strikes_2d6_s5_hits_none_twice(tmp_pat
     assert volleys(w, "gob") == [11] and strengths(w, "gob") == [5] * 11
 
 
-def test_l1671_a_rocket_landing_clear_hits_every_model_within_6_inches_at_s3(tmp_path: Path) -> None:
+def test_l1671_a_rocket_landing_clear_hits_every_model_within_6_inches_at_s3(
+        tmp_path: Path) -> None:
     # 5D6 = 10 toward the Goblins 17.6" off: it lands at y 20, 7.6" from their front: no
     # model within 6"; 5D6 = 14 lands at y 16, 3.6" from it: the front two ranks (3.6" and
     # 4.8" away, the outer files 4.3" and 5.4") are within 6", the fourth rank (7.2") not.
