@@ -180,6 +180,19 @@ def test_l1516_a_unit_shot_from_the_side_is_crossed_file_by_file(tmp_path: Path)
     assert volleys(w, "flank") == [12]
 
 
+def test_l1526_a_hedge_in_the_path_costs_the_shot_two_ranks(tmp_path: Path) -> None:
+    # A hedge (the rule Obstacle) across the line between the cannon and six ranks of
+    # Goblins (their front 8" off): the shot smashes through it and crosses four ranks only.
+    hedge = {"id": "hedge", "kind": "obstacle", "name": "Hedge", "at": {"x": 28, "y": 34},
+             "size": {"w": 16, "h": 1}, "effects": ["Obstacle"]}
+    w = World(tmp_path, [engine("gun", "human_cannon"),
+                         block("gob", 40 - 0.3937 - 8 - 3.6, 36)], edition="wfb3",
+              battlefield={"width": 72, "depth": 48, "terrain": [hedge]})
+    w.call("fire_line", {"D4": [1] * 20, "*": [6] * 40}, m="gun", t="gob")
+    assert w.logs("shot smashes through") == [["gun", "Hedge"]]
+    assert w.logs("shot crosses") == [["gun", "gob", 4]] and volleys(w, "gob") == [8]
+
+
 def test_we82_l1571_an_organ_gun_at_30_inches_three_barrels_two_ranks_six_s3_hits(
         tmp_path: Path) -> None:
     # Three barrels: 1 hit a barrel a rank, 2 ranks: 6 hits; at 30" S5 less 2 (L1570-L1574).
