@@ -225,7 +225,7 @@ def test_l1523_a_turn_without_firing_cools_a_cannon_by_one(tmp_path: Path) -> No
     # no target in range (48"): it does not fire this turn
     w = world(tmp_path, engine("gun", "human_cannon", y=47), block("far", -10, 12))
     set_counter(w, "heat", "gun", 2)
-    w.call("fire_war_engines", {"*": [6] * 60}, s="goblins")
+    w.call("fire_engine", {"*": [6] * 60}, m="gun")
     assert counter(w, "heat", "gun") == 1
 
 
@@ -338,10 +338,10 @@ def test_l1593_a_flame_cannon_builds_up_pressure_a_turn_then_fires(tmp_path: Pat
     # radius template meets the middle four models, and the four on either side and in front
     # and behind (1.2" away), not the corners (1.7" away): twelve.
     w = world(tmp_path, engine("fc", "dwarf_flame_cannon"), block("gob", TWENTY_OFF, 24))
-    w.call("fire_war_engines", {"*": [6] * 40}, s="goblins")
+    w.call("fire_engine", {"*": [6] * 40}, m="fc")
     assert w.logs("builds up pressure") == [["fc"]] and volleys(w, "gob") == []
     w.state.round = 2
-    w.call("fire_war_engines", {"engine_d20": [15], "D6": [1] * 12, "*": [6] * 40}, s="goblins")
+    w.call("fire_engine", {"engine_d20": [15], "D6": [1] * 12, "*": [6] * 40}, m="fc")
     assert volleys(w, "gob") == [12] and strengths(w, "gob") == [8] * 12
     assert counter(w, "pressure", "fc") == 0
     fc = w.unit("fc")
