@@ -245,8 +245,8 @@ def test_l1475_l1478_a_bolt_goes_through_the_ranks_until_it_fails_to_wound(tmp_p
 
 def test_l1474_a_bolt_thrower_hits_on_4_within_half_range_and_5_beyond(tmp_path: Path) -> None:
     w = world(tmp_path, engine("bolt", "human_bolt_thrower"), block("gob", 20, 18))
-    assert w.exact("bolt_to_hit", inches=24, reach=48).probability(True) == Fraction(1, 2)
-    assert w.exact("bolt_to_hit", inches=25, reach=48).probability(True) == Fraction(1, 3)
+    assert w.exact("bolt_to_hit", inches=24, longest=48).probability(True) == Fraction(1, 2)
+    assert w.exact("bolt_to_hit", inches=25, longest=48).probability(True) == Fraction(1, 3)
 
 
 # ---------------------------------------------------------------- crew, cover, fire throwers

@@ -4,7 +4,7 @@ not print checked to be absent (null) or marked.
 
 The engines' tables (tables/engines.yaml) hold a template's diameter where the seed gives its
 radius: 1" is 2, 1 1/2" is 3. The cannon's and organ gun's Strength is the one up to 12"
-(L1506, L1566).
+(L1506, L1566). Wounds per hit are written with their count of dice: the seed's D4 is 1D4.
 """
 
 from __future__ import annotations
@@ -28,26 +28,26 @@ def table(name: str) -> Table:
 
 # engine, crew: min range, range, template diameter, Strength, save modifier, wounds, points
 PRINTED = {
-    ("Bolt Thrower", 3): [N, 48, N, 5, -2, "D4", 15],          # L1469
-    ("Bolt Thrower", 4): [N, 64, N, 6, -3, "D4+1", 20],        # L1470
+    ("Bolt Thrower", 3): [N, 48, N, 5, -2, "1D4", 15],          # L1469
+    ("Bolt Thrower", 4): [N, 64, N, 6, -3, "1D4+1", 20],        # L1470
     ("Bolt Thrower", 5): [N, 80, N, 7, -4, "2D4", 25],         # L1471
     ("Bolt Thrower", 6): [N, 96, N, 8, -5, "2D4+1", 30],       # L1472
-    ("Stone Thrower", 3): [12, 48, 2, 5, -2, "D4", 15],        # L1488
-    ("Stone Thrower", 4): [14, 64, 2, 6, -3, "D4+1", 20],      # L1489
+    ("Stone Thrower", 3): [12, 48, 2, 5, -2, "1D4", 15],        # L1488
+    ("Stone Thrower", 4): [14, 64, 2, 6, -3, "1D4+1", 20],      # L1489
     ("Stone Thrower", 5): [16, 80, 3, 7, -4, "2D4", N],        # L1490 (its points cut off)
     ("Cannon", 2): [N, 36, N, 6, -2, 1, N],                    # L1508: the Jezail
-    ("Cannon", 3): [N, 48, N, 7, -3, "D4", N],                 # L1509
-    ("Cannon", 4): [N, 60, N, 8, -4, "D4+1", N],               # L1510
+    ("Cannon", 3): [N, 48, N, 7, -3, "1D4", N],                 # L1509
+    ("Cannon", 4): [N, 60, N, 8, -4, "1D4+1", N],               # L1510
     ("Cannon", 5): [N, 72, N, 9, -5, "2D4", N],                # L1511
     ("Cannon", 6): [N, 84, N, 10, -6, "2D4+1", N],             # L1512
-    ("Mortar", 2): [16, 36, 2, 6, -2, "D4", 10],               # L1541
-    ("Mortar", 3): [16, 36, 2, 7, -2, "D4", 15],               # L1542
-    ("Mortar", 4): [16, 48, 3, 8, -3, "D4+1", N],              # L1543 (its points cut off)
-    ("Organ Gun", 3): [N, 36, N, 5, -3, "D3", 60],             # L1568: 60 + 20 a barrel more
-    ("Flame Cannon", 3): [12, 36, 3, 8, -4, "D6", 80],         # L1591
-    ("Bazuka", 2): [N, 36, 2, 5, -3, "D3", 40],                # L1616
-    ("Fire Thrower", 2): [N, 12, 2, 4, -3, "D3", 30],          # L1638
-    ("Warp-Fire Thrower", 2): [N, 12, 2, 5, -4, "D3", 60],     # L1655 (the save: scan uncertain)
+    ("Mortar", 2): [16, 36, 2, 6, -2, "1D4", 10],               # L1541
+    ("Mortar", 3): [16, 36, 2, 7, -2, "1D4", 15],               # L1542
+    ("Mortar", 4): [16, 48, 3, 8, -3, "1D4+1", N],              # L1543 (its points cut off)
+    ("Organ Gun", 3): [N, 36, N, 5, -3, "1D3", 60],             # L1568: 60 + 20 a barrel more
+    ("Flame Cannon", 3): [12, 36, 3, 8, -4, "1D6", 80],         # L1591
+    ("Bazuka", 2): [N, 36, 2, 5, -3, "1D3", 40],                # L1616
+    ("Fire Thrower", 2): [N, 12, 2, 4, -3, "1D3", 30],          # L1638
+    ("Warp-Fire Thrower", 2): [N, 12, 2, 5, -4, "1D3", 60],     # L1655 (the save: scan uncertain)
 }
 ENGINES = ["Bolt Thrower", "Stone Thrower", "Cannon", "Mortar", "Organ Gun", "Flame Cannon",
            "Bazuka", "Fire Thrower", "Warp-Fire Thrower"]
