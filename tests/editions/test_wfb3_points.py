@@ -40,13 +40,15 @@ def weapon(name: str) -> Weapon:
 
 def model(*, points: float | None = 5, equipment: tuple[dict, ...] = (),
           weapons: tuple[str, ...] = (), command: dict | None = None, models: int = 1,
-          **values: Any) -> Unit:
-    """A unit of the Human profile (L55-L58) whose data gives these named values."""
+          rules: tuple[str, ...] = (), rt: Any = None, **values: Any) -> Unit:
+    """A unit of the Human profile (L55-L58) whose data gives these named values (and these
+    rules, bound by ``rt``)."""
     vals = dict(values)
     if points is not None:
         vals["points"] = points
     return Unit("u", "u", "a", dict(HUMAN), models, equipment=list(equipment),
-                weapons=[weapon(w) for w in weapons], command=command or {}, values=vals)
+                weapons=[weapon(w) for w in weapons], command=command or {}, values=vals,
+                rules=[rt.bind_rule(r) for r in rules])
 
 
 def call(rt, name: str, **args: Any) -> Any:
@@ -145,10 +147,11 @@ def test_we70_a_standard_bearer_costs_double(rt) -> None:
 def test_we73_an_elite_pays_its_basic_value_per_bonus(rt) -> None:
     # WE-73, L1228: a human +2 elite costs 5 + 2 x 5 = 15; the bonus costs at most 10 each
     # (a creature of 40 with +1 pays 10 more).
-    assert points(rt, model(elite=2)) == 15
-    assert points(rt, model(points=40, elite=1)) == 50
+    assert points(rt, model(rt=rt, rules=("Elite Troops (2)",))) == 15
+    assert points(rt, model(rt=rt, points=40, rules=("Elite Troops (1)",))) == 50
     # L1229: a mounted elite's extra points come after the doubling: (5 + 3) x 2 + 5 = 21.
-    assert points(rt, model(elite=1, equipment=(HEAVY,), riding_animal=True)) == 21
+    elite = model(rt=rt, rules=("Elite Troops (1)",), equipment=(HEAVY,), riding_animal=True)
+    assert points(rt, elite) == 21
 
 
 def test_berserkers_cost_five_more_after_equipment(rt) -> None:
@@ -176,6 +179,11 @@ def test_a_level_15_ogre(rt) -> None:
 def test_a_characters_mount_is_bought_at_its_value(rt) -> None:
     # L1112-L1113: a level 5 Human on a warhorse: 30 + 6 = 36 (not doubled).
     assert points(rt, model(level=5, mount_points=6)) == 36
+
+
+def test_the_army_standard_costs_double_its_bearer_plus_50(rt) -> None:
+    # L1332, L2929: a level 5 Human (30) carrying the army standard: 30 + 2 x 30 + 50 = 140.
+    assert points(rt, model(rt=rt, level=5, rules=("Army Standard",))) == 140
 
 
 def test_we74_human_wizards_by_level(rt) -> None:
