@@ -74,6 +74,25 @@ def test_we13_we14_only_complete_ranks_count(tmp_path: Path) -> None:
     assert p.logged("the combat is drawn") == [["double", 2]]
 
 
+def test_we31_casualties_come_off_the_rear_rank(tmp_path: Path) -> None:
+    # WE-31, L391-L392: two ranks of 6 suffer one casualty, then a second: each comes off the
+    # rear rank (never the front, which may not be shorter than the rank behind), so the
+    # front stays 6 and the rear rank is 4. The battle always removes from the rear (the
+    # player's other choice, L392, two off one flank for a frontage of 5, is not offered:
+    # README.md). A Goblin's free hack (S3 against T3: a 4 damages) kills a longbowman each
+    # time (no armour, no save, L343); the 6 of the front rank still strike.
+    path = battle(tmp_path, unit("men", "a", "humans/longbowman", 10, 12, 6),
+                  unit("gob", "b", "goblins/goblin", 12, 1, 1))
+    p = Probe("wfb3", path, dice={"to_wound": [4, 4]}, active="b")
+    assert p("melee_attacks", attacker="men", target="gob") == 6
+    p("hack", c="gob", r="men")
+    assert p.unit["men"].models == 11
+    assert p("melee_attacks", attacker="men", target="gob") == 6
+    p("hack", c="gob", r="men")
+    assert p.unit["men"].models == 10
+    assert p("melee_attacks", attacker="men", target="gob") == 6
+
+
 # ============================================================== manoeuvres (L212-L214, L729)
 
 
