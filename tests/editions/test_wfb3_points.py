@@ -64,12 +64,12 @@ def points(rt, u: Unit) -> Any:
 
 def test_every_weapon_and_armour_cell_is_the_seeds(rt) -> None:
     # L771-L803 (weapons) and L806-L811 (armour), every printed cell.
-    weapons = {"hand_weapon": 0, "additional_hand_weapon": 1, "dagger": 1, "double_handed": 2,
+    weapons = {"hand_weapon": 0, "two_hand_weapons": 1, "dagger": 1, "double_handed_weapon": 2,
                "flail": 1, "halberd": 2, "lance": 2, "net": 2, "pike": 1, "spear": 1,
-               "blowpipe": 1, "bow": 2, "crossbow": 3, "darts": 1, "javelin": 1, "long_bow": 3,
-               "repeating_crossbow": 4, "short_bow": 1, "sling": 1, "throwing_axe": 1,
-               "throwing_knife": 1, "throwing_spear": 1, "arquebus": 3, "blunderbuss": 2,
-               "grenades": 2, "torinoko": 1, "pistol": 2}
+               "blowpipe": 1, "bow": 2, "crossbow": 3, "throwing_dart": 1, "javelin": 1,
+               "long_bow": 3, "repeating_crossbow": 4, "short_bow": 1, "sling": 1,
+               "throwing_axe": 1, "throwing_knife": 1, "throwing_spear": 1, "arquebus": 3,
+               "blunderbuss": 2, "grenade": 2, "torinoko": 1, "pistol": 2}
     table = rt.tables["weapon_points"]
     assert {k: table.lookup(k) for k in weapons} == weapons
     armour = rt.tables["armour_points"]
@@ -88,7 +88,7 @@ def test_the_basic_value_includes_a_hand_weapon(rt) -> None:
     assert points(rt, model()) == 5
     assert points(rt, model(weapons=("hand_weapon",))) == 5
     # L774: an additional hand weapon is paid for.
-    assert points(rt, model(weapons=("hand_weapon", "additional_hand_weapon"))) == 6
+    assert points(rt, model(weapons=("hand_weapon", "two_hand_weapons"))) == 6
 
 
 def test_men_and_goblins_in_light_armour_and_shield(rt) -> None:
