@@ -232,3 +232,26 @@ def test_the_army_standard_helps_units_rally_within_12_inches(tmp_path: Path) ->
                   unit("far", "a", "humans/human", 10, 10, 10, x=70))
     assert p("rally_bonus", u="men") == 1
     assert p("rally_bonus", u="far") == 0
+
+
+# ============================================================== multiple combats (L1896-L1898)
+
+
+def test_a_unit_beaten_front_and_rear_is_pushed_back_where_it_stands(tmp_path: Path) -> None:
+    # L1898: a unit attacked from the front and the back loses: nobody moves, the losers are
+    # taken as pushed back and the winners have the +1 to hit of following up (attacked from
+    # the front only, it moves 2" back, L528: test_wfb3.py).
+    behind = ("{id: behind, side: b, profile: goblins/goblin, models: 10, files: 10, "
+              "position: {x: 36, y: 12, facing: 0}}")
+    path = battle(tmp_path, unit("mid", "a", "humans/human", 20, 10, 10),
+                  unit("ahead", "b", "goblins/goblin", 26, 10, 10), behind)
+    p = Probe("wfb3", path, active="b")
+    p("complete_charge", u="ahead", t="mid")
+    assert p("caught_front_and_rear", l="mid") is False
+    p("complete_charge", u="behind", t="mid")
+    assert p("caught_front_and_rear", l="mid") is True
+    where = {k: u.pose for k, u in p.unit.items()}
+    p("push_back", l="mid", w="ahead")
+    assert {k: u.pose for k, u in p.unit.items()} == where
+    assert all("followed_up" in p.unit[k].statuses for k in ("ahead", "behind"))
+    assert p.logged("is pushed back") == [["mid", "ahead"]]
