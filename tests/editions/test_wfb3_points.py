@@ -273,3 +273,13 @@ def test_the_bundled_battles_price_their_troops(tmp_path: Path) -> None:
     _, rt, battle = open_battle("wfb3", str(ROOT / "rulesets/wfb3/battles/duel.yaml"))
     got = {u.id: call(rt, "unit_points", u=u, models=u.models) for u in battle.units}
     assert got == {"humans": 96, "goblins": 36}
+
+
+def test_round_up_gives_whole_points() -> None:
+    # The builtin the points actions round with (L830-L831, L1066): a whole number at or
+    # above, none for none.
+    from rules_run.runtime.builtins import PURE_BUILTINS
+
+    f = PURE_BUILTINS["round_up"]
+    assert [f(13.5), f(14), f(27.25), f(-0.5), f(None)] == [14, 14, 28, 0, None]
+    assert isinstance(f(13.5), int)
