@@ -196,6 +196,18 @@ def test_we64_a_unit_and_an_army_standard_add_two(tmp_path: Path) -> None:
     assert p("standards_bonus", x="men") == 1
 
 
+def test_an_army_standard_is_captured_once(tmp_path: Path) -> None:
+    # L1337, L2155: the unit with the army standard routs from combat: the enemy captures it
+    # (100 points) with the unit's own standard (50); routing again takes nothing more.
+    p = standards(tmp_path, unit("bearer", "a", "psychology/human_hero", 8, 1, 1, extra=", rules: [Army Standard]"))
+    join(p, "bearer", "men")
+    p("drop_standards", r="men", captors=[p.unit["gobs"]])
+    p("drop_standards", r="men", captors=[p.unit["gobs"]])
+    assert p.logged("captures the army standard") == [["gobs", "men"]]
+    assert p("trophy_points", s="b") == 150
+    assert p("standards_bonus", x="men") == 0
+
+
 def test_we65_battlecall_and_a_standard_add_two(tmp_path: Path) -> None:
     # WE-65, L2935: the magic instrument Battlecall adds +1 to the combat result, cumulative
     # with the standard's +1: +2.
