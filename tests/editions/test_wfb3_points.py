@@ -91,6 +91,19 @@ def test_the_basic_value_includes_a_hand_weapon(rt) -> None:
     assert points(rt, model(weapons=("hand_weapon", "two_hand_weapons"))) == 6
 
 
+def test_hand_to_hand_weapons_carried_as_equipment_are_paid_for(rt) -> None:
+    # L776-L782: a Human with a spear (1) is 6, with a halberd (2) 7; the hand weapon the
+    # basic value includes is free (L773). Hand-to-hand weapons are equipment items of the
+    # group close_combat (a model fights with one at a time, L843), each paid for.
+    def armed(*ids: str) -> Unit:
+        u = model(equipment=tuple({"alternative": "close_combat"} for _ in ids))
+        u.item_ids = list(ids)
+        return u
+    assert points(rt, armed("hand_weapon", "spear")) == 6
+    assert points(rt, armed("halberd")) == 7
+    assert points(rt, armed("double_handed_weapon", "two_hand_weapons")) == 8
+
+
 def test_men_and_goblins_in_light_armour_and_shield(rt) -> None:
     # L1757: men "armed with shield and light armour" are 8 each (5 + 2 + 1); L1758: Goblins
     # equipped the same are 4 (2 1/2 + 3 x 1/2, L813).
