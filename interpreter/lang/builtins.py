@@ -81,6 +81,7 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("abs", 1, 1, "number -> number", "absolute value"),
         _b("half_up", 1, 1, "number -> int", "half, rounding up (7 → 4)"),
         _b("half_down", 1, 1, "number -> int", "half, rounding down (7 → 3)"),
+        _b("round_up", 1, 1, "number -> int", "the whole number at or above it (13.5 → 14)"),
         _b("count", 1, 1, "list -> int", "the number of items in a list"),
         _b("sum", 1, 1, "list -> number", "the sum of a list of numbers"),
         _b("numbers", 2, 2, "int, int -> list:int",

@@ -96,6 +96,7 @@ PURE_BUILTINS: dict[str, Callable[..., Any]] = {
     "abs": lambda x: None if x is None else abs(x),
     "half_up": _half_up,
     "half_down": lambda x: None if x is None else x // 2,
+    "round_up": lambda x: None if x is None else -int((-x) // 1),
     "count": len,
     "sum": lambda xs: sum(x for x in xs if x is not None),
     "numbers": lambda low, high: list(range(low, high + 1)),
