@@ -143,7 +143,7 @@ def _init_fields(cls: type) -> tuple[str, ...] | None:
     rebuilt by calling it; None when it is not a slotted attrs class whose attrs-written
     ``__init__`` takes every field by position and does nothing else with them."""
     fields = getattr(cls, "__attrs_attrs__", None)
-    init = getattr(cls.__init__, "__code__", None)
+    init = getattr(getattr(cls, "__init__", None), "__code__", None)
     if (fields is None or "__slots__" not in cls.__dict__ or init is None
             or not init.co_filename.startswith("<attrs generated")
             or hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")):
