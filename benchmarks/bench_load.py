@@ -5,7 +5,10 @@ Cold: a fresh process's first load (parse, patches, check, tables, unit data, co
 Warm: the same load again, answered from the in-process cache.
 Start: the CPU time of a whole fresh ``rules-run --edition wfb8 --runs 1`` process, with
 the disk cache (:mod:`rules_run.cache`) off and with it warm, interleaved, the median of
-PAIRS pairs (CPU time, so that other work on the machine counts little).
+PAIRS pairs (CPU time, so that other work on the machine counts little); then where a warm
+start's time goes (Python itself, attrs, the interpreter's modules, reading the checked
+ruleset, compiling it, opening the battle, the battle), each the median over PAIRS fresh
+processes.
 
     python benchmarks/bench_load.py
 """
@@ -71,6 +74,52 @@ def start() -> None:
           f"cache, {statistics.median(warm):.3f} s with a warm one (median of {PAIRS} pairs)")
 
 
+PHASES = """
+import resource, sys
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+t = [cpu()]
+import attrs
+t.append(cpu())
+import rules_run.cli.run, rules_run.engine.front, rules_run.engine.stats, rules_run.engine.driver
+t.append(cpu())
+from rules_run.editions.loader import load_edition
+ruleset = load_edition("wfb8")
+t.append(cpu())
+from rules_run.engine.builtins import BUILTINS
+from rules_run.runtime.compiled import compile_ruleset
+compile_ruleset(ruleset, builtins=BUILTINS)
+t.append(cpu())
+from rules_run.engine.front import open_battle
+_, runtime, battle = open_battle("wfb8")
+t.append(cpu())
+from rules_run.engine.driver import run_battle
+run_battle(runtime, battle, seed=1, keep_events=False)
+t.append(cpu())
+print(" ".join(map(str, t)))
+"""
+"""A fresh process's warm start in steps: CPU seconds after each."""
+
+STEPS = ("python", "attrs", "modules", "ruleset read", "compiled", "battle opened",
+         "battle fought")
+
+
+def phases() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "RULES_RUN_CACHE": folder}
+        subprocess.run([sys.executable, "-c", PHASES], env=env, check=True,
+                       stdout=subprocess.DEVNULL)   # fills the cache
+        found = [list(map(float, subprocess.run(
+            [sys.executable, "-c", PHASES], env=env, check=True, capture_output=True,
+            text=True).stdout.split())) for _ in range(PAIRS)]
+    steps = [statistics.median(t[0] if i == 0 else t[i] - t[i - 1] for t in found)
+             for i in range(len(STEPS))]
+    print("warm start, CPU ms per step (median of %d): " % PAIRS + ", ".join(
+        f"{name} {1000 * ms:.0f}" for name, ms in zip(STEPS, steps)))
+
+
 if __name__ == "__main__":
     main()
     start()
+    phases()

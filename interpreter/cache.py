@@ -9,6 +9,12 @@ grammar, the working directory that paths are shown from) means a new entry. A f
 cannot be read (corrupt, cut short, from another Python) counts as missing and is written
 again; a cache that cannot be written is skipped. Entries are written to a temporary file
 and renamed, so processes sharing the cache never read half an entry.
+
+An instance of a slotted attrs class (a syntax tree's node, a span) is written as a call of
+its class with its fields' values when its ``__init__`` is the one attrs wrote and does
+nothing more than set them (no converter, no keyword-only field, no post-init hook): read
+back through ``__init__``, it costs half of attrs' ``__setstate__`` (a warm start unpickles
+tens of thousands of them).
 """
 
 from __future__ import annotations
@@ -127,6 +133,44 @@ def read(kind: str, name: str, key: str,
         return None
 
 
+_BY_INIT: dict[type, tuple[str, ...] | None] = {}
+"""Per class: the fields to call its ``__init__`` with when pickled, or None (pickled as
+usual); see :class:`_Pickler`."""
+
+
+def _init_fields(cls: type) -> tuple[str, ...] | None:
+    """The field names, in ``__init__``'s order, by which an instance of ``cls`` is
+    rebuilt by calling it; None when it is not a slotted attrs class whose attrs-written
+    ``__init__`` takes every field by position and does nothing else with them."""
+    fields = getattr(cls, "__attrs_attrs__", None)
+    init = getattr(getattr(cls, "__init__", None), "__code__", None)
+    if (fields is None or "__slots__" not in cls.__dict__ or init is None
+            or not init.co_filename.startswith("<attrs generated")
+            or hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")):
+        return None
+    if any(not f.init or f.kw_only or f.converter is not None for f in fields):
+        return None
+    return tuple(f.name for f in fields)
+
+
+class _Pickler(pickle.Pickler):
+    """A pickler that writes slotted attrs instances as calls of their class (see the
+    module's docstring)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        """``(cls, values)`` for an instance :func:`_init_fields` allows, else the usual."""
+        cls = type(obj)
+        try:
+            names = _BY_INIT[cls]
+        except KeyError:
+            names = _BY_INIT[cls] = _init_fields(cls)
+        except TypeError:   # an unhashable class object: pickled as usual
+            return NotImplemented
+        if names is None:
+            return NotImplemented
+        return cls, tuple([getattr(obj, n) for n in names])
+
+
 def write(kind: str, name: str, key: str, value: Any,
           persistent_id: Callable[[Any], Any] | None = None) -> None:
     """Cache ``value`` as ``kind``/``name`` under ``key`` (quietly nothing if the cache
@@ -140,7 +184,7 @@ def write(kind: str, name: str, key: str, value: Any,
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(_MAGIC + key.encode() + b"\n")
-                pickler = pickle.Pickler(f, protocol=pickle.HIGHEST_PROTOCOL)
+                pickler = _Pickler(f, protocol=pickle.HIGHEST_PROTOCOL)
                 if persistent_id is not None:
                     pickler.persistent_id = persistent_id  # type: ignore[method-assign]
                 pickler.dump(value)

@@ -52,13 +52,14 @@ def context(spec: RunSpec) -> Battle:
     """The battle of a spec (:func:`~rules_run.engine.front.open_battle`), opened once per
     process, or the one :func:`run_many` was given (worker processes forked from it share
     it)."""
-    from rules_run.editions.bundle import unpack
     from rules_run.engine.front import open_battle
 
     key = spec.key()
     if key not in _WORKER_CONTEXT:
         edition, battle = spec.edition, spec.battle
         if spec.bundle is not None:
+            from rules_run.editions.bundle import unpack   # shutil, tempfile: only for one
+
             folders, path = unpack(spec.bundle)
             edition, battle = str(folders[0]), str(path) if path else None
         _WORKER_CONTEXT[key] = open_battle(edition, battle, spec.options)

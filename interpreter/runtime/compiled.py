@@ -225,6 +225,9 @@ class Runtime:
             return held
         if env is None or env.state is None:
             return rules   # outside a battle, a live grant is not given
+        live = self.live_grants
+        if not any(inst.rule.name in live for inst in rules):
+            return rules   # none of its rules grants live (what the walk below finds too)
         extra: list[RuleInstance] = []
         have = {inst.text for inst in rules}
         todo = list(rules)

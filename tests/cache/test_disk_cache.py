@@ -118,3 +118,45 @@ def test_the_grammar_cache_key_is_the_same_in_every_process(fresh_cache):
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
     assert entry.read_bytes().split(b"\n", 1)[0] == first
     assert entry.stat().st_mtime_ns == stamp
+
+
+def test_slotted_attrs_instances_are_written_as_calls_of_their_class(fresh_cache):
+    # a span and a syntax tree's node are rebuilt by their attrs-written __init__ (cheaper
+    # to read than attrs' __setstate__); equal values, shared objects still shared
+    import pickle
+    import pickletools
+
+    from rules_run.diagnostics import Span
+    from rules_run.lang import ast
+
+    span = Span("a.rules", 3, 5, 3, 9)
+    name = ast.Name(span, "x")
+    value = {"nodes": [name, ast.Literal(span, 4, "int")], "again": name}
+    cache.write("things", "a", "k", value)
+    back = cache.read("things", "a", "k")
+    assert back == value
+    assert back["again"] is back["nodes"][0]
+    assert back["nodes"][0].span is back["nodes"][1].span
+    (entry,) = (fresh_cache / "things").iterdir()
+    with open(entry, "rb") as f:
+        f.readline(), f.readline()
+        ops = {op.name for op, _, _ in pickletools.genops(f.read())}
+    assert "BUILD" not in ops   # no __setstate__ call: every instance came from __init__
+    assert pickle.loads(pickle.dumps(span)) == span   # the ordinary pickling is untouched
+
+
+def test_an_instance_init_does_more_with_is_pickled_as_usual(fresh_cache):
+    # a post-init hook (dice work out their faces) or keyword-only fields (events): not
+    # rebuilt through __init__
+    from rules_run.runtime.events import Turn
+
+    assert cache._init_fields(Turn) is None
+    from rules_run.chance.dice import Pool
+
+    assert cache._init_fields(Pool) is None
+    from rules_run.diagnostics import Span
+
+    assert cache._init_fields(Span) == ("path", "line", "column", "end_line", "end_column")
+    turn = Turn(seq=2, round=1, side="a", phase=None)
+    cache.write("things", "t", "k", [turn])
+    assert cache.read("things", "t", "k") == [turn]

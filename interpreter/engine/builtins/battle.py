@@ -87,7 +87,10 @@ def _counter_key(state: BattleState, env, name, keys, span):
 
 @builtin("counter")
 def counter(state, env, span, name, *keys):
-    return state.counters[_counter_key(state, env, name, keys, span)]
+    try:   # a counter read once is read again (the rules read some hundreds of times a turn)
+        return state.counters[(name, *[getattr(k, "id", k) for k in keys])]
+    except KeyError:
+        return state.counters[_counter_key(state, env, name, keys, span)]
 
 
 @builtin("add_counter")
