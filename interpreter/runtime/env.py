@@ -151,7 +151,8 @@ def fail(message: str, span: Span | None, code: str = "runtime") -> BattleError:
 def show(value: Any) -> Any:
     """A value as the event log and error messages show it: a unit or weapon by its id or
     name, a part or a group of a unit's models as ``unit.part``, a roll's result by its
-    value."""
+    value, a list item by item, anything else a rule holds (a terrain piece, a marker) by its
+    id or name."""
     if isinstance(value, (Part, Group)):
         return event_id(value)
     if isinstance(value, (Unit, Weapon)):
@@ -160,4 +161,9 @@ def show(value: Any) -> Any:
         return value.value
     if isinstance(value, Record):
         return {n: show(v) for n, v in zip(value.names, value.values)}
-    return value
+    if isinstance(value, (list, tuple)):
+        return [show(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, dict)):
+        return value
+    # anything else a rule can hold (a terrain piece, a marker, a place): its id or name
+    return getattr(value, "id", None) or getattr(value, "name", None) or repr(value)

@@ -82,3 +82,19 @@ def test_attacks_say_whether_the_units_are_in_contact(duel_events) -> None:
     _, runtime, battle = open_battle("wfb8", SHOOTING)
     shots = [e for e in run_battle(runtime, battle).events or [] if e.kind == "attacks"]
     assert shots and not shots[0].in_contact
+
+
+def test_a_logged_terrain_piece_or_list_is_written_by_its_id() -> None:
+    # a rule may log any value it holds: a terrain piece (once a TypeError from the JSON
+    # writer) is written by its id, a list item by item, a plain value as it is
+    import json
+
+    from rules_run.engine.builtins.sight import TerrainPiece
+    from rules_run.runtime.env import show
+    from rules_run.space import Footprint, Pose
+
+    hedge = TerrainPiece("hedge_1", "Hedge", "obstacle", Pose(0.0, 0.0, 0.0),
+                         Footprint(6.0, 0.5), [])
+    assert show(hedge) == "hedge_1"
+    assert json.dumps([show(v) for v in (hedge, [hedge, 3], (1.5, "x"), None, True)]) == \
+        '["hedge_1", ["hedge_1", 3], [1.5, "x"], null, true]'
