@@ -27,7 +27,6 @@ docs/cli.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
