@@ -50,7 +50,8 @@ class UnitEnd:
     state: str
     """``in play``, ``destroyed`` or ``off the table``."""
     statuses: tuple[str, ...]
-    """The statuses it has then (sorted)."""
+    """The statuses it has then that last until removed (sorted): not those that wear off
+    at the end of a phase, turn or round."""
     models: int
 
 
@@ -86,6 +87,10 @@ class _Reached(BaseException):
 
 class _Over(BaseException):
     """The combat is over (:attr:`_Kernel.over` says how)."""
+
+
+class _Restart(BaseException):
+    """A counter the key leaves out was read before it was written: start again."""
 
 
 class _ReadFirst(dict):
@@ -177,7 +182,8 @@ class _Kernel:
         def unit_end(u: Any) -> UnitEnd:
             where = ("destroyed" if u.destroyed or u.models <= 0 else
                      "off the table" if not u.on_table else "in play")
-            return UnitEnd(u.id, where, tuple(sorted(u.statuses)), u.models)
+            lasting = tuple(sorted(n for n, until in u.statuses.items() if until is None))
+            return UnitEnd(u.id, where, lasting, u.models)
         self.over = CombatEnd(how, tuple(unit_end(u) for u in self.pair))
         raise _Over
 
@@ -306,10 +312,11 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
     left_out = frozenset(n for n, d in runtime.decls.items() if isinstance(d, ast.CounterDecl))
     while True:
         kernel = _Kernel(runtime, battle, a, b, until, left_out)
-        ends = _solve(kernel, battle)
-        if not kernel.read_first & left_out:
+        try:
+            ends = _solve(kernel, battle)
             break
-        left_out = left_out - kernel.read_first   # keep those in the key, and start again
+        except _Restart:   # keep in the key what was read first, and start again
+            left_out = left_out - kernel.read_first
     sampled = sample_combat(runtime, battle, a_id, b_id, samples, seed, until=until,
                             progress=progress) if samples else None
     return CombatOdds((a, b), ends, len(kernel.reached), kernel.leaves,
@@ -346,6 +353,8 @@ def _solve(kernel: _Kernel, battle: Any) -> Dist[CombatEnd]:
                 battle.doc.span(("units",)), code="too-many-states")])
         memo[key] = Dist.certain(None)   # a turn cannot lead back to itself (turns count)
         step = enumerate_step(node)
+        if kernel.read_first & kernel.left_out:
+            raise _Restart
         out = step.bind(lambda r: Dist.certain(r[1]) if r[0] == "end"
                         else value(r[1], kernel.reached[r[1]]))
         memo[key] = out
