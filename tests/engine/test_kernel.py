@@ -12,6 +12,7 @@ import pytest
 
 from rules_run import open_battle
 from rules_run.chance import RandomChance
+from rules_run.cli.odds import _print_combat
 from rules_run.cli.odds import main as odds_main
 from rules_run.diagnostics import UsageError
 from rules_run.engine import state as state_module
@@ -106,10 +107,10 @@ def test_the_hand_calculation_gives_the_issues_value_for_the_whole_duel() -> Non
 
 
 @pytest.fixture(scope="module")
-def two_a_side(tmp_path_factory):
-    """The duel with two models a side, one game round: its battle and its combat's odds
+def one_a_side(tmp_path_factory):
+    """The duel with one model a side, one game round: its battle and its combat's odds
     (worked out once for the tests that read them)."""
-    _, runtime, battle = open_battle("wfb8", str(small_duel(tmp_path_factory.mktemp("k"), 2)))
+    _, runtime, battle = open_battle("wfb8", str(small_duel(tmp_path_factory.mktemp("k"), 1)))
     return runtime, battle, combat_odds(runtime, battle, "halberdiers", "orcs",
                                         until="fleeing")
 
@@ -119,22 +120,25 @@ def _broke(end, i: int) -> bool:
     return unit.state != "in play" or "fleeing" in unit.statuses
 
 
-def test_a_small_duels_combat_is_exactly_the_hand_calculation(two_a_side) -> None:
-    found = two_a_side[2]
-    orcs, empire = hand_duel(2, 2, 2)
+def test_a_small_duels_combat_is_exactly_the_hand_calculation(one_a_side) -> None:
+    found = one_a_side[2]
+    orcs, empire = hand_duel(1, 1, 2)
     assert found.ends.probability_where(lambda e: _broke(e, 0)) == orcs
     assert found.ends.probability_where(lambda e: _broke(e, 1)) == empire
     # the rest: the one round is over with both still fighting
     assert found.ends.probability_where(lambda e: e.how == "battle over") == 1 - orcs - empire
     # counters set in every turn before they are read are left out of the key
     assert {"phase_models", "wounds_caused", "round_outcome"} <= set(found.left_out)
+    # the hand calculation's fractions, for one model a side (the Halberdiers' champion
+    # strikes twice, the Orc once)
+    assert orcs == Fraction(98809775, 161243136) and empire == Fraction(197197, 559872)
 
 
-def test_monte_carlo_of_the_same_combat_agrees_within_4_sigma(two_a_side) -> None:
-    runtime, battle, _ = two_a_side
+def test_monte_carlo_of_the_same_combat_agrees_within_4_sigma(one_a_side) -> None:
+    runtime, battle, _ = one_a_side
     n = 300
     sampled = sample_combat(runtime, battle, "halberdiers", "orcs", n, 7, until="fleeing")
-    p = float(hand_duel(2, 2, 2)[0])
+    p = float(hand_duel(1, 1, 2)[0])
     estimate = float(sampled.probability_where(lambda e: _broke(e, 0)))
     assert abs(estimate - p) <= 4 * (p * (1 - p) / n) ** 0.5
 
@@ -179,9 +183,9 @@ class _FirstAccess(dict):
 
 
 def test_a_counter_the_key_leaves_out_is_never_read_before_it_is_written(
-        two_a_side, monkeypatch) -> None:
+        one_a_side, monkeypatch) -> None:
     # what the kernel leaves out of the key for the duel
-    left_out = set(two_a_side[2].left_out)
+    left_out = set(one_a_side[2].left_out)
     # every player turn of whole duels, every read and write of the counters watched
     read_first: set[str] = set()
     turns = 0
@@ -198,7 +202,7 @@ def test_a_counter_the_key_leaves_out_is_never_read_before_it_is_written(
 
     monkeypatch.setattr(state_module.BattleState, "play_turn", watched)
     _, runtime, battle = open_battle("wfb8", str(DUEL))
-    for seed in range(12):
+    for seed in range(30):
         run_battle(runtime, battle, seed=seed, keep_events=False)
     assert turns > 50
     assert read_first, "the check sees the counters that are read first"
@@ -206,22 +210,30 @@ def test_a_counter_the_key_leaves_out_is_never_read_before_it_is_written(
 
 
 # ---------------------------------------------------------------- the command
-def test_the_command_prints_the_exact_odds_as_json_and_as_a_table(tmp_path, capsys) -> None:
+def test_the_command_prints_the_exact_odds_as_json(tmp_path, capsys, one_a_side) -> None:
     path = small_duel(tmp_path, 1)
-    args = ["-e", "wfb8", str(path), "--combat", "halberdiers", "orcs", "--until", "fleeing"]
-    assert odds_main([*args, "--json"]) == 0
+    assert odds_main(["-e", "wfb8", str(path), "--combat", "halberdiers", "orcs", "--until",
+                      "fleeing", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["combat"] == ["halberdiers", "orcs"] and out["until"] == "fleeing"
+    assert out["states"] == one_a_side[2].nodes
     assert sum(Fraction(e["exact"]) for e in out["ends"]) == 1
     for what in ("ends by", "halberdiers", "orcs"):
         assert sum(Fraction(r["exact"]) for r in out["rows"][what].values()) == 1
-    fled = Fraction(out["rows"]["halberdiers"].get("in play (fleeing)", {"exact": "0"})["exact"])
-    assert fled > 0
-    assert odds_main(args) == 0
+    gone = out["models"]["orcs"][0]
+    assert gone["k"] == 0 and Fraction(gone["exactly_exact"]) == hand_duel(1, 1, 2)[1]
+
+
+def test_the_table_tells_each_end_and_the_models_left(one_a_side, capsys) -> None:
+    runtime, _, found = one_a_side
+    _print_combat(runtime.ruleset, found, "fleeing", 0, exact=True)
     text = capsys.readouterr().out
     assert text.startswith("Combat of Halberdier (halberdiers) and Orc Boy (orcs) under wfb8, "
                            "fought to its end (or fleeing): exact over ")
-    assert "\nends by:\n" in text and "\nmodels of orcs left (mean " in text
+    assert "\nends by:\n  out of play  " in text
+    assert "\n  in play (first_round, fleeing)  " in text
+    assert "\nmodels of orcs left (mean 0.648):\n" in text
+    assert "    0   35.22%   100.00%  197197/559872\n" in text
 
 
 @pytest.mark.parametrize(("args", "message"), [
