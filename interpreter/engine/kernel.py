@@ -21,8 +21,10 @@ The reduced key leaves out a counter's values when the counter is written before
 in every player turn enumerated (a fact left out is never read before it is written: the
 kernel watches every read and write of the counters, and when a left-out counter is read
 first it keeps that counter in the key and starts again, so the result never depends on a
-value left out). A statistics run's ``--runs`` draws no round from a kernel (see
-docs/cli.md).
+value left out). Each branch runs the ruleset's generic code for the rest of a player
+turn, so the cost is the states times their branches (docs/cli.md). A statistics run
+(``--runs``) draws no player turn from a kernel: working one out costs many turns' worth
+of generic code, repaid only by a state many runs reach.
 """
 
 from __future__ import annotations

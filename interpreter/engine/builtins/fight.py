@@ -1,7 +1,9 @@
 """Attacks: the ``fight`` builtin, which resolves a declared sequence once per attack.
 
 A statistics run (no events kept) draws each attack's damage from the sequence's exact
-distribution instead of rolling every step (:func:`_fight_sampled`).
+distribution instead of rolling every step (:func:`_fight_sampled`); the combat kernel's
+enumeration (a chance with ``draws``) takes a whole volley's total as one branch point
+(:func:`_volley_dist`).
 """
 
 from __future__ import annotations
