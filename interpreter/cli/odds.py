@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 
 import attrs
@@ -27,7 +28,7 @@ from rules_run.cli.common import (
 )
 from rules_run.diagnostics import CommandLineError, escaped
 from rules_run.engine.charts import damage_panel, write_chart
-from rules_run.engine.kernel import CombatOdds, UnitEnd, combat_odds
+from rules_run.engine.kernel import CombatEnd, CombatOdds, UnitEnd, combat_odds
 from rules_run.engine.odds import Odds, compute_odds
 from rules_run.limits import limit, too_many
 
@@ -172,10 +173,25 @@ def _unit_end(end: UnitEnd) -> str:
 
 def _combat_rows(found: CombatOdds) -> list[tuple[str, Dist]]:
     """(what, its distribution): how the combat ends, then each unit's end."""
-    rows: list[tuple[str, Dist]] = [("ends by", found.ends.map(lambda e: e.how))]
+    rows: list[tuple[str, Dist]] = [("ends by", found.ends.map(_how))]
     for i, u in enumerate(found.units):
-        rows.append((u.id, found.ends.map(lambda e, i=i: _unit_end(e.units[i]))))
+        rows.append((u.id, found.ends.map(functools.partial(_end_of, i=i))))
     return rows
+
+
+def _how(end: CombatEnd) -> str:
+    """How the combat ended."""
+    return end.how
+
+
+def _end_of(end: CombatEnd, i: int) -> str:
+    """How the ``i``-th unit ended the combat, in words."""
+    return _unit_end(end.units[i])
+
+
+def _models_of(end: CombatEnd, i: int) -> int:
+    """The ``i``-th unit's models left."""
+    return end.units[i].models
 
 
 def _print_combat(ruleset, found: CombatOdds, until: str | None, samples: int,
@@ -194,7 +210,7 @@ def _print_combat(ruleset, found: CombatOdds, until: str | None, samples: int,
                 line += f"{_pct(sampled[what].probability(value)):>9} sampled"
             print(line + (f"  {p}" if exact else ""))
     for i, u in enumerate(found.units):
-        models = found.ends.map(lambda e, i=i: e.units[i].models)
+        models = found.ends.map(functools.partial(_models_of, i=i))
         print(f"models of {u.id} left (mean {float(models.mean()):.3f}):")
         print(f"  {'k':>3}{'exactly':>9}{'at least':>10}")
         for k in range(0, models.max() + 1):
@@ -220,7 +236,7 @@ def _combat_json(ruleset, found: CombatOdds, until: str | None, samples: int) ->
         "rows": {what: {str(v): {"probability": float(p), "exact": str(p)}
                         for v, p in sorted(d.items(), key=lambda vp: str(vp[0]))}
                  for what, d in _combat_rows(found)},
-        "models": {u.id: _table_json(found.ends.map(lambda e, i=i: e.units[i].models))
+        "models": {u.id: _table_json(found.ends.map(functools.partial(_models_of, i=i)))
                    for i, u in enumerate(found.units)},
     }
     if found.sampled is not None:

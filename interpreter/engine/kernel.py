@@ -120,13 +120,13 @@ class _ReadFirst(dict):
 @attrs.define
 class _Node:
     """A player turn about to begin: the battle then, which ``play_turn`` call of its round
-    it is, for which side, and whether the two units have fought yet."""
+    it is, for which side, and whether the two units have met yet."""
 
     snapshot: Snapshot | None
     """None: the battle's start (its set-up is the first step)."""
     call: int
     side: Any
-    fought: bool
+    met: bool
     steps: int = 0
     """The env's statement count then (the runaway-loop cap counts over the battle)."""
 
@@ -137,8 +137,9 @@ class _Kernel:
     def __init__(self, runtime: Any, battle: Any, a: Any, b: Any, until: str | None,
                  left_out: frozenset[str]) -> None:
         self.runtime, self.until, self.left_out = runtime, until, left_out
-        self.state = battle_state(runtime, battle, _KernelState)
-        self.state.kernel = self
+        self.state = state = battle_state(runtime, battle, _KernelState)
+        assert isinstance(state, _KernelState)
+        state.kernel = self
         self.pair = (self.state.units[battle.units.index(a)],
                      self.state.units[battle.units.index(b)])
         self.origin = self.state.snapshot()
@@ -156,7 +157,7 @@ class _Kernel:
         self.node = _Node(None, 0, None, False)
         self.waiting = False
         self.calls = 0
-        self.fought = False
+        self.met = False
         self.over: CombatEnd | None = None
         self.next: tuple | None = None
 
@@ -173,8 +174,8 @@ class _Kernel:
                                          or self.until in b.statuses):
             how = self.until
         elif b in a.engaged:
-            self.fought = True
-        elif self.fought:
+            self.met = True
+        elif self.met:
             how = "apart"
         if how is not None:
             self.finish(how)
@@ -184,8 +185,8 @@ class _Kernel:
         def unit_end(u: Any) -> UnitEnd:
             where = ("destroyed" if u.destroyed or u.models <= 0 else
                      "off the table" if not u.on_table else "in play")
-            lasting = tuple(sorted(n for n, until in u.statuses.items() if until is None))
-            return UnitEnd(u.id, where, lasting, u.models)
+            kept_on = tuple(sorted(n for n, until in u.statuses.items() if until is None))
+            return UnitEnd(u.id, where, kept_on, u.models)
         self.over = CombatEnd(how, tuple(unit_end(u) for u in self.pair))
         raise _Over
 
@@ -193,7 +194,7 @@ class _Kernel:
     def step(self, node: _Node, chance: Any) -> tuple:
         """Play from ``node`` to the next player turn's start or the combat's end:
         ``("node", key)`` (the node kept in :attr:`reached`) or ``("end", CombatEnd)``."""
-        self.node, self.over, self.next, self.fought = node, None, None, node.fought
+        self.node, self.over, self.next, self.met = node, None, None, node.met
         self.leaves += 1
         state = self.state
         try:
@@ -255,17 +256,18 @@ class _Kernel:
             if call < node.call:
                 return
             self.waiting = False
+            assert node.snapshot is not None, "only the start node has no snapshot"
             state.restore(node.snapshot)   # as it was, whatever the skipped calls did
             self._watch()
-            self.fought = node.fought
+            self.met = node.met
             BattleState.play_turn(state, self.env, node.side)
             self.check()
             return
         self.check()
         self._unwatch()
-        key = (state.state_key(self.left_out), call, side, self.fought)
+        key = (state.state_key(self.left_out), call, side, self.met)
         if key not in self.reached:
-            self.reached[key] = _Node(state.snapshot(), call, side, self.fought,
+            self.reached[key] = _Node(state.snapshot(), call, side, self.met,
                                       self.env.steps)
         self.next = key
         raise _Reached
@@ -327,7 +329,7 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
 
 def _solve(kernel: _Kernel, battle: Any) -> Dist[CombatEnd]:
     """The combat's end from its start: each node's turn enumerated once, mixed."""
-    memo: dict[Any, Dist[CombatEnd]] = {}
+    memo: dict[Any, Dist[Any]] = {}
     most = limit("combat_states")
     branches = limit("combat_branches")
 
@@ -344,7 +346,7 @@ def _solve(kernel: _Kernel, battle: Any) -> Dist[CombatEnd]:
                 battle.doc.span(("units",)), code="too-many-branches")]) from None
         return found
 
-    def value(key: Any, node: _Node) -> Dist[CombatEnd]:
+    def value(key: Any, node: _Node) -> Dist[Any]:
         known = memo.get(key)
         if known is not None:
             return known
