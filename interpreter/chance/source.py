@@ -359,14 +359,18 @@ class ReplayChance:
 
     __slots__ = (
         "_answers", "_keys", "_replay", "_pos", "_num", "_den",
-        "_stack", "_leaves", "_limit", "_options", "_ordered", "error",
+        "_stack", "_leaves", "_limit", "_options", "_ordered", "error", "draws",
     )
 
     exact = True
     """Enumerating."""
 
-    def __init__(self, stack: list[_Pending], limit: int, ordered: bool) -> None:
+    def __init__(self, stack: list[_Pending], limit: int, ordered: bool,
+                 draws: bool = False) -> None:
         self._stack = stack
+        self.draws = draws
+        """True when the procedure may enter a roll or a volley as one :meth:`draw` of its
+        exact distribution (:func:`enumerate_exact`'s ``draws``)."""
         self._limit = limit
         self._ordered = ordered
         self._options: dict[Any, tuple[list[tuple[Any, int]], int]]
@@ -458,6 +462,17 @@ class ReplayChance:
         return self._branch(dist, found[0], found[1])
 
 
+    def draw_lazily(self, dist_of: Callable[[], Dist[Any]], tag: str) -> Any:
+        """:meth:`draw` from the distribution ``dist_of()`` makes, made only where the draw
+        branches: a draw being replayed gives back its recorded outcome without making the
+        distribution again (so it is not checked against the earlier run's)."""
+        pos = self._pos
+        if pos < self._replay:
+            self._pos = pos + 1
+            return self._answers[pos]
+        return self.draw(dist_of(), tag)
+
+
 def _describe(key: Any) -> str:
     if isinstance(key, int):
         return f"a choice among {key}"
@@ -465,7 +480,8 @@ def _describe(key: Any) -> str:
 
 
 def enumerate_exact(
-    procedure: Callable[[Chance], Out], *, limit: int = _ENUMERATE_LIMIT, ordered: bool = False
+    procedure: Callable[[Chance], Out], *, limit: int = _ENUMERATE_LIMIT, ordered: bool = False,
+    draws: bool = False,
 ) -> Dist[Out]:
     """The exact distribution of ``procedure``'s result, by replaying it over every answer.
 
@@ -481,6 +497,9 @@ def enumerate_exact(
         limit: the most leaves to explore before giving up.
         ordered: branch on ordered rolls (36 for 2D6) instead of multisets (21), for a
             procedure that depends on the order of dice within one roll.
+        draws: tell the procedure (``chance.draws``) that a roll or a volley whose exact
+            distribution it can work out may enter as one branch point of that distribution
+            (:meth:`ReplayChance.draw`) rather than die by die; the combat kernel sets it.
 
     Raises:
         ChanceError: the procedure needs more than ``limit`` leaves, or asked for different
@@ -498,7 +517,7 @@ def enumerate_exact(
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ChanceError(f"limit must be a whole number >= 1, got {limit!r}")
     stack: list[_Pending] = []
-    chance = ReplayChance(stack, limit, ordered)
+    chance = ReplayChance(stack, limit, ordered, draws)
     by_den: dict[int, dict[Any, int]] = {}
     leaves = 0
     while True:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+
+import attrs
 from fractions import Fraction
 from typing import Any
 
@@ -25,10 +28,11 @@ from rules_run.cli.common import (
 )
 from rules_run.diagnostics import CommandLineError, escaped
 from rules_run.engine.charts import damage_panel, write_chart
+from rules_run.engine.kernel import CombatEnd, CombatOdds, UnitEnd, combat_odds
 from rules_run.engine.odds import Odds, compute_odds
 from rules_run.limits import limit, too_many
 
-__all__ = ["main", "build_parser", "odds", "settings_from"]
+__all__ = ["main", "build_parser", "odds", "combat", "settings_from"]
 
 EXAMPLES = """\
 examples:
@@ -38,6 +42,7 @@ examples:
   rules-odds -e EDITION BATTLE.yaml --attacker U --target V --attacks 1 --exact
   rules-odds -e EDITION BATTLE.yaml --attacker U --target V --plot odds.svg
   rules-odds -e EDITION BATTLE.yaml --attacker U --target V --samples 100000 --json
+  rules-odds -e EDITION BATTLE.yaml --combat U V --until STATUS    a combat to its end
 """
 
 
@@ -53,9 +58,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_version_argument(parser)
     add_edition_argument(parser)
     add_battle_argument(parser, "battle file with both units (default: the edition's bundled one)")
-    parser.add_argument("--attacker", required=True, action="append", metavar="U",
+    parser.add_argument("--attacker", action="append", metavar="U",
                         help="id of the attacking unit; repeat to compare several side by side")
-    parser.add_argument("--target", required=True, metavar="V", help="id of the target unit")
+    parser.add_argument("--target", metavar="V", help="id of the target unit")
+    parser.add_argument("--combat", nargs=2, metavar=("U", "V"),
+                        help="instead: the exact odds of how the combat of units U and V "
+                        "ends, fought by the battle's rules until one is out of play, they "
+                        "no longer fight, or the battle is over")
+    parser.add_argument("--until", metavar="STATUS",
+                        help="with --combat: the combat also ends when either unit has "
+                        "this status (the ruleset's, e.g. the one a broken unit gets)")
     parser.add_argument("--mode", metavar="NAME",
                         help="which of the ruleset's attack modes ('attacks:' in its "
                         "index.yaml; default: the first it lists)")
@@ -81,7 +93,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.combat is not None:
+        if args.attacker or args.target or args.mode or args.settings or args.attacks:
+            parser.error("--combat takes no --attacker, --target, --mode, --set or --attacks")
+        return run_command(lambda: combat(
+            edition=args.edition, battle=args.battle, units=tuple(args.combat),
+            until=args.until, samples=args.samples, seed=args.seed, as_json=args.json,
+            exact=args.exact, options=options_from(args.option)), args)
+    if not args.attacker or not args.target:
+        parser.error("give --attacker and --target (or --combat U V)")
+    if args.until is not None:
+        parser.error("--until goes with --combat")
     return run_command(lambda: odds(
         edition=args.edition, battle=args.battle, attacker=args.attacker, target=args.target,
         mode=args.mode, settings=settings_from(args.settings), attacks=args.attacks,
@@ -124,6 +148,102 @@ def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], 
         if plot is not None:
             print(f"chart written to {plot}")
     return 0
+
+
+def combat(*, edition: str | None, battle: str | None, units: tuple[str, str],
+           until: str | None = None, samples: int | None = None, seed: int = 1,
+           as_json: bool = False, exact: bool = False,
+           options: dict[str, Any] | None = None) -> int:
+    """Work out and print how the combat of two units ends; return the exit code."""
+    ruleset, runtime, fight = load_context(edition, battle, options)
+    with progress_bar(samples or 0, "combats", quiet=as_json) as bar:
+        found = combat_odds(runtime, fight, units[0], units[1], until=until,
+                            samples=samples or 0, seed=seed, progress=bar)
+    if as_json:
+        print_json(_combat_json(ruleset, found, until, samples or 0), sort_keys=False)
+    else:
+        _print_combat(ruleset, found, until, samples or 0, exact)
+    return 0
+
+
+def _unit_end(end: UnitEnd) -> str:
+    """``in play (fleeing)``, ``destroyed``."""
+    return end.state + (f" ({', '.join(end.statuses)})" if end.statuses else "")
+
+
+def _combat_rows(found: CombatOdds) -> list[tuple[str, Dist]]:
+    """(what, its distribution): how the combat ends, then each unit's end."""
+    rows: list[tuple[str, Dist]] = [("ends by", found.ends.map(_how))]
+    for i, u in enumerate(found.units):
+        rows.append((u.id, found.ends.map(functools.partial(_end_of, i=i))))
+    return rows
+
+
+def _how(end: CombatEnd) -> str:
+    """How the combat ended."""
+    return end.how
+
+
+def _end_of(end: CombatEnd, i: int) -> str:
+    """How the ``i``-th unit ended the combat, in words."""
+    return _unit_end(end.units[i])
+
+
+def _models_of(end: CombatEnd, i: int) -> int:
+    """The ``i``-th unit's models left."""
+    return end.units[i].models
+
+
+def _print_combat(ruleset, found: CombatOdds, until: str | None, samples: int,
+                  exact: bool) -> None:
+    a, b = found.units
+    print(escaped(f"Combat of {a.name} ({a.id}) and {b.name} ({b.id}) under {ruleset.id}, "
+                  f"fought to its end{f' (or {until})' if until else ''}: exact over "
+                  f"{found.nodes} player-turn states, {found.leaves} branches"))
+    sampled = dict(_combat_rows(attrs.evolve(found, ends=found.sampled))) if (
+        found.sampled is not None) else {}
+    for what, dist in _combat_rows(found):
+        print(f"{what}:")
+        for value, p in sorted(dist.items(), key=lambda vp: (-vp[1], str(vp[0]))):
+            line = f"  {escaped(str(value)):<32}{_pct(p):>9}"
+            if what in sampled:
+                line += f"{_pct(sampled[what].probability(value)):>9} sampled"
+            print(line + (f"  {p}" if exact else ""))
+    for i, u in enumerate(found.units):
+        models = found.ends.map(functools.partial(_models_of, i=i))
+        print(f"models of {u.id} left (mean {float(models.mean()):.3f}):")
+        print(f"  {'k':>3}{'exactly':>9}{'at least':>10}")
+        for k in range(0, models.max() + 1):
+            print(f"  {k:>3}{_pct(models.probability(k)):>9}{_pct(models.p_at_least_float(k)):>10}"
+                  + (f"  {models.probability(k)}" if exact else ""))
+    if samples:
+        print(f"sampled: {samples} combats")
+
+
+def _combat_json(ruleset, found: CombatOdds, until: str | None, samples: int) -> dict:
+    out: dict[str, Any] = {
+        "edition": ruleset.id,
+        "combat": [u.id for u in found.units],
+        "until": until,
+        "states": found.nodes,
+        "branches": found.leaves,
+        "left_out": list(found.left_out),
+        "ends": [{"how": e.how,
+                  "units": {u.unit: {"state": u.state, "statuses": list(u.statuses),
+                                     "models": u.models} for u in e.units},
+                  "probability": float(p), "exact": str(p)}
+                 for e, p in sorted(found.ends.items(), key=lambda ep: ep[0])],
+        "rows": {what: {str(v): {"probability": float(p), "exact": str(p)}
+                        for v, p in sorted(d.items(), key=lambda vp: str(vp[0]))}
+                 for what, d in _combat_rows(found)},
+        "models": {u.id: _table_json(found.ends.map(functools.partial(_models_of, i=i)))
+                   for i, u in enumerate(found.units)},
+    }
+    if found.sampled is not None:
+        out["samples"] = {"n": samples, "rows": {
+            what: {str(v): float(p) for v, p in sorted(d.items(), key=lambda vp: str(vp[0]))}
+            for what, d in _combat_rows(attrs.evolve(found, ends=found.sampled))}}
+    return out
 
 
 def settings_from(values: list[str]) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from rules_run.engine.state import BattleState
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.events import BattleStart, Event, Result, Round
 
-__all__ = ["BattleResult", "UnitSummary", "run_battle", "LOG_VERSION"]
+__all__ = ["BattleResult", "UnitSummary", "run_battle", "battle_state", "begin_battle", "start_round",
+           "end_round", "LOG_VERSION"]
 
 LOG_VERSION = 2
 """Version of the event log format (docs/event-log.md); 2 added where units stand."""
@@ -88,31 +89,19 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
         raise BattleError([DiagnosticBag().add(
             f"the ruleset {runtime.ruleset.id!r} declares no 'battle' (its turn structure), "
             "so battles cannot be run with it yet", None, code="no-battle")])
-    battle = attrs.evolve(battle, units=[u.fresh() for u in battle.units])
     doc = battle.doc.value
     if scripted is None:
         scripted = doc.get("dice")
     chance = ScriptedChance(scripted) if scripted is not None else RandomChance(
         battle.seed if seed is None else seed)
     events: list[Event] | None = [] if keep_events else None
-    orders = [dict(o) for o in doc.get("orders") or []]
-    state = BattleState(runtime, battle, orders, dict(doc.get("policies") or {}))
-    env = runtime.env(chance, battle.options, events, state)
-    rounds = _rounds(runtime, env, doc)
-    if events is not None:
-        env.emit(BattleStart, edition=runtime.ruleset.id, rounds=rounds,
-                 log_version=LOG_VERSION, sides=state.sides, **state.table(env))
-    runtime.battle_blocks["setup"](env, {})
-    state.fire(env, "start_of_battle")
-    state.end_checks = [functools.partial(_holds, end, env) for end in runtime.battle_ends]
+    state = battle_state(runtime, battle)
+    env, rounds = begin_battle(state, chance, events)
     played = 0
     for number in range(1, rounds + 1):
-        state.round = number
-        env.emit(Round, round=number)
-        state.fire(env, "start_of_round")
+        start_round(state, env, number)
         runtime.battle_blocks["round"](env, {})
-        state.fire(env, "end_of_round")
-        state.expire(env, "round")
+        end_round(state, env)
         played = number
         if state.ended:
             break
@@ -126,6 +115,45 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
         for u in state.units
     )
     return BattleResult(winner, reason, dict(state.vp), played, units, events)
+
+
+def battle_state(runtime: Any, battle: Battle,
+                 state_class: type[BattleState] = BattleState) -> BattleState:
+    """A new state (of ``state_class``) for the battle, with its own copies of the units."""
+    battle = attrs.evolve(battle, units=[u.fresh() for u in battle.units])
+    doc = battle.doc.value
+    orders = [dict(o) for o in doc.get("orders") or []]
+    return state_class(runtime, battle, orders, dict(doc.get("policies") or {}))
+
+
+def begin_battle(state: BattleState, chance: Any, events: list[Event] | None
+                 ) -> tuple[Env, int]:
+    """Set a battle up to its first round: the env, the ``battle`` event, the ``setup``
+    block, the start of the battle and the ``end if`` checks; returns the env and the
+    rounds to play."""
+    runtime, battle = state.runtime, state.battle
+    env = runtime.env(chance, battle.options, events, state)
+    rounds = _rounds(runtime, env, battle.doc.value)
+    if events is not None:
+        env.emit(BattleStart, edition=runtime.ruleset.id, rounds=rounds,
+                 log_version=LOG_VERSION, sides=state.sides, **state.table(env))
+    runtime.battle_blocks["setup"](env, {})
+    state.fire(env, "start_of_battle")
+    state.end_checks = [functools.partial(_holds, end, env) for end in runtime.battle_ends]
+    return env, rounds
+
+
+def start_round(state: BattleState, env: Env, number: int) -> None:
+    """A battle round begins (before its ``round`` block)."""
+    state.round = number
+    env.emit(Round, round=number)
+    state.fire(env, "start_of_round")
+
+
+def end_round(state: BattleState, env: Env) -> None:
+    """A battle round ends (after its ``round`` block): its end, and what lasts to it."""
+    state.fire(env, "end_of_round")
+    state.expire(env, "round")
 
 
 def _rounds(runtime, env, doc) -> int:

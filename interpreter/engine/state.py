@@ -15,13 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from rules_run.diagnostics import Span
 from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.builtins.registry import fail, files_ranks, name_of
 from rules_run.engine.kept import MISSING, Kept, KeptByValue
 from rules_run.runtime.effects import rule_scope
 from rules_run.runtime.entities import (
-    DEFAULT_BASE_MM, TurnKey, Unit, event_id, placed, wounds_per_model,
+    DEFAULT_BASE_MM, Bearer, RuleInstance, TurnKey, Unit, Weapon, event_id, placed,
+    wounds_per_model,
 )
 from rules_run.runtime.events import Decision, Expire, Phase, Trigger, Turn
 from rules_run.space import MM_PER_INCH, Footprint, Pose
@@ -32,10 +35,62 @@ if TYPE_CHECKING:
     from rules_run.runtime.decisions import CompiledDecision
     from rules_run.space import Sweep
 
-__all__ = ["BattleState", "DEFAULT_TABLE"]
+__all__ = ["BattleState", "DEFAULT_TABLE", "Snapshot"]
 
 DEFAULT_TABLE = (72.0, 48.0)
 """The battlefield's width and depth in inches when the battle file gives none."""
+
+_SHARED = frozenset({
+    "runtime", "battle", "units", "policies", "end_checks", "width", "depth", "_footprints",
+    "_gaps", "_terrain_under", "_in_range", "_between", "_behind", "_bases"})
+"""What a :class:`Snapshot` leaves out: what never changes in a battle (the runtime, the
+battle, its units' list, the policies, the ``end if`` checks, the table's size), and the
+caches of geometry, whose answers are given back only on the same grounds (``kept.py``)."""
+
+
+def _copied(value: Any) -> Any:
+    """A value with its own container (one level), so changing one copy leaves the other."""
+    kind = type(value)
+    if kind is dict or kind is list or kind is set:
+        return kind(value)
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    """A value as part of a state key: a unit, part, group or weapon by what events call it;
+    containers as tuples (a dict's and a set's items sorted); rule instances by their text."""
+    if isinstance(value, Bearer):
+        return ("bearer", event_id(value)) if not isinstance(value, Weapon) else (
+            "weapon", value.name, event_id(value.owner) if value.owner is not None else None)
+    kind = type(value)
+    if kind is dict or isinstance(value, dict):
+        return tuple(sorted(((_frozen(k), _frozen(v)) for k, v in value.items()), key=repr))
+    if kind is list or kind is tuple:
+        return tuple(_frozen(v) for v in value)
+    if kind is set or kind is frozenset:
+        return tuple(sorted((_frozen(v) for v in value), key=repr))
+    if isinstance(value, RuleInstance):
+        return ("rule", value.text)
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
+
+
+@attrs.frozen
+class Snapshot:
+    """What changes in a battle, copied out of a :class:`BattleState` (its
+    :meth:`~BattleState.snapshot`) to be put back later (:meth:`~BattleState.restore`).
+
+    It holds the state's own attributes but those of :data:`_SHARED`, and every attribute of
+    each unit, part, group and weapon of the battle, each container copied (the scripted
+    orders with their ``used`` marks, two levels).
+    """
+
+    fields: dict[str, Any] = attrs.field(eq=False)
+    bearers: tuple[tuple[Any, dict[str, Any]], ...] = attrs.field(eq=False)
+
 
 class BattleState:
     """Everything that changes during one battle.
@@ -43,6 +98,9 @@ class BattleState:
     ``battle.units`` are this battle's own units (new, or :meth:`Unit.fresh` copies): the
     state places them and changes them in place.
     """
+
+    unchanging: frozenset[str] = _SHARED
+    """The attributes a :class:`Snapshot` and :meth:`state_key` leave out."""
 
     def __init__(self, runtime: Any, battle: Any, orders: list[dict],
                  policies: dict[str, str]) -> None:
@@ -287,6 +345,63 @@ class BattleState:
     def alive(self, unit: Unit) -> bool:
         """Still in the battle: on the table and not destroyed."""
         return unit.on_table and not unit.destroyed and unit.models > 0
+
+    # ------------------------------------------------------------ snapshots
+    def _bearers(self) -> list[Any]:
+        """Every unit of the battle, then its parts, groups and the weapons of each."""
+        out: list[Any] = []
+        for u in self.units:
+            things = [u, *u.parts.values(), *u.groups]
+            out.extend(things)
+            out.extend(w for t in things for w in getattr(t, "weapons", ()) or ())
+        return out
+
+    def snapshot(self) -> Snapshot:
+        """What changes in the battle now, to :meth:`restore` later (the combat kernel,
+        ``engine/kernel.py``, goes back to a state once per branch it explores)."""
+        fields = {k: _copied(v) for k, v in vars(self).items() if k not in self.unchanging}
+        fields["orders"] = [dict(o) for o in self.orders]
+        return Snapshot(fields, tuple((b, {k: _copied(v) for k, v in vars(b).items()})
+                                      for b in self._bearers()))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put the battle back as it was when ``snapshot`` was taken: the same objects
+        (units, parts, groups, weapons) with the values they had then."""
+        for k, v in snapshot.fields.items():
+            setattr(self, k, _copied(v))
+        self.orders = [dict(o) for o in snapshot.fields["orders"]]
+        for bearer, values in snapshot.bearers:
+            own = vars(bearer)
+            own.clear()
+            own.update({k: _copied(v) for k, v in values.items()})
+
+    def state_key(self, left_out: frozenset[str] = frozenset()) -> tuple:
+        """The battle's state now as a hashable key, reduced by a rule: two states with the
+        same key play on alike.
+
+        Left out are what cannot change what happens next: the caches and what never
+        changes (:data:`_SHARED`); the values of the counters named in ``left_out`` (the
+        combat kernel leaves out a counter whose every value is written before it is read
+        in every player turn, and checks that it is, ``engine/kernel.py``); and ``once
+        per`` marks of a period that is over (they are read only while it lasts). A unit,
+        part, group or weapon is keyed by every attribute it has, but the names its rules
+        were last looked up by (a cache).
+        """
+        fields = vars(self)
+        parts: list[Any] = []
+        for k in sorted(fields):
+            if k in self.unchanging:
+                continue
+            v = fields[k]
+            if k == "counters":
+                v = {c: n for c, n in v.items() if c[0] not in left_out}
+            elif k == "once":
+                v = {a: when for a, when in v.items() if when == self.period(when[0])}
+            parts.append((k, _frozen(v)))
+        for bearer in self._bearers():
+            parts.append(tuple((k, _frozen(v)) for k, v in sorted(vars(bearer).items())
+                               if k != "_rule_names"))
+        return tuple(parts)
 
     # ------------------------------------------------------------ builtins
     def builtin(self, env: Any, name: str, args: list[Any], span: Span,

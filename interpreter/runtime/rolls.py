@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules_run.chance import Adding, DiceExpr, Die
+from rules_run.chance import Adding, DiceExpr, Die, Dist, enumerate_exact
 from rules_run.lang import ast
 from rules_run.lang.walk import walk
 from rules_run.limits import limit, too_many
@@ -71,6 +71,9 @@ class CompiledRoll:
         need and when the test has it."""
         self.lo, self.hi = decl.cap
         self.cite = runtime.ruleset.cite(decl.name)
+        self._drawable: bool | None = None
+        """Whether it may be drawn whole while enumerating (:meth:`drawn`); worked out on
+        first use."""
 
     def finish(self) -> None:
         """Pick up the rule effects aimed at this roll (after every rule is indexed)."""
@@ -151,6 +154,8 @@ class CompiledRoll:
         Raises:
             BattleError: ``too-deep``, when the roll's effects roll it again without end.
         """
+        if env.events is None and getattr(env.chance, "draws", False) and self.drawable():
+            return env.chance.draw_lazily(lambda: self.exact(env, vars), self.name)
         env.running.append((self.name, vars))
         try:
             return self._run(env, vars)
@@ -161,6 +166,25 @@ class CompiledRoll:
                        "it again without end", self.decl.span, "too-deep") from None
         finally:
             env.running.pop()
+
+    def drawable(self) -> bool:
+        """Whether, while enumerating with ``draws`` (the combat kernel), the roll may enter
+        as one draw of its exact distribution: it and the rule effects that can reach it
+        change nothing (the purity of a whole volley, ``CompiledSequence.pure``)."""
+        if self._drawable is None:
+            from rules_run.runtime.sequences import _purity
+            self._drawable = _purity(self.runtime, self.decl)[0]
+        return self._drawable
+
+    def exact(self, env: Env, vars: dict) -> Dist[RollResult]:
+        """The exact distribution of the result with these arguments now, as the rules can
+        read it (``.passed``, ``.value``, ``.natural``, marks, the need): its faces, which
+        only the battle report shows, are left out, so 2D6 against a need is at most 11
+        outcomes, not 21."""
+        def once(chance: Any) -> RollResult:
+            r = self.run(attrs.evolve(env, chance=chance), vars)
+            return RollResult(r.name, r.value, r.natural, r.passed, r.marks, (), r.need)
+        return enumerate_exact(once)
 
     def _run(self, env: Env, vars: dict) -> RollResult:
         if self.has_effects:

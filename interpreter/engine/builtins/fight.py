@@ -1,13 +1,17 @@
 """Attacks: the ``fight`` builtin, which resolves a declared sequence once per attack.
 
 A statistics run (no events kept) draws each attack's damage from the sequence's exact
-distribution instead of rolling every step (:func:`_fight_sampled`).
+distribution instead of rolling every step (:func:`_fight_sampled`); the combat kernel's
+enumeration (a chance with ``draws``) takes a whole volley's total as one branch point
+(:func:`_volley_dist`).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
+from rules_run.chance import Dist
 from rules_run.engine.builtins.registry import builtin, fail
 from rules_run.lang.builtins import UNIT_PROPERTIES
 from rules_run.limits import limit, too_many
@@ -48,6 +52,11 @@ def fight(state, env, span, sequence, attacker, target, attacks=1, **named):
             args[p.name] = seq.defaults[p.name](env, {})
     if env.events is None and seq.pure and hasattr(env.chance, "rng"):
         return _fight_sampled(state, env, seq, args, attacker, target, int(attacks or 0))
+    if (env.events is None and seq.pure and not seq.tallies
+            and getattr(env.chance, "draws", False)):
+        # the combat kernel (engine/kernel.py): the volley's total as one branch point
+        return env.chance.draw_lazily(lambda: _volley_dist(
+            state, env, seq, args, attacker, target, int(attacks or 0)), sequence)
     total = 0
     past = [0] * len(seq.step_names)
     counted = [0] * len(seq.tallies)
@@ -83,6 +92,32 @@ def _fight_sampled(state: BattleState, env, seq, args, attacker, target, attacks
     """
     if attacks <= 0:
         return 0 if not seq.tallies else Tallied(0, dict.fromkeys(seq.tallies, 0))
+    dist = _attack_dist(state, env, seq, args, attacker, target)
+    rng = env.chance.rng
+    if not seq.tallies:
+        return sum(dist.sample(rng) for _ in range(attacks))
+    drawn = [dist.sample(rng) for _ in range(attacks)]
+    return Tallied(sum(d[0] for d in drawn),
+                   {name: sum(d[i + 1] for d in drawn) for i, name in enumerate(seq.tallies)})
+
+
+def _volley_dist(state: BattleState, env, seq, args, attacker, target, attacks: int):
+    """The exact distribution of a volley's total damage (a sequence without tallies): one
+    attack's (:func:`_attack_dist`) summed over ``attacks``."""
+    if attacks <= 0:
+        return Dist.certain(0)
+    return _summed(_attack_dist(state, env, seq, args, attacker, target), attacks)
+
+
+@functools.lru_cache(maxsize=4096)
+def _summed(one: Dist, attacks: int) -> Dist:
+    """The total of ``attacks`` independent attacks of the distribution ``one``."""
+    return one.repeat_sum(attacks)
+
+
+def _attack_dist(state: BattleState, env, seq, args, attacker, target):
+    """One attack's exact outcome (its damage, then its tallies), enumerated from the
+    sequence and cached per ruleset for the attacker's and target's current state."""
     extra = tuple(sorted((k, _key_of(v)) for k, v in args.items()
                          if v is not attacker and v is not target))
     runtime = state.runtime
@@ -102,12 +137,7 @@ def _fight_sampled(state: BattleState, env, seq, args, attacker, target, attacks
         finally:
             runtime.held = {}
         cache[key] = dist
-    rng = env.chance.rng
-    if not seq.tallies:
-        return sum(dist.sample(rng) for _ in range(attacks))
-    drawn = [dist.sample(rng) for _ in range(attacks)]
-    return Tallied(sum(d[0] for d in drawn),
-                   {name: sum(d[i + 1] for d in drawn) for i, name in enumerate(seq.tallies)})
+    return dist
 
 
 def _snapshot(unit: Unit, seq: Any) -> tuple:

@@ -1,0 +1,397 @@
+"""Exact combat kernels: a two-unit combat fought to its end, as a dynamic programme.
+
+``rules-odds --combat A B`` fights the battle as the ruleset's ``battle`` declaration says
+(set-up, rounds, player turns) with an enumerating chance instead of dice, from its start
+until the combat of A and B is over:
+
+- a unit of the two is out of play (destroyed, off the table), or has the status
+  ``until`` names (``--until fleeing``);
+- the two have fought each other (been engaged) and no longer are;
+- the battle is over (its rounds, or an ``end if``): the combat did not end.
+
+The battle's state at the start of each player turn is a node. From a node one player turn
+is enumerated exactly (:func:`rules_run.chance.enumerate_exact` with ``draws``): a volley's
+total damage enters as one branch point weighted by its exact distribution, and so does a
+roll or test that changes nothing (as the rules can read it, its faces left out); the turn
+ends in the next node or in the combat's end. The exact distribution of the end is then the
+nodes' distributions mixed, each node worked out once, memoised by its reduced state key
+(:meth:`BattleState.state_key`).
+
+The reduced key leaves out a counter's values when the counter is written before it is read
+in every player turn enumerated (a fact left out is never read before it is written: the
+kernel watches every read and write of the counters, and when a left-out counter is read
+first it keeps that counter in the key and starts again, so the result never depends on a
+value left out). Each branch runs the ruleset's generic code for the rest of a player
+turn, so the cost is the states times their branches (docs/cli.md). A statistics run
+(``--runs``) draws no player turn from a kernel: working one out costs many turns' worth
+of generic code, repaid only by a state many runs reach.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from rules_run.chance import Dist, RandomChance, enumerate_exact
+from rules_run.diagnostics import ChanceError, Diagnostic, UsageError, did_you_mean
+from rules_run.engine.driver import battle_state, begin_battle, end_round, start_round
+from rules_run.engine.state import BattleState, Snapshot
+from rules_run.lang import ast
+from rules_run.limits import limit, too_many
+
+__all__ = ["CombatEnd", "UnitEnd", "CombatOdds", "combat_odds", "sample_combat"]
+
+
+@attrs.frozen(order=True)
+class UnitEnd:
+    """How one unit of the combat ends it."""
+
+    unit: str
+    state: str
+    """``in play``, ``destroyed`` or ``off the table``."""
+    statuses: tuple[str, ...]
+    """The statuses it has then that last until removed (sorted): not those that wear off
+    at the end of a phase, turn or round."""
+    models: int
+
+
+@attrs.frozen(order=True)
+class CombatEnd:
+    """How a combat ended: why, and each unit's end (in the order they were named)."""
+
+    how: str
+    """``out of play`` (a unit destroyed or off the table), ``STATUS`` (a unit gained the
+    status ``until`` names), ``apart`` (no longer engaged after fighting), ``battle over``
+    (the rounds ran out or an ``end if`` held, the combat still on or never begun)."""
+    units: tuple[UnitEnd, ...]
+
+
+@attrs.frozen
+class CombatOdds:
+    """The exact distribution of a combat's end, and what working it out took."""
+
+    units: tuple[Any, Any]
+    ends: Dist[CombatEnd]
+    nodes: int
+    """Player-turn starts worked out (distinct reduced keys)."""
+    leaves: int
+    """Branches enumerated over all of them."""
+    left_out: tuple[str, ...]
+    """The counters the reduced key left out (each written before it is read)."""
+    sampled: Dist[CombatEnd] | None = None
+
+
+class _Reached(BaseException):
+    """A player turn begins: the enumerated step ends at this node."""
+
+
+class _Over(BaseException):
+    """The combat is over (:attr:`_Kernel.over` says how)."""
+
+
+class _Restart(BaseException):
+    """A counter the key leaves out was read before it was written: start again."""
+
+
+class _ReadFirst(dict):
+    """The battle's counters, watched: which left-out counter is read before it is
+    written since the last :meth:`clean`."""
+
+    __slots__ = ("left_out", "written", "read_first")
+
+    def __init__(self, values: dict, left_out: frozenset[str]) -> None:
+        super().__init__(values)
+        self.left_out = left_out
+        self.written: set[tuple] = set()
+        self.read_first: set[str] = set()
+
+    def __getitem__(self, key: Any) -> Any:
+        if key[0] in self.left_out and key not in self.written:
+            self.read_first.add(key[0])
+        return super().__getitem__(key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self.written.add(key)
+        super().__setitem__(key, value)
+
+
+@attrs.define
+class _Node:
+    """A player turn about to begin: the battle then, which ``play_turn`` call of its round
+    it is, for which side, and whether the two units have met yet."""
+
+    snapshot: Snapshot | None
+    """None: the battle's start (its set-up is the first step)."""
+    call: int
+    side: Any
+    met: bool
+    steps: int = 0
+    """The env's statement count then (the runaway-loop cap counts over the battle)."""
+
+
+class _Kernel:
+    """One combat's enumeration: the battle's state it plays in and the step procedure."""
+
+    def __init__(self, runtime: Any, battle: Any, a: Any, b: Any, until: str | None,
+                 left_out: frozenset[str]) -> None:
+        self.runtime, self.until, self.left_out = runtime, until, left_out
+        self.state = state = battle_state(runtime, battle, _KernelState)
+        assert isinstance(state, _KernelState)
+        state.kernel = self
+        self.pair = (self.state.units[battle.units.index(a)],
+                     self.state.units[battle.units.index(b)])
+        self.origin = self.state.snapshot()
+        """The state before its set-up (the start node's step begins there)."""
+        self.env: Any = None
+        self.rounds = 0
+        self.read_first: set[str] = set()
+        """Left-out counters some step read before writing them."""
+        self.reached: dict[tuple, _Node] = {}
+        """Each node reached, by its key."""
+        self.leaves = 0
+        """Steps played (one per branch enumerated)."""
+        # the step being played: the node, whether its own turn is still to come (the
+        # ``play_turn`` calls before it are skipped), the calls so far in this round
+        self.node = _Node(None, 0, None, False)
+        self.waiting = False
+        self.calls = 0
+        self.met = False
+        self.over: CombatEnd | None = None
+        self.next: tuple | None = None
+
+    # ------------------------------------------------------------ the combat's end
+    def check(self) -> None:
+        """Raise :class:`_Over` when the combat is over now (and note when the two
+        fight)."""
+        a, b = self.pair
+        state = self.state
+        how = None
+        if not (state.alive(a) and state.alive(b)):
+            how = "out of play"
+        elif self.until is not None and (self.until in a.statuses
+                                         or self.until in b.statuses):
+            how = self.until
+        elif b in a.engaged:
+            self.met = True
+        elif self.met:
+            how = "apart"
+        if how is not None:
+            self.finish(how)
+
+    def finish(self, how: str) -> None:
+        """The combat ends now: keep how, raise :class:`_Over`."""
+        def unit_end(u: Any) -> UnitEnd:
+            where = ("destroyed" if u.destroyed or u.models <= 0 else
+                     "off the table" if not u.on_table else "in play")
+            kept_on = tuple(sorted(n for n, until in u.statuses.items() if until is None))
+            return UnitEnd(u.id, where, kept_on, u.models)
+        self.over = CombatEnd(how, tuple(unit_end(u) for u in self.pair))
+        raise _Over
+
+    # ------------------------------------------------------------ one step
+    def step(self, node: _Node, chance: Any) -> tuple:
+        """Play from ``node`` to the next player turn's start or the combat's end:
+        ``("node", key)`` (the node kept in :attr:`reached`) or ``("end", CombatEnd)``."""
+        self.node, self.over, self.next, self.met = node, None, None, node.met
+        self.leaves += 1
+        state = self.state
+        try:
+            if node.snapshot is None:
+                state.restore(self.origin)
+                self._watch()
+                self.waiting = False
+                self.env, self.rounds = begin_battle(state, chance, None)
+                self._rounds_from(1)
+            else:
+                state.restore(node.snapshot)
+                self._watch()
+                self.env.chance = chance
+                self.env.steps = node.steps
+                self.waiting, self.calls = True, 0
+                self._round(state.round)
+                self._rounds_from(state.round + 1)
+            self.finish("battle over")
+        except _Reached:
+            return ("node", self.next)
+        except _Over:
+            return ("end", self.over)
+        finally:
+            self._unwatch()
+        raise AssertionError("a step ends at a node or at the combat's end")
+
+    def _watch(self) -> None:
+        self.state.counters = _ReadFirst(self.state.counters, self.left_out)
+
+    def _unwatch(self) -> None:
+        counters = self.state.counters
+        if isinstance(counters, _ReadFirst):
+            self.read_first |= counters.read_first
+            self.state.counters = dict(counters)
+
+    def _round(self, number: int) -> None:
+        """The ``round`` block of round ``number`` (begun), then its end."""
+        state, env = self.state, self.env
+        self.runtime.battle_blocks["round"](env, {})
+        end_round(state, env)
+        self.check()
+        if state.ended:
+            self.finish("battle over")
+
+    def _rounds_from(self, number: int) -> None:
+        for n in range(number, self.rounds + 1):
+            self.calls = 0
+            start_round(self.state, self.env, n)
+            self._round(n)
+
+    def turn(self, side: Any) -> None:
+        """A ``play_turn(side)`` call of the round block: skipped up to the node's own,
+        which is played from the node's state; the one after it is a new node."""
+        state = self.state
+        call = self.calls
+        self.calls = call + 1
+        node = self.node
+        if self.waiting:
+            if call < node.call:
+                return
+            self.waiting = False
+            assert node.snapshot is not None, "only the start node has no snapshot"
+            state.restore(node.snapshot)   # as it was, whatever the skipped calls did
+            self._watch()
+            self.met = node.met
+            BattleState.play_turn(state, self.env, node.side)
+            self.check()
+            return
+        self.check()
+        self._unwatch()
+        key = (state.state_key(self.left_out), call, side, self.met)
+        if key not in self.reached:
+            self.reached[key] = _Node(state.snapshot(), call, side, self.met,
+                                      self.env.steps)
+        self.next = key
+        raise _Reached
+
+
+class _KernelState(BattleState):
+    """The battle state of a kernel: its player turns and triggers go through the kernel."""
+
+    kernel: _Kernel
+    unchanging = BattleState.unchanging | {"kernel"}
+
+    def play_turn(self, env, side) -> None:
+        self.kernel.turn(side)
+
+    def fire(self, env, event, args=None) -> None:
+        kernel = self.kernel
+        if kernel.over is not None:
+            return
+        super().fire(env, event, args)
+        if not kernel.waiting:
+            kernel.check()
+
+
+def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
+                until: str | None = None, samples: int = 0, seed: int = 1,
+                progress: Any = None) -> CombatOdds:
+    """The exact distribution of how the combat of units ``a_id`` and ``b_id`` ends.
+
+    Raises:
+        UsageError: a unit that is not in the battle, the same unit twice, ``until`` not a
+            status, a battle the ruleset cannot run, or a combat that needs more player-turn
+            states (``combat_states``) or branches from one (``combat_branches``) than the
+            limits allow.
+    """
+    a, b = _unit(battle, a_id), _unit(battle, b_id)
+    if a is b:
+        raise UsageError(f"--combat {a_id} {b_id}: a combat needs two different units")
+    if until is not None and not isinstance(runtime.decls.get(until), ast.StatusDecl):
+        statuses = [n for n, d in runtime.decls.items() if isinstance(d, ast.StatusDecl)]
+        hint = did_you_mean(until, statuses) or "its statuses: " + ", ".join(statuses)
+        raise UsageError(f"--until {until}: the ruleset {runtime.ruleset.id!r} declares no "
+                         f"status {until!r}; {hint}")
+    if runtime.battle_decl is None:
+        raise UsageError(f"the ruleset {runtime.ruleset.id!r} declares no 'battle', so "
+                         "its combats cannot be fought")
+    left_out = frozenset(n for n, d in runtime.decls.items() if isinstance(d, ast.CounterDecl))
+    while True:
+        kernel = _Kernel(runtime, battle, a, b, until, left_out)
+        try:
+            ends = _solve(kernel, battle)
+            break
+        except _Restart:   # keep in the key what was read first, and start again
+            left_out = left_out - kernel.read_first
+    sampled = sample_combat(runtime, battle, a_id, b_id, samples, seed, until=until,
+                            progress=progress) if samples else None
+    return CombatOdds((a, b), ends, len(kernel.reached), kernel.leaves,
+                      tuple(sorted(left_out)), sampled)
+
+
+def _solve(kernel: _Kernel, battle: Any) -> Dist[CombatEnd]:
+    """The combat's end from its start: each node's turn enumerated once, mixed."""
+    memo: dict[Any, Dist[Any]] = {}
+    most = limit("combat_states")
+    branches = limit("combat_branches")
+
+    def enumerate_step(node: _Node) -> Dist:
+        try:
+            found = enumerate_exact(lambda chance: kernel.step(node, chance), limit=branches,
+                                    draws=True)
+        except ChanceError as e:
+            if "more than" not in str(e):
+                raise
+            raise UsageError([Diagnostic(
+                "a player turn of the combat has "
+                + too_many("combat_branches", "branches to work out exactly"),
+                battle.doc.span(("units",)), code="too-many-branches")]) from None
+        return found
+
+    def value(key: Any, node: _Node) -> Dist[Any]:
+        known = memo.get(key)
+        if known is not None:
+            return known
+        if len(memo) >= most:
+            raise UsageError([Diagnostic(
+                "the combat reaches " + too_many(
+                    "combat_states", "player-turn states to work out exactly"),
+                battle.doc.span(("units",)), code="too-many-states")])
+        memo[key] = Dist.certain(None)   # a turn cannot lead back to itself (turns count)
+        step = enumerate_step(node)
+        if kernel.read_first & kernel.left_out:
+            raise _Restart
+        out = step.bind(lambda r: Dist.certain(r[1]) if r[0] == "end"
+                        else value(r[1], kernel.reached[r[1]]))
+        memo[key] = out
+        return out
+
+    return value(("start",), _Node(None, 0, None, False))
+
+
+def sample_combat(runtime: Any, battle: Any, a_id: str, b_id: str, samples: int, seed: int,
+                  *, until: str | None = None, progress: Any = None) -> Dist[CombatEnd]:
+    """A Monte Carlo estimate of the combat's end: the battle fought ``samples`` times with
+    one seeded stream of dice, each to the combat's end (counts / samples)."""
+    a, b = _unit(battle, a_id), _unit(battle, b_id)
+    chance = RandomChance(seed)
+    counts: dict[CombatEnd, int] = {}
+    for i in range(samples):
+        if progress is not None and (i % 100 == 0 or i == samples - 1):
+            progress(i + 1, samples)
+        kernel = _Kernel(runtime, battle, a, b, until, frozenset())
+        node = _Node(None, 0, None, False)
+        while True:
+            kind, found = kernel.step(node, chance)
+            if kind == "end":
+                break
+            node = kernel.reached.pop(found)
+        counts[found] = counts.get(found, 0) + 1
+    return Dist.from_weights({k: Fraction(v, samples) for k, v in counts.items()})
+
+
+def _unit(battle: Any, unit_id: str) -> Any:
+    unit = battle.unit(unit_id)
+    if unit is None:
+        ids = [u.id for u in battle.units]
+        hint = did_you_mean(unit_id, ids) or "units: " + ", ".join(ids)
+        raise UsageError(f"--combat: {unit_id!r} is not a unit of the battle; {hint}")
+    return unit
