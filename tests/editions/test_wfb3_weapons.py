@@ -195,9 +195,9 @@ def test_the_arquebus_pierces_by_range_and_misfires_on_a_1(tmp_path: Path) -> No
     assert w.volley(5)[1] == F(1, 2) * F(2, 3) * F(5, 6)
     assert w.volley(10)[1] == F(1, 2) * F(2, 3) * F(2, 3)
     assert w.volley(20)[1] == F(1, 3) * F(2, 3) * F(1, 2)
-    # a natural 1 to hit is a misfire (1/6 of shots), counted by the chain
+    # a natural 1 to hit is a misfire (1/6 of shots), counted by the gun's chain
     rt = w.runtime
-    seq = rt.sequences["shooting_attack"]
+    seq = rt.sequences["gun_attack"]
     weapon = w.unit("a").weapons[0]
     dist = seq.exact(lambda ch: rt.env(ch, w.battle.options, [], w.state),
                      {"shooter": w.unit("a"), "target": w.unit("b"), "weapon": weapon, "inches": 5})
@@ -445,3 +445,18 @@ def test_javelins_are_thrown_as_the_charge_meets(tmp_path: Path) -> None:
     assert w.logs("throws before contact") == [["a", "b", "javelin"]]
     assert w.unit("b").models == 5
     assert w.unit("b") in w.unit("a").engaged
+
+
+def test_the_pitched_battle_fights_with_its_weapons_on_its_terrain() -> None:
+    # battles/battle.yaml: the skirmishing bowmen (L1313) and the Goblins' short bows
+    # (L938) shoot, targets in the wood or at the hedge are in cover (L287, L285), and units
+    # pushed back lose their weapons' push-back bonuses (L876, L898).
+    from rules_run import open_battle
+    from rules_run.engine.driver import run_battle
+    root = Path(__file__).resolve().parents[2]
+    _, runtime, battle = open_battle("wfb3", str(root / "rulesets/wfb3/battles/battle.yaml"))
+    result = run_battle(runtime, battle, seed=battle.seed)
+    shooters = {e.values[0] for e in result.events if e.kind == "log" and e.message == "shoots at"}
+    assert {"skirmishers", "goblin_archers", "longbowmen"} <= shooters
+    gained = {e.status for e in result.events if e.kind == "status" and e.change == "gains"}
+    assert {"in_cover", "recoiled", "driven_back"} <= gained
