@@ -458,5 +458,5 @@ def test_the_pitched_battle_fights_with_its_weapons_on_its_terrain() -> None:
     result = run_battle(runtime, battle, seed=battle.seed)
     shooters = {e.values[0] for e in result.events if e.kind == "log" and e.message == "shoots at"}
     assert {"skirmishers", "goblin_archers", "longbowmen"} <= shooters
-    gained = {e.status for e in result.events if e.kind == "status" and e.change == "gains"}
+    gained = {e.status.split("(")[0] for e in result.events if e.kind == "status" and e.change == "gains"}
     assert {"in_cover", "recoiled", "driven_back"} <= gained
