@@ -145,3 +145,43 @@ def test_l2934_l2937_instruments_on_ld_fear_and_to_hit(tmp_path: Path) -> None:
     assert c.exact("fear_test", unit="a", feared="b").probability(True) == F(21, 36)
     plain = World(tmp_path, b={"profile": "psychology/ogre", "models": 4, "files": 4})
     assert plain.exact("fear_test", unit="a", feared="b").probability(True) == F(15, 36)
+
+
+def test_l1208_l1209_berserkers_frenzy_at_the_charge_and_give_no_ground(tmp_path: Path) -> None:
+    # L1208: frenzied with no test the first time they charge or are charged, for the rest of
+    # the battle; L1209: never pushed back nor routed by close combat; L1210: they charge.
+    w = World(tmp_path, a={"rules": ["Berserkers"]})
+    w.call("declare_charge", [1] * 40, u="b", t="a")
+    assert "frenzied" in w.unit("a").statuses
+    w.unit("a").engaged.clear()
+    w.unit("b").engaged.clear()
+    w.call("calm_down")
+    assert "frenzied" in w.unit("a").statuses
+    w.engage()
+    w.call("lose_round", l="a", w="b")
+    assert w.logs("is pushed back") == [] and "routing" not in w.unit("a").statuses
+    assert w.call("will_charge", u="a", t="b") is True
+
+
+def test_l2851_double_damage_and_l3013_breathe_fire(tmp_path: Path) -> None:
+    # L2851: two wounds a blow against a W3 Ogre; L3013: a character's extra fire attack, +1 S
+    # against the flammable.
+    w = World(tmp_path, a={"rules": ["Double Damage"]}, b={"profile": "psychology/ogre", "models": 4, "files": 4})
+    rt = w.runtime
+    dist = rt.sequences["melee_attack"].exact(lambda ch: rt.env(ch, w.battle.options, [], w.state),
+                                              {"attacker": w.unit("a"), "target": w.unit("b")})
+    assert {o.damage for o, p in dist.items()} == {0, 2}
+    f = World(tmp_path, a={"rules": ["Breathe Fire"], "models": 1, "files": 1}, b={"rules": ["Flammable"]})
+    f.call("struck_by", [6, 6, 6, 6], c="a", foe="b", n=1)
+    assert [e.attacks for e in f.events if e.kind == "attacks"] == [1, 1]
+
+
+def test_l3015_cowardice(tmp_path: Path) -> None:
+    # L3015: a Cool test to charge (Humans Cl 7: 6 + 6 fails), and charging enemies of greater
+    # numerical strength are feared.
+    w = World(tmp_path, a={"rules": ["Cowardice"], "models": 5}, b={"models": 10})
+    assert w.call("dares_charge", [6, 6], u="a", target="b") is False
+    assert w.call("dares_charge", [1, 1], u="a", target="b") is True
+    assert w.call("fears", u="a", x="b") is False
+    w.status("b", "charged")
+    assert w.call("fears", u="a", x="b") is True
