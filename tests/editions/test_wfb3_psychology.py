@@ -489,7 +489,7 @@ def test_l388_shots_into_close_combat_are_shared_by_a_d6(tmp_path: Path) -> None
     # L388-L389: two units engaged, 1-3 strikes one and 4-6 the other; 20 Orcs against 10 Men:
     # 1-2 a Man. Each shot strikes the target on more than the friends' faces.
     w = World(tmp_path, [gobs(models=20), men(models=10)])
-    assert w.call("stray_faces", t="gobs", other="men") == 2
-    assert w.call("stray_faces", t="men", other="gobs") == 4
-    assert w.call("stray_faces", t="gobs", other=w.unit("gobs")) == 3
+    assert w.call("stray_faces", t="gobs", foe="men") == 2
+    assert w.call("stray_faces", t="men", foe="gobs") == 4
+    assert w.call("stray_faces", t="gobs", foe=w.unit("gobs")) == 3
     assert w.passes("strikes_target", share=2) == Fraction(2, 3)

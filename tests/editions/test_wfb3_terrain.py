@@ -160,11 +160,11 @@ def test_l1324_skirmishers_run_from_a_charge_and_charge_only_the_weak(tmp_path: 
                          u("b", "b", 36, 14), u("few", "b", 10, 14, models=2, files=2)])
     assert w.call("reactions", t="s", u="b") == ["run_away"]
     assert w.call("reactions", t="s", u="few") == ["hold", "run_away"]
-    assert w.call("skirmish_bound", s="s", other="b") is True
+    assert w.call("skirmish_bound", s="s", foe="b") is True
     w.status("b", "unformed")
-    assert w.call("skirmish_bound", s="s", other="b") is False
+    assert w.call("skirmish_bound", s="s", foe="b") is False
     scouts = World(tmp_path, [u("s", "a", 36, 10, models=12, files=6, rules=["Scouts"]), u("b", "b", 36, 14)])
-    assert scouts.call("skirmish_bound", s="s", other="b") is False
+    assert scouts.call("skirmish_bound", s="s", foe="b") is False
 
 
 def test_l1323_skirmishers_are_never_unformed(tmp_path: Path) -> None:

@@ -103,9 +103,9 @@ def test_throwing_weapons_strike_as_their_thrower_with_no_long_range_penalty(tmp
     assert w.volley(3)[1] == F(1, 6)
     j = World(tmp_path, a={"profile": "missile_troops/javelineer"}, b=ARMOURED)
     assert j.volley(6)[1] == F(1, 8)
-    # thrown as the unit closes: a further -1 (closing) and the charger's -1 for moving:
+    # thrown as the unit closes: a further -1 (throwing_at_contact), the charger's -1 for moving:
     # BS 3 needs 4, at -2 a 6 (1/6); 1/6 x 1/2 x 2/3 = 1/18. Never at a stand and shoot (L964).
-    w.status("a", "closing", "has_moved")
+    w.status("a", "throwing_at_contact", "has_moved")
     assert w.volley(3)[1] == F(1, 18)
     t = World(tmp_path, a={"profile": "missile_troops/dart_thrower"})
     assert t.call("ready_at_charge", t="a") == []
@@ -385,7 +385,7 @@ def test_misfires_strike_the_firers(tmp_path: Path) -> None:
 
 def test_javelins_are_thrown_as_the_charge_meets(tmp_path: Path) -> None:
     # L965-L967: ten javelineers charged (files 5: a front rank of 5) throw first: 5 throws at
-    # -1 closing and -1 for firing at chargers (BS 3: 4 becomes a 6): scripted 6s hit, 6s
+    # -1 as they close and -1 for firing at chargers (BS 3: 4 becomes a 6): scripted 6s hit, 6s
     # damage (S3 against T3); the wounds count in the round's result.
     w = World(tmp_path, a={"profile": "missile_troops/javelineer"})
     w.state.active_side = "b"
