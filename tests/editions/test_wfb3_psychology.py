@@ -399,3 +399,97 @@ def test_a_unit_not_subject_to_psychology_passes_untested(tmp_path: Path) -> Non
                          u("ogres", "b", 10, 40, "psychology/ogre", models=3)])
     assert w.passes("panic_test", unit="bones") == 1
     assert w.call("fears", u="bones", x="ogres") is False
+
+
+# ============================================================== psychology in the turn: the gaps closed
+
+
+def _battle(tmp_path: Path, *units: dict) -> str:
+    """A battle file of the given units (scripted dice per test through Probe)."""
+    import yaml
+    from helpers.aos4_probe import battle_file
+    return str(battle_file(tmp_path, yaml.safe_dump({"edition": "wfb3", "game": {"rounds": 2, "first": "a"},
+                                                      "units": list(units)}, sort_keys=False)))
+
+
+def test_l648_a_fit_of_hatred_charges_the_nearest_hated_enemy(tmp_path: Path) -> None:
+    # L645, L648-L649: Dwarfs (M3: a 6" charge) hate Goblins; the player charges the nearer
+    # Humans, so the Dwarfs test (Cl 9): 6 + 6 fails, and the fit of hatred makes them charge
+    # the Goblins; 1 + 1 passes and the player's target stands.
+    from helpers.aos4_probe import Probe
+    path = _battle(tmp_path, u("dwarfs", "a", 36, 10, "psychology/dwarf"),
+                   u("men", "b", 30, 14, "humans/human", facing=180, models=5, files=5),
+                   u("gobs", "b", 42, 15, "goblins/goblin", facing=180, models=5, files=5))
+    p = Probe("wfb3", path, dice={"hatred_test": [6, 6, 1, 1]}, active="a")
+    assert p("in_charge_reach", u="dwarfs", e="gobs") is True
+    assert p("hatred_target", u="dwarfs", t="men") is p.unit["gobs"]
+    assert p.logged("charges in a fit of hatred") == [["dwarfs", "gobs"]]
+    assert "hatred_fit" in p.unit["dwarfs"].statuses
+    assert p("will_charge", u="dwarfs", t="gobs") is True
+    q = Probe("wfb3", path, dice={"hatred_test": [1, 1]}, active="a")
+    assert q("hatred_target", u="dwarfs", t="men") is q.unit["men"]
+    # charging the hated enemy itself takes no test
+    r = Probe("wfb3", path, dice={}, active="a")
+    assert r("hatred_target", u="dwarfs", t="gobs") is r.unit["gobs"]
+
+
+def test_l646_a_unit_must_shoot_at_a_hated_enemy_unless_it_passes_a_test(tmp_path: Path) -> None:
+    # L646, L650: longbowmen who hate Goblins, with Humans nearer: the test failed (6 + 6
+    # against Cl 7), they shoot at the Goblins; passed (1 + 1), at the nearest.
+    from helpers.aos4_probe import Probe
+    path = _battle(tmp_path, u("bows", "a", 36, 10, "humans/longbowman", rules=["Hatred (GOBLINOID)"]),
+                   u("men", "b", 36, 22, "humans/human", facing=180, models=5, files=5),
+                   u("gobs", "b", 46, 24, "goblins/goblin", facing=180, models=5, files=5))
+    p = Probe("wfb3", path, dice={"hatred_test": [6, 6]}, active="a")
+    assert p("shooting_target", u="bows") is p.unit["gobs"]
+    assert p.logged("shoots in a fit of hatred") == [["bows", "gobs"]]
+    q = Probe("wfb3", path, dice={"hatred_test": [1, 1]}, active="a")
+    assert q("shooting_target", u="bows") is q.unit["men"]
+
+
+def test_l675_a_stupid_unit_shuffles_at_half_rate_in_a_clock_direction(tmp_path: Path) -> None:
+    # L675: Trolls (Cl 4) fail (6 + 6); a D6 of 2 shuffles them at half rate (M6: 3") in the
+    # D12 direction: a 6 is straight back (facing up the table: 3" down it).
+    from helpers.aos4_probe import Probe
+    path = _battle(tmp_path, u("trolls", "a", 36, 20, "psychology/troll", models=3, files=3),
+                   u("men", "b", 36, 40, "humans/human", facing=180))
+    p = Probe("wfb3", path, dice={"stupidity_test": [6, 6], "stupid_action": [2], "clock_direction": [6]}, active="a")
+    before = p.unit["trolls"].pose.y
+    p("stupidity", u="trolls")
+    assert p.logged("shuffles off at half rate") == [["trolls", 180]]
+    assert abs(p.unit["trolls"].pose.y - (before - 3)) < 1e-6
+    # 4-6: inactive, no move (L676)
+    q = Probe("wfb3", path, dice={"stupidity_test": [6, 6], "stupid_action": [4]}, active="a")
+    q("stupidity", u="trolls")
+    assert "inactive" in q.unit["trolls"].statuses and q.unit["trolls"].pose.y == before
+
+
+def test_l2962_a_unit_set_on_its_rival_closes_in_or_shoots_at_it(tmp_path: Path) -> None:
+    # L2962-L2963: in a fit of animosity (or trading insults) a unit without missiles moves to
+    # 1" of its rival; one with missiles shoots at it.
+    from helpers.aos4_probe import Probe
+    path = _battle(tmp_path, u("orcs", "a", 36, 10, "psychology/orc_rival"),
+                   u("gobs", "a", 36, 20, "goblins/goblin"),
+                   u("men", "b", 36, 46, "humans/human", facing=180))
+    p = Probe("wfb3", path, dice={}, active="a")
+    p.unit["orcs"].statuses["animosity_fit"] = None
+    before = p.unit["orcs"].pose.y
+    p("approach_rival", u="orcs", r="gobs")
+    assert abs(p.unit["orcs"].pose.y - (before + 4)) < 1e-6
+    bows = _battle(tmp_path, u("bows", "a", 36, 10, "humans/longbowman", rules=["Animosity (HUMAN)"]),
+                   u("zerks", "a", 36, 20, "psychology/berserker"),
+                   u("men", "b", 36, 46, "humans/human", facing=180))
+    q = Probe("wfb3", bows, dice=None, active="a")
+    q.unit["bows"].statuses["insulting"] = None
+    q("shooting_phase")
+    assert [v[:2] for v in q.logged("shoots at")] == [["bows", "zerks"]]
+
+
+def test_l388_shots_into_close_combat_are_shared_by_a_d6(tmp_path: Path) -> None:
+    # L388-L389: two units engaged, 1-3 strikes one and 4-6 the other; 20 Orcs against 10 Men:
+    # 1-2 a Man. Each shot strikes the target on more than the friends' faces.
+    w = World(tmp_path, [gobs(models=20), men(models=10)])
+    assert w.call("stray_faces", t="gobs", foe="men") == 2
+    assert w.call("stray_faces", t="men", foe="gobs") == 4
+    assert w.call("stray_faces", t="gobs", foe=w.unit("gobs")) == 3
+    assert w.passes("strikes_target", share=2) == Fraction(2, 3)

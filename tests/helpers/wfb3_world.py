@@ -1,0 +1,64 @@
+"""A wfb3 battle state of two units facing each other (tests of the weapons and special rules)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from helpers import wfb8_world
+
+__all__ = ["ARMOURED", "World", "u"]
+
+F = Fraction
+
+
+def u(uid: str, side: str, x: float, y: float, profile: str = "humans/human", facing: float = 0,
+      **spec: Any) -> dict:
+    spec.setdefault("models", 10)
+    spec.setdefault("files", 5)
+    return {"id": uid, "side": side, "profile": profile,
+            "position": {"x": x, "y": y, "facing": facing}, **spec}
+
+
+class World(wfb8_world.World):
+    """A wfb3 battle state: unit a (side a) facing unit b (side b) 2" away, or as given."""
+
+    def __init__(self, tmp_path: Path, a: dict | None = None, b: dict | None = None,
+                 **extra: Any) -> None:
+        units = [u("a", "a", 36, 10, **(a or {})), u("b", "b", 36, 14, facing=180, **(b or {}))]
+        super().__init__(tmp_path, units, "wfb3", **extra)
+
+    def status(self, unit_id: str, *names: str) -> None:
+        """The unit gains the statuses (with their effects, as the battle applies them)."""
+        for name in names:
+            thing = self.unit(unit_id)
+            thing.gain_status(name, None, self.runtime.status_instance(name, {}))
+
+    def engage(self) -> None:
+        """Units a and b fight each other."""
+        a, b = self.unit("a"), self.unit("b")
+        a.engaged.append(b)
+        b.engaged.append(a)
+
+    def value(self, unit_id: str, name: str) -> Any:
+        return self.runtime.characteristic(self.env(), self.unit(unit_id), name)
+
+    def damage(self, sequence: str = "melee_attack", attacker: str = "a", target: str = "b",
+               **extra: Any) -> Fraction:
+        """The exact chance that one attack of the sequence deals a wound."""
+        rt = self.runtime
+        seq = rt.sequences[sequence]
+        names = [p.name for p in seq.decl.params]
+        args = dict(zip(names, (self.unit(attacker), self.unit(target))), **extra)
+        dist = seq.exact(lambda ch: rt.env(ch, self.battle.options, [], self.state), args)
+        return sum((p for o, p in dist.items() if o.damage > 0), F(0))
+
+    def volley(self, inches: float, shooter: str = "a", target: str = "b") -> tuple[Any, Fraction]:
+        """The shooter's weapon and the chance that one of its shots at `inches` wounds."""
+        pairs = self.call("shooting_attacks", attacker=shooter, target=target, inches=inches)
+        weapon = pairs[0][0]
+        return weapon, self.damage("shooting_attack", shooter, target, weapon=weapon, inches=inches)
+
+
+ARMOURED = {"equipment": ["heavy_armour", "shield"]}
