@@ -176,6 +176,13 @@ class DiagnosticBag:
         self._seen: set[Diagnostic] = set()
         self._texts: dict[str, str] = {}
 
+    def scratch(self) -> DiagnosticBag:
+        """An empty bag that shows the lines of the same sources (for diagnostics to sort
+        before they are kept)."""
+        bag = DiagnosticBag()
+        bag._texts = self._texts
+        return bag
+
     def remember_source(self, path: str, text: str) -> None:
         """Keep ``text`` so diagnostics located in ``path`` can show their line."""
         self._texts[path] = text

@@ -417,3 +417,7 @@ class RulesFile:
     path: str
     header: Header | None
     items: tuple[Decl | PatchOp, ...]
+    unparsed: tuple[str | None, ...] = ()
+    """The name each declaration that does not parse seems to declare (read from its first
+    line; None where that cannot be told, or for the header and a line of characteristics,
+    which declare several)."""
