@@ -330,7 +330,7 @@ def _parse_chunk_text(chunk: str, path: str, offset: int,
             return [], bag.items
         if not isinstance(orig, BuildError):
             raise
-        bag.add(orig.message, orig.span, code=orig.code)
+        bag.add(orig.message, orig.span, code=orig.code, hint=orig.hint)
         return [], bag.items
 
 
