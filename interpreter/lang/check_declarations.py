@@ -90,6 +90,11 @@ class DeclarationChecker:
                     hint=f"a range goes from the lowest value up: range {d.high}..{d.low}",
                 )
 
+        if d.type in ("part", "group"):
+            self.ctx.error(f"characteristic {d.name!r} is {article(d.type)}: a profile's values "
+                           "are written in data, where no part or group can be", d.span,
+                           "wrong-type", hint="a part or a group is read from its unit: part(u, "
+                           "\"NAME\"), groups(u)")
         if d.floor is not None and d.type not in NUMERIC_CHARACTERISTICS:
             self.ctx.error(f"characteristic {d.name!r} is {article(d.type)}: only a number has a "
                            f"'minimum'", d.span, "bad-floor",

@@ -52,6 +52,13 @@ class EffectChecker:
                            "bad-rule-template",
                            hint=f'declare: rule "{d.name}" ('
                            + ", ".join(f"{h}: {types.get(h, 'keyword')}" for h in held) + ")")
+        for p in d.params:
+            if p.type in ("part", "group"):
+                self.ctx.error(f"rule {d.name!r}: parameter {p.name!r} is {article(p.type)}, but "
+                               "a rule's arguments are written in data, where no part or group "
+                               "can be", p.span, "wrong-type",
+                               hint=f"read it in the rule: part(bearer, \"NAME\") or "
+                               "groups(bearer)")
         if d.is_global:
             for p in d.params:
                 if p.default is None:
