@@ -263,9 +263,9 @@ class CompiledSequence:
         return tuple(past), points or 0, tuple(spawned), tuple(tallies)
 
 
-def purity(runtime: Runtime, decl: ast.Decl, dice: bool = True
+def purity(runtime: Runtime, decl: object, dice: bool = True
            ) -> tuple[bool, frozenset[str], frozenset[str]]:
-    """Whether a declaration can run without a battle and change nothing in it, which
+    """Whether a declaration (or a call) can run without a battle and change nothing in it, which
     properties of things (``x.models``, ...) it reads, and which statuses it asks about
     (``x is charging``).
 
