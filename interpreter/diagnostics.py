@@ -159,15 +159,29 @@ def _line_of(text: str | None, line: int) -> str | None:
 
 
 class DiagnosticBag:
-    """Collects diagnostics from one stage, in the order found.
+    """Collects diagnostics from one stage, in the order found, each once.
 
     ``source`` is the text of the file being checked (when there is one), so that each
-    diagnostic can show its line.
+    diagnostic can show its line. A diagnostic equal to one already there (the same message
+    at the same place: a clause that several declarations share, checked for each) is kept
+    once in :attr:`items`; :attr:`found` has every one, repeats included, for a stage that
+    records what checking one declaration found.
     """
 
     def __init__(self) -> None:
         self.items: list[Diagnostic] = []
+        """The diagnostics, each once."""
+        self.found: list[Diagnostic] = []
+        """Every diagnostic added, repeats included, in the order added."""
+        self._seen: set[Diagnostic] = set()
         self._texts: dict[str, str] = {}
+
+    def scratch(self) -> DiagnosticBag:
+        """An empty bag that shows the lines of the same sources (for diagnostics to sort
+        before they are kept)."""
+        bag = DiagnosticBag()
+        bag._texts = self._texts
+        return bag
 
     def remember_source(self, path: str, text: str) -> None:
         """Keep ``text`` so diagnostics located in ``path`` can show their line."""
@@ -194,12 +208,19 @@ class DiagnosticBag:
             expected=tuple(expected),
             hint=hint,
         )
-        self.items.append(diag)
+        self._keep(diag)
         return diag
 
     def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         """Add diagnostics found by another stage."""
-        self.items.extend(diagnostics)
+        for diag in diagnostics:
+            self._keep(diag)
+
+    def _keep(self, diag: Diagnostic) -> None:
+        self.found.append(diag)
+        if diag not in self._seen:
+            self._seen.add(diag)
+            self.items.append(diag)
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NoReturn
 from pathlib import Path
 
 from rules_run import cache
 from rules_run.buffers import generation
 from rules_run.data.yaml_loader import YamlDocument
-from rules_run.diagnostics import InterpreterError, Span, did_you_mean
+from rules_run.diagnostics import InterpreterError, Severity, Span, did_you_mean
 from rules_run.editions.contents import (
     check_unit_data,
     read_tables,
@@ -168,7 +168,15 @@ class _Builder:
                 )
                 continue
             parsed.append(parse_file(shown(f), self.bag))
-        raise_errors(self.bag)
+        # with syntax errors, the files (and declarations) that parse are still checked
+        unparsed = [name for file in parsed for name in file.unparsed]
+        if self.bag.errors and (len(parsed) < len(files) or not parsed
+                                or parsed[0].header is None):
+            if parsed and parsed[0].header is None and parsed[0].unparsed:
+                self.bag.add("the ruleset's header does not parse: the declarations are "
+                             "checked once it does (it says what they extend and cite)",
+                             code="checked-despite-syntax", severity=Severity.NOTE)
+            fail(self.bag)   # a file missing, or no header to check the others by
         header = parsed[0].header
         for later in parsed[1:]:
             if later.header is not None:
@@ -225,8 +233,10 @@ class _Builder:
                     )
                 else:
                     declared.declare(item)
-        resolve_reuses(decls, self.bag)
         inherited = {key for key, origin in origins.items() if origin.ruleset != header.id}
+        if unparsed:
+            self.check_despite_syntax(decls, rules, sources, inherited, unparsed)
+        resolve_reuses(decls, self.bag)
         attack_modes = self.attack_modes(manifest, decls, base)
         library = self.library(manifest, decls, base)
         usage = check_declarations(
@@ -288,6 +298,39 @@ class _Builder:
             warnings=tuple(self.bag.items),
             fingerprint=cache.digest(self.content, base.fingerprint if base else ""),
         )
+
+    def check_despite_syntax(self, decls: dict[str, ast.Decl], rules: Mapping[str, ast.RuleDecl],
+                             sources: tuple[str, ...], inherited: set[str],
+                             unparsed: list[str | None]) -> NoReturn:
+        """Some declarations do not parse: check the others, leaving out what their absence
+        alone would cause (an unknown name that a declaration which does not parse seems to
+        declare; every unknown name when one does not show its name, and a note says how
+        many were left out), and fail. The data (tables, units, battles) waits until every
+        rule file parses."""
+        found = self.bag.scratch()
+        resolve_reuses(decls, found)
+        check_declarations(decls, rules, sources, found, inherited=inherited)
+        names = sorted({name for name in unparsed if name is not None})
+        unnamed = None in unparsed
+        left_out = 0
+        for d in found.items:
+            unknown = d.code.startswith(("unknown-", "undefined-"))
+            if unknown and (unnamed or any(repr(n) in d.message for n in names)):
+                left_out += 1
+            else:
+                self.bag.extend([d])
+        if left_out:
+            missing = [repr(n) for n in names] + (
+                ["a declaration whose name cannot be read"] if unnamed else [])
+            what = (missing[0] if len(missing) == 1
+                    else ", ".join(missing[:-1]) + f" and {missing[-1]}")
+            self.bag.add(
+                f"the declarations that parse were checked without {what} (not parsed): "
+                f"{left_out} use{'s' if left_out != 1 else ''} of "
+                f"{'unknown names' if unnamed else 'it' if len(names) == 1 else 'them'} "
+                "not reported; tables, units and battles are checked once every rule file "
+                "parses", code="checked-despite-syntax", severity=Severity.NOTE)
+        fail(self.bag)
 
     def library(self, manifest: YamlDocument, decls: Mapping[str, ast.Decl],
                 base: Ruleset | None) -> frozenset[str]:

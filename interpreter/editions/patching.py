@@ -48,6 +48,14 @@ def apply_patch_op(op: ast.PatchOp, decls: dict[str, ast.Decl], rules: dict[str,
         base = decls[op.name]
         assert isinstance(base, ast.RollDecl), "the loader checks the kind first"
         decls[op.name] = op.decl.applied_to(base)
+    elif isinstance(op.decl, ast.SequencePatch):
+        seq = decls[op.name]
+        assert isinstance(seq, ast.SequenceDecl), "the loader checks the kind first"
+        decls[op.name] = op.decl.applied_to(seq)
+    elif isinstance(op.decl, ast.ActionPatch):
+        action = decls[op.name]
+        assert isinstance(action, ast.ActionDecl), "the loader checks the kind first"
+        decls[op.name] = op.decl.applied_to(action)
     else:
         decls[op.name] = op.decl
     origins[origin_key(op.kind, op.name)] = Origin(
@@ -128,8 +136,43 @@ class Declarations:
                              code="patch-clause-missing",
                              hint="its natural clauses: " + (
                                  "; ".join(m.text() for m in existing.naturals) or "none"))
+        if isinstance(op.decl, ast.SequencePatch) and isinstance(existing, ast.SequenceDecl):
+            steps = [s.name for s in existing.steps]
+            for step in op.decl.missing(existing):
+                self.bag.add(f"override: {what} has no step {step.name!r} to change", step.span,
+                             code="patch-clause-missing",
+                             hint=did_you_mean(step.name, steps)
+                             or "its steps: " + (", ".join(steps) or "none"))
+        if isinstance(op.decl, ast.ActionPatch) and isinstance(existing, ast.ActionDecl):
+            if not self.lets_fit(op.decl, existing, what):
+                return
         apply_patch_op(op, self.decls, self.rules, self.origins, self.ruleset_id,
                        self.sources)
+
+    def lets_fit(self, patch: ast.ActionPatch, action: ast.ActionDecl, what: str) -> bool:
+        """Whether each ``let`` of ``patch`` names one ``let`` line of ``action`` (each
+        that does not is reported)."""
+        bound = patch.bound(action)
+        fits = True
+        for let in patch.lets:
+            lines = bound.get(let.name, [])
+            if len(lines) == 1:
+                continue
+            fits = False
+            if not lines:
+                self.bag.add(f"override: {what} has no 'let {let.name}' to change", let.span,
+                             code="patch-clause-missing",
+                             hint=did_you_mean(let.name, bound) or "its let lines: " + (
+                                 ", ".join(bound) or f"none (override {action.name}(...) "
+                                 "whole)"))
+            else:
+                at = ", ".join(f"line {x.span.line}" for x in lines)
+                self.bag.add(f"override: {what} has {len(lines)} lines 'let {let.name}' "
+                             f"({lines[0].span.path}: {at}): which one changes cannot be told",
+                             let.span, code="patch-clause-ambiguous",
+                             hint=f"give them different names in {action.name!r}, or "
+                             f"override {action.name}(...) whole")
+        return fits
 
     def _space(self, kind: str) -> dict[str, Any]:
         """Where a declaration of ``kind`` goes: the rules, or every other declaration."""

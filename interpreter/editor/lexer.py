@@ -31,7 +31,7 @@ DECLARATION_WORDS = (
 """Words that start a declaration (or a patch operation on one)."""
 
 TYPE_WORDS = ("int", "bool", "boolean", "number", "text", "unit", "weapon", "side", "list",
-              "model")
+              "model", "part", "group")
 """Parameter types and profile kinds."""
 
 CONSTANT_WORDS = ("true", "false", "none")

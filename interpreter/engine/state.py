@@ -443,6 +443,8 @@ class BattleState:
                      unit=subject.id if subject is not None else None,
                      options=[name_of(o) for o in options], choice=name_of(choice), why=why,
                      cite=self.runtime.ruleset.cite(name))
+        if name in self.runtime.triggers:   # `when NAME`: after the choice, which is `result`
+            self.fire(env, name, dict(vars, result=choice))
         return choice
 
     def _scripted(self, name, subject, side, options):

@@ -320,6 +320,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "stretch_marker(marker, heading, length[, end_diameter]): make it a line or a "
            "teardrop, its end that far along the heading"),
         _b("remove_marker", 1, 1, "text -> bool", "remove_marker(marker): take it off the table"),
+        _b("on_table", 1, 1, "any -> bool",
+           "on_table(at): whether the centre of a unit, a marker or a place is on the table "
+           "(a marker scattered off it, a unit in reserve or fled: false)"),
         _b("heading", 2, 2, "any, any -> number",
            "heading(a, b): the heading in degrees from a's centre to b's (units, markers, "
            "places)"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rules_run.diagnostics import Span, did_you_mean
+from rules_run.diagnostics import Severity, Span, did_you_mean
 from rules_run.lang import ast
 from rules_run.lang import types as ty
 from rules_run.lang.ast import find_source
@@ -90,6 +90,11 @@ class DeclarationChecker:
                     hint=f"a range goes from the lowest value up: range {d.high}..{d.low}",
                 )
 
+        if d.type in ("part", "group"):
+            self.ctx.error(f"characteristic {d.name!r} is {article(d.type)}: a profile's values "
+                           "are written in data, where no part or group can be", d.span,
+                           "wrong-type", hint="a part or a group is read from its unit: part(u, "
+                           "\"NAME\"), groups(u)")
         if d.floor is not None and d.type not in NUMERIC_CHARACTERISTICS:
             self.ctx.error(f"characteristic {d.name!r} is {article(d.type)}: only a number has a "
                            f"'minimum'", d.span, "bad-floor",
@@ -269,9 +274,9 @@ class DeclarationChecker:
         if not call.args and not call.kwargs and d.params == base.params:
             self.ctx.use(call.name)  # the base's parameters, passed on
             return True
-        before = len(self.ctx.bag.errors)
+        before = len(self.ctx.bag.found)
         self.ctx.exprs.call(call, self.ctx.stmts.param_scope(d.params))
-        return len(self.ctx.bag.errors) == before
+        return all(e.severity is not Severity.ERROR for e in self.ctx.bag.found[before:])
 
     def symbol_faces(self, dice: ast.DiceLit) -> list[str]:
         """The faces of a special die that are not numbers (none for other dice)."""

@@ -52,6 +52,13 @@ class EffectChecker:
                            "bad-rule-template",
                            hint=f'declare: rule "{d.name}" ('
                            + ", ".join(f"{h}: {types.get(h, 'keyword')}" for h in held) + ")")
+        for p in d.params:
+            if p.type in ("part", "group"):
+                self.ctx.error(f"rule {d.name!r}: parameter {p.name!r} is {article(p.type)}, but "
+                               "a rule's arguments are written in data, where no part or group "
+                               "can be", p.span, "wrong-type",
+                               hint=f"read it in the rule: part(bearer, \"NAME\") or "
+                               "groups(bearer)")
         if d.is_global:
             for p in d.params:
                 if p.default is None:
@@ -192,18 +199,22 @@ class EffectChecker:
             target = self.ctx.decls.get(e.event)
             if e.event not in EVENTS and (target is None or target.kind not in (
                     "action", "phase", "test", "roll", "status", "decision")):
-                self.ctx.error(f"'when {e.event}': no event, action, phase, test or status is "
-                               f"named {e.event!r}", e.span, "unknown-event",
+                self.ctx.error(f"'when {e.event}': no event, action, phase, test, roll, status or "
+                               f"decision is named {e.event!r}", e.span, "unknown-event",
                                hint=did_you_mean(e.event, list(EVENTS) + list(self.ctx.decls)))
-            names = param_types(getattr(target, "params", ()) if target is not None else ())
-            if target is not None:
-                # it runs when its declaration does; after a roll or test, `result` is its
-                # result
-                self.ctx.user = e.event
-                if target.kind in ("roll", "test"):
-                    names["result"] = "result"
-            scope = base.child(names)
-            self.ctx.stmts.body(e.body, scope)
+                scope = None   # the names it reads would be unknown too: reported once
+            else:
+                names = param_types(getattr(target, "params", ()) if target is not None else ())
+                if target is not None:
+                    # it runs when its declaration does; after a roll or test, `result` is
+                    # its result, after a decision the option chosen
+                    self.ctx.user = e.event
+                    if target.kind in ("roll", "test"):
+                        names["result"] = "result"
+                    elif target.kind == "decision":
+                        names["result"] = ty.ANY
+                scope = base.child(names)
+                self.ctx.stmts.body(e.body, scope)
         elif isinstance(e, ast.CharacteristicEffect):
             if e.during is not None:
                 # inside that roll, test or sequence, its arguments are seen too

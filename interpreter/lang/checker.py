@@ -264,12 +264,12 @@ class Checker:
             self.ctx.cited.update(found.cited)
             return
         record = self.ctx.record = Checked(decl, self.ctx.token)
-        first = len(self.ctx.bag.items)
+        first = len(self.ctx.bag.found)
         try:
             method(decl)
         finally:
             self.ctx.record = None
-        record.diagnostics = self.ctx.bag.items[first:]
+        record.diagnostics = self.ctx.bag.found[first:]
         if cache and not record.wholes:   # what reads a whole space is checked every time
             if len(_CHECKED) >= _CHECKED_SIZE:
                 _CHECKED.clear()

@@ -12,6 +12,7 @@ caches chunks; :mod:`rules_run.lang.syntax_errors` words the syntax errors and
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -225,9 +226,12 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
         )
     header: ast.Header | None = None
     items: list[ast.Decl | ast.PatchOp] = []
+    unparsed: list[str | None] = []
     for offset, chunk in _chunks(text):
         result, problems = _parse_chunk(chunk, path, offset, text)
         bag.extend(problems)
+        if not result and problems:
+            unparsed.append(_declared_name(chunk))
         for item in result:
             if isinstance(item, ast.Header):
                 if header is not None:
@@ -244,7 +248,21 @@ def parse_rules(text: str, path: str, bag: DiagnosticBag | None = None) -> ast.R
                 items.extend(item if isinstance(item, list) else [item])
     if own_bag:
         bag.raise_if_errors(LanguageError)
-    return ast.RulesFile(path=path, header=header, items=tuple(items))
+    return ast.RulesFile(path=path, header=header, items=tuple(items), unparsed=tuple(unparsed))
+
+
+_DECLARED = re.compile(r'(?:(?:add|override|define)\s+)?(?:table|die|option|status|counter|record|'
+                       r'keyword|roll|test|sequence|action|decision|policy|phase|rule|battle)\s+'
+                       r'(?:"([^"\n]*)"|([A-Za-z_][A-Za-z0-9_]*))')
+"""The start of a declaration that declares one name: its kind (after a patch's verb) and
+its name."""
+
+
+def _declared_name(chunk: str) -> str | None:
+    """The name the declaration in ``chunk`` seems to declare, when its first line says."""
+    found = _DECLARED.match(chunk)
+    return None if found is None else found.group(1) if found.group(1) is not None \
+        else found.group(2)
 
 
 _CHUNK_CACHE: dict[tuple[str, str, tuple[int, ...]], tuple[int, list, list[Diagnostic]]] = {}
@@ -312,7 +330,7 @@ def _parse_chunk_text(chunk: str, path: str, offset: int,
             return [], bag.items
         if not isinstance(orig, BuildError):
             raise
-        bag.add(orig.message, orig.span, code=orig.code)
+        bag.add(orig.message, orig.span, code=orig.code, hint=orig.hint)
         return [], bag.items
 
 

@@ -13,13 +13,13 @@ from rules_run.chance import Adding, DiceExpr, Die, Dist, enumerate_exact
 from rules_run.lang import ast
 from rules_run.lang.walk import walk
 from rules_run.limits import limit, too_many
-from rules_run.runtime.builtins import PURE_NAMES
 from rules_run.runtime.dice import dice_of
 from rules_run.runtime.effects import kept_off, rule_scope, stack
 from rules_run.runtime.entities import Unit
 from rules_run.runtime.env import Closure, Env, RollResult, fail
 from rules_run.runtime.events import AutomaticTest, Roll, Test
 from rules_run.runtime.records import as_data
+from rules_run.runtime.sequences import purity
 
 if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
@@ -468,33 +468,8 @@ def _target(runtime: Runtime, pass_if: ast.Expr | None, ctx: dict[str, str]
         if isinstance(node, ast.Name) and node.name in ("result", "natural", "dice"):
             return None
         if (isinstance(node, ast.Call) and node.name in runtime.decls
-                and not _diceless_and_pure(runtime, node.name)):
+                and not purity(runtime, node, dice=False)[0]):
             return None
     return pass_if.op, runtime.compile_expr(right, ctx)
 
 
-def _diceless_and_pure(runtime: Runtime, name: str) -> bool:
-    """Whether the action ``name`` (and every action it calls) rolls no dice and changes
-    nothing: it calls only the pure builtins and such actions, assigns only its locals, has
-    no ``once per`` limit and no ``when`` trigger, so reading it again for the report is
-    safe."""
-    seen: set[str] = set()
-    todo = [name]
-    while todo:
-        current = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        decl = runtime.decls.get(current)
-        if (not isinstance(decl, ast.ActionDecl) or isinstance(decl, ast.PhaseDecl)
-                or decl.limit is not None or current in runtime.triggers):
-            return False
-        for node in walk(decl):
-            if isinstance(node, ast.Assign) and not isinstance(node.target, ast.Name):
-                return False
-            if isinstance(node, ast.Call):
-                if node.name in runtime.decls:
-                    todo.append(node.name)
-                elif node.name not in PURE_NAMES:
-                    return False
-    return True

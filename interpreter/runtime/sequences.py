@@ -70,7 +70,7 @@ class CompiledSequence:
 
     def finish(self) -> None:
         """Pick up hooks that rules add to this sequence's steps; decide whether it is pure."""
-        self.pure, self.reads, self.statuses = _purity(self.runtime, self.decl)
+        self.pure, self.reads, self.statuses = purity(self.runtime, self.decl)
         """Safe to enumerate inside a battle (no battle state read or changed), and the
         properties and statuses it reads (a cached distribution depends on those only)."""
         self.rule_hooks = {
@@ -263,15 +263,17 @@ class CompiledSequence:
         return tuple(past), points or 0, tuple(spawned), tuple(tallies)
 
 
-def _purity(runtime: Runtime, decl: ast.Decl
-            ) -> tuple[bool, frozenset[str], frozenset[str]]:
-    """Whether a declaration can run without a battle and change nothing in it, which
+def purity(runtime: Runtime, decl: object, dice: bool = True
+           ) -> tuple[bool, frozenset[str], frozenset[str]]:
+    """Whether a declaration (or a call) can run without a battle and change nothing in it, which
     properties of things (``x.models``, ...) it reads, and which statuses it asks about
     (``x is charging``).
 
-    It may call rolls and tests (that have no ``when`` triggers), actions whose statements
-    are pure, and the pure builtins; the rule effects that can reach it (modifiers, re-rolls,
-    automatic results, hooks, characteristic changes) must be pure too.
+    It may call rolls and tests (with ``dice``; without, it rolls nothing), actions whose
+    statements are pure, and the pure builtins, none of them with a ``when`` trigger or a
+    ``once per`` limit (running it would change what is used); the rule effects that can
+    reach it (modifiers, re-rolls, automatic results, hooks, characteristic changes) must
+    be pure too.
     """
 
     seen: set[str] = set()
@@ -292,9 +294,9 @@ def _purity(runtime: Runtime, decl: ast.Decl
                 pure = False
             elif isinstance(node, ast.Call):
                 target = runtime.decls.get(node.name)
-                if isinstance(target, (ast.RollDecl, ast.ActionDecl)) and not isinstance(
-                        target, ast.PhaseDecl):
-                    if node.name in runtime.triggers:
+                if (isinstance(target, ast.ActionDecl) and not isinstance(target, ast.PhaseDecl)
+                        or dice and isinstance(target, ast.RollDecl)):
+                    if node.name in runtime.triggers or getattr(target, "limit", None):
                         pure = False
                     elif node.name not in seen:
                         seen.add(node.name)

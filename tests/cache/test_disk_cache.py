@@ -8,24 +8,13 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-import pytest
 
 from rules_run import cache
 from rules_run.editions import loader
 from rules_run.engine.builtins import BUILTINS
 from rules_run.paths import RULESETS_DIR
 from rules_run.runtime.compiled import compile_ruleset
-
-
-@pytest.fixture
-def fresh_cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.ENV, str(folder))
-    loader.clear_cache()
-    yield folder
-    loader.clear_cache()
 
 
 def test_an_entry_is_read_back_only_under_its_key(fresh_cache):

@@ -14,18 +14,18 @@ from typing import Any
 
 import yaml
 
-from helpers import wfb8_world
+from helpers import wfb3_world
+from helpers.wfb3_world import u
 
-EDITION = "wfb3"
 ROOT = Path(__file__).resolve().parents[2]
 SPELLS = ROOT / "rulesets" / "wfb3" / "magic" / "spells.yaml"
 
 
-class World(wfb8_world.World):
+class World(wfb3_world.World):
     """A wfb3 battle state with its wizards' magic points set up (L2166-L2174)."""
 
     def __init__(self, tmp_path: Path, units: list[dict], **extra: Any) -> None:
-        super().__init__(tmp_path, units, EDITION, **extra)
+        super().__init__(tmp_path, units, **extra)
         self.call("start_wizards")
 
     def points(self, uid: str) -> int:
@@ -34,17 +34,6 @@ class World(wfb8_world.World):
 
     def set_points(self, uid: str, n: int) -> None:
         self.state.counters[("magic_points", uid)] = n
-
-    def passes(self, test: str, **args: Any) -> Fraction:
-        return self.exact(test, **args).probability(True)
-
-
-def u(uid: str, side: str, x: float, y: float, profile: str, facing: float = 0,
-      **spec: Any) -> dict:
-    spec.setdefault("models", 10)
-    spec.setdefault("files", 5)
-    return {"id": uid, "side": side, "profile": profile,
-            "position": {"x": x, "y": y, "facing": facing}, **spec}
 
 
 def wizard(uid: str = "wiz", side: str = "a", x: float = 36, y: float = 10, **spec: Any) -> dict:

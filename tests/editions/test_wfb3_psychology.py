@@ -13,9 +13,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from helpers import wfb8_world
+from helpers import wfb3_world
+from helpers.wfb3_world import u
 
-EDITION = "wfb3"
 AT_MOST = {t: n for t, n in zip(range(1, 13), [0, 1, 3, 6, 10, 15, 21, 26, 30, 33, 35, 36])}
 
 
@@ -24,28 +24,14 @@ def p_at_most(t: int) -> Fraction:
     return Fraction(AT_MOST[max(1, min(12, t))] if t >= 1 else 0, 36)
 
 
-class World(wfb8_world.World):
+class World(wfb3_world.World):
     """A wfb3 battle state from a few units."""
-
-    def __init__(self, tmp_path: Path, units: list[dict], **extra: Any) -> None:
-        super().__init__(tmp_path, units, EDITION, **extra)
 
     def join(self, follower: str, leader: str) -> None:
         """A character joins (and, with the better Ld, leads) a unit (L1146): attach."""
         f, host = self.unit(follower), self.unit(leader)
         f.leader = host
         host.followers.append(f)
-
-    def passes(self, test: str, **args: Any) -> Fraction:
-        return self.exact(test, **args).probability(True)
-
-
-def u(uid: str, side: str, x: float, y: float, profile: str, facing: float = 0,
-      **spec: Any) -> dict:
-    spec.setdefault("models", 10)
-    spec.setdefault("files", 5)
-    return {"id": uid, "side": side, "profile": profile,
-            "position": {"x": x, "y": y, "facing": facing}, **spec}
 
 
 def gobs(**spec: Any) -> dict:

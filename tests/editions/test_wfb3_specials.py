@@ -11,14 +11,14 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from helpers.wfb3_world import ARMOURED, World
+from helpers.wfb3_world import ARMOURED, Duel
 
 F = Fraction
 
 
 def test_l1238_flagellants_are_frenzied_double_attackers_who_hate_chaos(tmp_path: Path) -> None:
     # L1238-L1241: frenzy, twice the attacks, hatred of Chaos (+1 to hit a CHAOS target, L652).
-    w = World(tmp_path, a={"rules": ["Flagellants"]}, b={"keywords": ["CHAOS"], **ARMOURED})
+    w = Duel(tmp_path, a={"rules": ["Flagellants"]}, b={"keywords": ["CHAOS"], **ARMOURED})
     a = w.unit("a")
     rt = w.runtime
     assert w.value("a", "A") == 2
@@ -29,19 +29,19 @@ def test_l1238_flagellants_are_frenzied_double_attackers_who_hate_chaos(tmp_path
 
 def test_l1919_poison_adds_1_strength_except_against_the_undead(tmp_path: Path) -> None:
     # L1919-L1921: S4 against T3 (2/3): 1/3 x 2/3 x 1/2 = 1/9; against UNDEAD S3: 1/12.
-    w = World(tmp_path, a={"rules": ["Poisonous Attacks"]}, b=ARMOURED)
+    w = Duel(tmp_path, a={"rules": ["Poisonous Attacks"]}, b=ARMOURED)
     assert w.damage() == F(1, 9)
-    u = World(tmp_path, a={"rules": ["Poisonous Attacks"]}, b={"keywords": ["UNDEAD"], **ARMOURED})
+    u = Duel(tmp_path, a={"rules": ["Poisonous Attacks"]}, b={"keywords": ["UNDEAD"], **ARMOURED})
     assert u.damage() == F(1, 12)
 
 
 def test_l1881_l1884_shieldwall_and_testudo_saves_and_moves(tmp_path: Path) -> None:
     # L1881: a shieldwall saves at +1 (4 becomes 3: 1/3 fail) and neither moves nor shoots;
     # L1884: a testudo +2 (2: 1/6 fail) at half move (M4: 2), dropped in combat.
-    w = World(tmp_path, b={"rules": ["Shieldwall"], **ARMOURED})
+    w = Duel(tmp_path, b={"rules": ["Shieldwall"], **ARMOURED})
     assert w.damage() == F(1, 3) * F(1, 2) * F(1, 3)
     assert w.call("may_move", u="b") is False
-    t = World(tmp_path, b={"rules": ["Testudo"], **ARMOURED})
+    t = Duel(tmp_path, b={"rules": ["Testudo"], **ARMOURED})
     assert t.value("b", "M") == 2
     assert t.damage() == F(1, 3) * F(1, 2) * F(1, 6)
     t.engage()
@@ -50,12 +50,12 @@ def test_l1881_l1884_shieldwall_and_testudo_saves_and_moves(tmp_path: Path) -> N
 
 def test_l1858_a_square_is_never_pushed_back(tmp_path: Path) -> None:
     # L1857-L1859: a square does not move, is not pushed back, and never follows up.
-    w = World(tmp_path, a={"rules": ["Square"]})
+    w = Duel(tmp_path, a={"rules": ["Square"]})
     w.engage()
     assert w.call("may_move", u="a") is False
     w.call("push_back", l="a", w="b")
     assert w.logs("holds in square") == [["a"]] and "followed_up" not in w.unit("b").statuses
-    v = World(tmp_path, a={"rules": ["Square"]})
+    v = Duel(tmp_path, a={"rules": ["Square"]})
     v.engage()
     v.call("push_back", l="b", w="a")
     assert "followed_up" not in v.unit("a").statuses and v.unit("a") not in v.unit("b").engaged
@@ -63,16 +63,16 @@ def test_l1858_a_square_is_never_pushed_back(tmp_path: Path) -> None:
 
 def test_l3011_l3017_chaos_attributes(tmp_path: Path) -> None:
     # L3011: atrophy -1 M (a character also -1 I); L3012: blood rage is frenzy; L3016: M halved.
-    w = World(tmp_path, a={"rules": ["Atrophy"]}, b={"rules": ["Atrophy"], "models": 1, "files": 1})
+    w = Duel(tmp_path, a={"rules": ["Atrophy"]}, b={"rules": ["Atrophy"], "models": 1, "files": 1})
     assert (w.value("a", "M"), w.value("a", "I")) == (3, 3)
     assert (w.value("b", "M"), w.value("b", "I")) == (3, 2)
-    f = World(tmp_path, a={"rules": ["Enormously Fat", "Blood Rage"]})
+    f = Duel(tmp_path, a={"rules": ["Enormously Fat", "Blood Rage"]})
     assert f.value("a", "M") == 2 and f.runtime.has_rule(f.env(), f.unit("a"), "Frenzy")
 
 
 def test_l3017_great_fangs_bite_at_plus_1_for_every_second_model(tmp_path: Path) -> None:
     # L3017: 10 fighting models bite 5 more times at +1 to hit (WS 3 against 3: 4, 1/2).
-    w = World(tmp_path, a={"rules": ["Great Fangs"], "models": 10, "files": 10}, b=ARMOURED)
+    w = Duel(tmp_path, a={"rules": ["Great Fangs"], "models": 10, "files": 10}, b=ARMOURED)
     w.status("a", "biting")
     assert w.damage() == F(1, 2) * F(1, 2) * F(1, 2)
     w.call("struck_by", [1] * 15, c="a", foe="b", n=10)
@@ -83,11 +83,11 @@ def test_l3017_great_fangs_bite_at_plus_1_for_every_second_model(tmp_path: Path)
 def test_l2013_l2017_fire_weapons_are_plus_1_strength_against_the_flammable(tmp_path: Path) -> None:
     # L2013, L2017: a flaming brand is improvised (-1 to hit: a 6, 1/6; +1 save: a 3, 1/3
     # fail) and +1 S against a flammable target (S4: 2/3): 1/27; magical fire +1 S only.
-    w = World(tmp_path, a={"rules": ["Flaming Brands"]}, b={"rules": ["Flammable"], **ARMOURED})
+    w = Duel(tmp_path, a={"rules": ["Flaming Brands"]}, b={"rules": ["Flammable"], **ARMOURED})
     assert w.damage() == F(1, 6) * F(2, 3) * F(1, 3)
-    m = World(tmp_path, a={"rules": ["Magical Fire Weapons"]}, b={"rules": ["Flammable"], **ARMOURED})
+    m = Duel(tmp_path, a={"rules": ["Magical Fire Weapons"]}, b={"rules": ["Flammable"], **ARMOURED})
     assert m.damage() == F(1, 3) * F(2, 3) * F(1, 2)
-    n = World(tmp_path, a={"rules": ["Magical Fire Weapons"]}, b=ARMOURED)
+    n = Duel(tmp_path, a={"rules": ["Magical Fire Weapons"]}, b=ARMOURED)
     assert n.damage() == F(1, 12)
 
 
@@ -95,18 +95,18 @@ def test_l2847_l2850_magic_weapons(tmp_path: Path) -> None:
     # L2847-L2849: +D3 A, S, T, the D3 rolled before the game (the rule's argument); L2850:
     # no save. Might (2): S5 against T3 (2, 5/6): 1/3 x 5/6 x 1/2 = 5/36; Piercing: no save,
     # 1/3 x 1/2 = 1/6; a target with Immunity (1): T4, S3 damages on 5 (1/3): 1/18.
-    w = World(tmp_path, a={"rules": ["Savagery (3)", "Might (2)"]}, b=ARMOURED)
+    w = Duel(tmp_path, a={"rules": ["Savagery (3)", "Might (2)"]}, b=ARMOURED)
     assert w.value("a", "A") == 4
     assert w.damage() == F(5, 36)
-    assert World(tmp_path, a={"rules": ["Piercing Weapon"]}, b=ARMOURED).damage() == F(1, 6)
-    assert World(tmp_path, b={"rules": ["Immunity (1)"], **ARMOURED}).damage() == F(1, 18)
+    assert Duel(tmp_path, a={"rules": ["Piercing Weapon"]}, b=ARMOURED).damage() == F(1, 6)
+    assert Duel(tmp_path, b={"rules": ["Immunity (1)"], **ARMOURED}).damage() == F(1, 18)
 
 
 def test_l2860_l2862_magic_arrows(tmp_path: Path) -> None:
     # L2860: true flight always hits: a bow at 10" (S3: 1/2) and a 4 save (1/2): 1/4; L2861:
     # sure flight +1 to hit (3: 2/3): 1/6; L2862: piercing arrows allow no save: 1/4.
-    def bows(rule: str) -> World:
-        return World(tmp_path, a={"profile": "missile_troops/bowman", "rules": [rule]}, b=ARMOURED)
+    def bows(rule: str) -> Duel:
+        return Duel(tmp_path, a={"profile": "missile_troops/bowman", "rules": [rule]}, b=ARMOURED)
     assert bows("True Flight").volley(10)[1] == F(1, 4)
     assert bows("Sure Flight").volley(10)[1] == F(1, 6)
     assert bows("Piercing Arrows").volley(10)[1] == F(1, 4)
@@ -116,17 +116,17 @@ def test_l2891_l2899_magic_and_mithril_armour(tmp_path: Path) -> None:
     # L2891: magic armour +N to the save (+2: 4 becomes 2, 1/6 fail): 1/3 x 1/2 x 1/6 = 1/36;
     # L2899-L2901: mithril +1 (3: 1/3 fail) and no encumbrance (heavy armour and shield cost
     # 1", L108-L117: M4 stays 4).
-    assert World(tmp_path, b={"rules": ["Magic Armour (2)"], **ARMOURED}).damage() == F(1, 36)
-    m = World(tmp_path, b={"rules": ["Mithril Armour"], **ARMOURED})
+    assert Duel(tmp_path, b={"rules": ["Magic Armour (2)"], **ARMOURED}).damage() == F(1, 36)
+    m = Duel(tmp_path, b={"rules": ["Mithril Armour"], **ARMOURED})
     assert m.damage() == F(1, 18)
     assert m.call("move_allowance", u="b") == 4
-    assert World(tmp_path, b=ARMOURED).call("move_allowance", u="b") == 3
+    assert Duel(tmp_path, b=ARMOURED).call("move_allowance", u="b") == 3
 
 
 def test_l2909_l2912_magic_standards_in_the_combat_result(tmp_path: Path) -> None:
     # L2909: a battle banner +D6 each round (scripted 4); L2912: a war banner +1 (L2935's
     # battlecall is the standards' bonus: test_wfb3_examples.py, WE-65).
-    w = World(tmp_path, a={"rules": ["Battle Banner", "War Banner"]})
+    w = Duel(tmp_path, a={"rules": ["Battle Banner", "War Banner"]})
     assert w.call("banner_bonus", [4], x="a") == 5
     assert w.call("banner_bonus", [], x="b") == 0
 
@@ -135,22 +135,22 @@ def test_l2934_l2937_instruments_on_ld_fear_and_to_hit(tmp_path: Path) -> None:
     # L2934: -1 Ld for an enemy fighting the doomsounder's unit; L2936: +1 to fear tests
     # (Cl 7 against an Ogre's fear +1: 2D6 + 1 <= 7 is 15/36, one better 21/36); L2937:
     # battlerage +1 to hit until pushed back (4: 1/2, then 5: 1/3).
-    w = World(tmp_path, a={"rules": ["Doomsounder", "Battlerage"]}, b=ARMOURED)
+    w = Duel(tmp_path, a={"rules": ["Doomsounder", "Battlerage"]}, b=ARMOURED)
     w.engage()
     assert w.call("doom", u="b") == 1 and w.call("doom", u="a") == 0
     assert w.exact("to_hit", attacker="a", target="b").probability(True) == F(1, 2)
     w.status("a", "driven_back")
     assert w.exact("to_hit", attacker="a", target="b").probability(True) == F(1, 3)
-    c = World(tmp_path, a={"rules": ["Call of Valour"]}, b={"profile": "psychology/ogre", "models": 4, "files": 4})
+    c = Duel(tmp_path, a={"rules": ["Call of Valour"]}, b={"profile": "psychology/ogre", "models": 4, "files": 4})
     assert c.exact("fear_test", unit="a", feared="b").probability(True) == F(21, 36)
-    plain = World(tmp_path, b={"profile": "psychology/ogre", "models": 4, "files": 4})
+    plain = Duel(tmp_path, b={"profile": "psychology/ogre", "models": 4, "files": 4})
     assert plain.exact("fear_test", unit="a", feared="b").probability(True) == F(15, 36)
 
 
 def test_l1208_l1209_berserkers_frenzy_at_the_charge_and_give_no_ground(tmp_path: Path) -> None:
     # L1208: frenzied with no test the first time they charge or are charged, for the rest of
     # the battle; L1209: never pushed back nor routed by close combat; L1210: they charge.
-    w = World(tmp_path, a={"rules": ["Berserkers"]})
+    w = Duel(tmp_path, a={"rules": ["Berserkers"]})
     w.call("declare_charge", [1] * 40, u="b", t="a")
     assert "frenzied" in w.unit("a").statuses
     w.unit("a").engaged.clear()
@@ -166,12 +166,12 @@ def test_l1208_l1209_berserkers_frenzy_at_the_charge_and_give_no_ground(tmp_path
 def test_l2851_double_damage_and_l3013_breathe_fire(tmp_path: Path) -> None:
     # L2851: two wounds a blow against a W3 Ogre; L3013: a character's extra fire attack, +1 S
     # against the flammable.
-    w = World(tmp_path, a={"rules": ["Double Damage"]}, b={"profile": "psychology/ogre", "models": 4, "files": 4})
+    w = Duel(tmp_path, a={"rules": ["Double Damage"]}, b={"profile": "psychology/ogre", "models": 4, "files": 4})
     rt = w.runtime
     dist = rt.sequences["melee_attack"].exact(lambda ch: rt.env(ch, w.battle.options, [], w.state),
                                               {"attacker": w.unit("a"), "target": w.unit("b")})
     assert {o.damage for o, p in dist.items()} == {0, 2}
-    f = World(tmp_path, a={"rules": ["Breathe Fire"], "models": 1, "files": 1}, b={"rules": ["Flammable"]})
+    f = Duel(tmp_path, a={"rules": ["Breathe Fire"], "models": 1, "files": 1}, b={"rules": ["Flammable"]})
     f.call("struck_by", [6, 6, 6, 6], c="a", foe="b", n=1)
     assert [e.attacks for e in f.events if e.kind == "attacks"] == [1, 1]
 
@@ -179,7 +179,7 @@ def test_l2851_double_damage_and_l3013_breathe_fire(tmp_path: Path) -> None:
 def test_l3015_cowardice(tmp_path: Path) -> None:
     # L3015: a Cool test to charge (Humans Cl 7: 6 + 6 fails), and charging enemies of greater
     # numerical strength are feared.
-    w = World(tmp_path, a={"rules": ["Cowardice"], "models": 5}, b={"models": 10})
+    w = Duel(tmp_path, a={"rules": ["Cowardice"], "models": 5}, b={"models": 10})
     assert w.call("dares_charge", [6, 6], u="a", target="b") is False
     assert w.call("dares_charge", [1, 1], u="a", target="b") is True
     assert w.call("fears", u="a", x="b") is False

@@ -43,6 +43,15 @@ def slain(w: World, uid: str) -> int:
     return 18 - w.unit(uid).models
 
 
+def slain_by(tmp_path: Path, wizard: dict, spell: str, result: int, script: dict | None = None
+             ) -> int:
+    """The models of ``a`` slain when the Wizard at ``wizard`` casts ``spell`` at it with a
+    casting result of ``result`` (in a fresh battle)."""
+    w = world(tmp_path, wizard)
+    cast(w, spell, result, script or {})
+    return slain(w, "a")
+
+
 def test_flame_storm_on_target_hits_the_twelve_models_under_the_small_template(
         tmp_path: Path) -> None:
     w = world(tmp_path, pos(36, 30, 180))
@@ -108,40 +117,27 @@ def test_the_dwellers_below_test_every_model_of_the_target(tmp_path: Path) -> No
 def test_the_penumbral_pendulum_hits_one_model_a_rank_along_its_line(tmp_path: Path) -> None:
     # from (36, 30) down the table 24" to y 6: all three ranks crossed, three models hit;
     # the Initiative tests fail on 6s (L1341)
-    w = world(tmp_path, pos(36, 30, 180))
-    cast(w, "penumbral_pendulum", 10, {})
-    assert slain(w, "a") == 3
+    assert slain_by(tmp_path, pos(36, 30, 180), "penumbral_pendulum", 10) == 3
     # one model passes its Initiative test
-    w = world(tmp_path, pos(36, 30, 180))
-    cast(w, "penumbral_pendulum", 10, {"characteristic_test": [6, 2, 6]})
-    assert slain(w, "a") == 2
+    assert slain_by(tmp_path, pos(36, 30, 180), "penumbral_pendulum", 10,
+                    {"characteristic_test": [6, 2, 6]}) == 2
 
 
 def test_a_line_from_the_flank_hits_one_model_a_file(tmp_path: Path) -> None:
     # the Wizard at (50, 10) stands in a's flank: the line, to x 26, crosses its six files
     # (L853); from (60, 10) it stops at x 36, over four of them (x 39 to 36, touching the
     # fourth's edge)
-    w = world(tmp_path, pos(50, 10, 270))
-    cast(w, "penumbral_pendulum", 10, {})
-    assert slain(w, "a") == 6
-    w = world(tmp_path, pos(60, 10, 270))
-    cast(w, "penumbral_pendulum", 10, {})
-    assert slain(w, "a") == 4
+    assert slain_by(tmp_path, pos(50, 10, 270), "penumbral_pendulum", 10) == 6
+    assert slain_by(tmp_path, pos(60, 10, 270), "penumbral_pendulum", 10) == 4
 
 
 def test_the_burning_head_runs_18_inches_36_boosted(tmp_path: Path) -> None:
     # from (36, 30): 18" ends at y 12, 0.5" short of the front rank (y 10.5..11.5)
-    w = world(tmp_path, pos(36, 30, 180))
-    cast(w, "burning_head", 8, {})
-    assert slain(w, "a") == 0
+    assert slain_by(tmp_path, pos(36, 30, 180), "burning_head", 8) == 0
     # from (36, 29): to y 11, over the front rank only: one model
-    w = world(tmp_path, pos(36, 29, 180))
-    cast(w, "burning_head", 8, {})
-    assert slain(w, "a") == 1
+    assert slain_by(tmp_path, pos(36, 29, 180), "burning_head", 8) == 1
     # 13+ (L1259): 36", through all three ranks
-    w = world(tmp_path, pos(36, 29, 180))
-    cast(w, "burning_head", 13, {})
-    assert slain(w, "a") == 3
+    assert slain_by(tmp_path, pos(36, 29, 180), "burning_head", 13) == 3
 
 
 def test_piercing_bolts_roll_a_d3_for_each_rank_as_one_roll(tmp_path: Path) -> None:

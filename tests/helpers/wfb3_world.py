@@ -1,4 +1,6 @@
-"""A wfb3 battle state of two units facing each other (tests of the weapons and special rules)."""
+"""wfb3 battle states built from a few units, to run the ruleset's declarations in: any
+units (the magic and psychology tests), or two facing each other (the weapons and special
+rules tests)."""
 
 from __future__ import annotations
 
@@ -8,13 +10,16 @@ from typing import Any
 
 from helpers import wfb8_world
 
-__all__ = ["ARMOURED", "World", "u"]
+__all__ = ["ARMOURED", "Duel", "World", "u"]
 
+EDITION = "wfb3"
 F = Fraction
 
 
 def u(uid: str, side: str, x: float, y: float, profile: str = "humans/human", facing: float = 0,
       **spec: Any) -> dict:
+    """A unit of a battle file: ``profile`` (folder/name of the ruleset's units) at
+    (``x``, ``y``), ten models in five files unless ``spec`` says otherwise."""
     spec.setdefault("models", 10)
     spec.setdefault("files", 5)
     return {"id": uid, "side": side, "profile": profile,
@@ -22,12 +27,24 @@ def u(uid: str, side: str, x: float, y: float, profile: str = "humans/human", fa
 
 
 class World(wfb8_world.World):
-    """A wfb3 battle state: unit a (side a) facing unit b (side b) 2" away, or as given."""
+    """A wfb3 battle state from a few units."""
+
+    def __init__(self, tmp_path: Path, units: list[dict], **extra: Any) -> None:
+        super().__init__(tmp_path, units, EDITION, **extra)
+
+    def passes(self, test: str, **args: Any) -> Fraction:
+        """The exact chance that ``test`` passes with ``args``."""
+        return self.exact(test, **args).probability(True)
+
+
+class Duel(World):
+    """A wfb3 battle state: unit a (side a) facing unit b (side b) 2" away, or as given
+    (the weapons and special rules tests)."""
 
     def __init__(self, tmp_path: Path, a: dict | None = None, b: dict | None = None,
                  **extra: Any) -> None:
         units = [u("a", "a", 36, 10, **(a or {})), u("b", "b", 36, 14, facing=180, **(b or {}))]
-        super().__init__(tmp_path, units, "wfb3", **extra)
+        super().__init__(tmp_path, units, **extra)
 
     def status(self, unit_id: str, *names: str) -> None:
         """The unit gains the statuses (with their effects, as the battle applies them)."""

@@ -23,15 +23,6 @@ from rules_run.runtime.compiled import compile_ruleset
 DUEL = str(RULESETS_DIR / "wfb8" / "battles" / "duel.yaml")
 
 
-@pytest.fixture
-def fresh_cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.ENV, str(folder))
-    loader.clear_cache()
-    yield folder
-    loader.clear_cache()
-
-
 def test_a_yaml_file_read_once_is_read_from_the_cache(fresh_cache):
     text = "units:\n  - {id: a, models: 5}\n"
     first = load_yaml("b.yaml", text)

@@ -18,8 +18,10 @@ Each is registered under its name by the decorator
 - :mod:`~rules_run.engine.builtins.shapes`: where units stand, shared by the above.
 """
 
-from rules_run.engine.builtins import (battle, fight, markers, movement,  # noqa: F401
-                                       objectives, placement, sight, units)
+from rules_run.engine.builtins import (battle, fight, markers, movement, objectives,
+                                       placement, sight, units)
 from rules_run.engine.builtins.registry import BUILTINS, builtin
 
-__all__ = ["BUILTINS", "builtin"]
+__all__ = ["BUILTINS", "builtin",
+           # the themes, imported so that their builtins are registered
+           "battle", "fight", "markers", "movement", "objectives", "placement", "sight", "units"]

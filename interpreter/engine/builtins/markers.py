@@ -130,6 +130,17 @@ def remove_marker(state, env, span, marker_id):
     return True
 
 
+@builtin("on_table")
+def on_table(state, env, span, at):
+    """Whether the centre of a unit, a marker or a place is on the table (within its width
+    and depth, an edge included); a unit off the table (in reserve, fled) is not."""
+    if isinstance(at, Unit) and (at.pose is None or not at.on_table):
+        return False
+    x, y = point_of(state, at, span)
+    return bool(-TOLERANCE <= x <= state.width + TOLERANCE
+                and -TOLERANCE <= y <= state.depth + TOLERANCE)
+
+
 # ---------------------------------------------------------------- headings
 
 

@@ -10,15 +10,15 @@ import attrs
 
 from rules_run.diagnostics import Span
 from rules_run.lang.ast.expressions import Call, Cite, CountedDice, DiceLit, Expr, Param
-from rules_run.lang.ast.statements import Stmt
+from rules_run.lang.ast.statements import Let, Stmt
 from rules_run.lang.ast.words import HookKind, PatchVerb
 
 __all__ = [
     "Decl", "SourceDecl", "Header", "CharacteristicDecl", "TableDecl", "DieDecl", "OptionDecl",
     "StatusDecl", "CounterDecl", "RecordDecl", "KeywordDecl", "Natural", "RerollNeeding",
     "RollDecl", "ClausePatch",
-    "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "OncePer", "ActionDecl",
-    "DecisionDecl",
+    "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "SequencePatch", "OncePer",
+    "ActionDecl", "ActionPatch", "DecisionDecl",
     "PolicyDecl", "PhaseDecl", "BattleDecl", "PatchOp", "RulesFile"
 ]
 
@@ -318,6 +318,29 @@ class SequenceDecl(Decl):
 
 
 @attrs.frozen
+class SequencePatch(Decl):
+    """``override sequence NAME`` with steps or a ``damage`` clause: the sequence of that
+    name with each step given in place of its step of that name (where it stands), and
+    the damage given in place of its own; its parameters and every other clause stay."""
+
+    KIND: ClassVar[str] = "sequence"
+    steps: tuple[Step, ...] = ()
+    damage: Expr | None = None
+
+    def missing(self, base: SequenceDecl) -> list[Step]:
+        """The steps given that ``base`` does not have."""
+        have = {s.name for s in base.steps}
+        return [s for s in self.steps if s.name not in have]
+
+    def applied_to(self, base: SequenceDecl) -> SequenceDecl:
+        """``base`` with these clauses in place of its own, cited and located as this patch."""
+        given = {s.name: s for s in self.steps}
+        return attrs.evolve(base, span=self.span, cite=self.cite,
+                            steps=tuple(given.get(s.name, s) for s in base.steps),
+                            damage=base.damage if self.damage is None else self.damage)
+
+
+@attrs.frozen
 class OncePer:
     """``once per phase per u, command``: an action runs at most once in each period for
     each value of its keys."""
@@ -340,6 +363,48 @@ class ActionDecl(Decl):
     body: tuple[Stmt, ...] = ()
     limit: OncePer | None = None
     """``once per ...``: how often it may run (None: without limit)."""
+    listed: bool = attrs.field(default=True, eq=False, repr=False)
+    """Whether it was written with a parameter list (``()`` for none): ``override action
+    NAME`` without one changes ``let`` lines (:class:`ActionPatch`)."""
+
+
+@attrs.frozen
+class ActionPatch(Decl):
+    """``override action NAME`` (no parameter list) with ``let`` lines: the action of that
+    name with the value of each of its ``let`` lines of those names (at any depth of its
+    body) in place of its own; every other statement stays where it is."""
+
+    KIND: ClassVar[str] = "action"
+    lets: tuple[Let, ...] = ()
+
+    @staticmethod
+    def bound(base: ActionDecl) -> dict[str, list[Let]]:
+        """Every ``let`` of ``base``'s body, by the name it binds, in the order written."""
+        found: dict[str, list[Let]] = {}
+        _with_lets(base.body, {}, found)
+        return found
+
+    def applied_to(self, base: ActionDecl) -> ActionDecl:
+        """``base`` with these values in its ``let`` lines, cited and located as this patch."""
+        given = {let.name: let for let in self.lets}
+        return attrs.evolve(base, span=self.span, cite=self.cite,
+                            body=_with_lets(base.body, given))
+
+
+def _with_lets(node: Any, given: Mapping[str, Let],
+               found: dict[str, list[Let]] | None = None) -> Any:
+    """``node`` with every ``let`` of a name in ``given`` replaced by that ``let``; each
+    ``let`` met is put in ``found``, when given."""
+    if isinstance(node, tuple):
+        return tuple(_with_lets(n, given, found) for n in node)
+    if isinstance(node, Let):
+        if found is not None:
+            found.setdefault(node.name, []).append(node)
+        return given.get(node.name, node)
+    if not isinstance(node, Stmt):
+        return node   # an expression holds no statement
+    return attrs.evolve(node, **{f.name: _with_lets(getattr(node, f.name), given, found)
+                                 for f in attrs.fields(type(node)) if f.name != "span"})
 
 
 @attrs.frozen
@@ -417,3 +482,7 @@ class RulesFile:
     path: str
     header: Header | None
     items: tuple[Decl | PatchOp, ...]
+    unparsed: tuple[str | None, ...] = ()
+    """The name each declaration that does not parse seems to declare (read from its first
+    line; None where that cannot be told, or for the header and a line of characteristics,
+    which declare several)."""

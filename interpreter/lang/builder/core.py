@@ -36,11 +36,13 @@ def position(token: Token) -> tuple[int, int, int, int]:
 class BuildError(Exception):
     """A mistake the grammar lets through but the AST cannot hold (``0D6``, a clause twice)."""
 
-    def __init__(self, message: str, span: Span, code: str = "syntax") -> None:
+    def __init__(self, message: str, span: Span, code: str = "syntax",
+                 hint: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.span = span
         self.code = code
+        self.hint = hint
 
 
 def unquote(token: Token | str) -> str:

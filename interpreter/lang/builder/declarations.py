@@ -48,9 +48,55 @@ def patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> list[ast.PatchOp]:
     op, decls = c[0], c[1]
     decls = decls if isinstance(decls, list) else [decls]
     return [
-        ast.PatchOp(span=b.span(meta), op=op, kind=d.kind, name=d.name, decl=d, cite=d.cite)
+        ast.PatchOp(span=b.span(meta), op=op, kind=d.kind, name=d.name,
+                    decl=action_patch(b, meta, d) if op == "override" and isinstance(
+                        d, ast.ActionDecl) and not d.listed else d, cite=d.cite)
         for d in decls
     ]
+
+
+def action_patch(b: AstBuilder, meta: Meta, d: ast.ActionDecl) -> ast.ActionPatch:
+    """``override action NAME`` without a parameter list: its lines are the ``let`` lines
+    whose values change."""
+    whole = f"to replace the action whole, give its parameters: override action {d.name}(...)"
+    if d.limit is not None:
+        raise BuildError(f"'override action {d.name}' without parameters changes its let "
+                         "lines; a 'once per' limit belongs to a whole action", d.limit.span,
+                         code="syntax", hint=whole)
+    for stmt in d.body:
+        if not isinstance(stmt, ast.Let):
+            raise BuildError(f"'override action {d.name}' without parameters changes its let "
+                             "lines: each line is 'let NAME = EXPR'", stmt.span, code="syntax",
+                             hint=whole)
+    names = [let.name for let in d.body if isinstance(let, ast.Let)]
+    twice = next((let for i, let in enumerate(d.body) if isinstance(let, ast.Let)
+                  and let.name in names[:i]), None)
+    if twice is not None:
+        assert isinstance(twice, ast.Let)
+        raise BuildError(f"'override action {d.name}' gives 'let {twice.name}' twice",
+                         twice.span, code="duplicate-clause")
+    return ast.ActionPatch(span=b.span(meta), name=d.name, cite=d.cite,
+                           lets=tuple(x for x in d.body if isinstance(x, ast.Let)))
+
+
+def sequence_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
+    op, name = c[0], str(c[1])
+    what = f"override sequence {name!r}"
+    if op != "override":
+        raise BuildError(f"'{op}' takes a whole declaration; 'override sequence {name}' "
+                         "changes clauses", b.span(meta), code="syntax")
+    fields = clauses(c, what)
+    steps = tuple(b.pick(c, ast.Step))
+    seen: set[str] = set()
+    for s in steps:
+        if s.name in seen:
+            raise BuildError(f"{what} gives step {s.name!r} twice", s.span,
+                             code="duplicate-clause")
+        seen.add(s.name)
+    decl = ast.SequencePatch(span=b.span(meta), name=name, cite=b.cite(c), steps=steps,
+                             damage=fields.get("damage"))
+    return ast.PatchOp(span=b.span(meta), op=op, kind=decl.kind, name=name, decl=decl,
+                       cite=decl.cite)
 
 
 def clause_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
@@ -262,7 +308,8 @@ def sequence_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
 def action_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.ActionDecl:
     return ast.ActionDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
                           params=b.param_list(c), body=b.body(c),
-                          limit=next((x for x in c if isinstance(x, ast.OncePer)), None))
+                          limit=next((x for x in c if isinstance(x, ast.OncePer)), None),
+                          listed=b.part(c, "params", None) is not None)
 
 
 def once_per(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.OncePer:
@@ -307,7 +354,7 @@ def rule_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RuleDecl:
 
 
 CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
-    start, header, patch_decl, clause_patch_decl, remove_decl, citation, cite_lines, char_item,
+    start, header, patch_decl, clause_patch_decl, sequence_patch_decl, remove_decl, citation, cite_lines, char_item,
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
     record_decl,
     keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, step, per_point_clause,
