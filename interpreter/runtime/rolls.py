@@ -172,8 +172,8 @@ class CompiledRoll:
         as one draw of its exact distribution: it and the rule effects that can reach it
         change nothing (the purity of a whole volley, ``CompiledSequence.pure``)."""
         if self._drawable is None:
-            from rules_run.runtime.sequences import _purity
-            self._drawable = _purity(self.runtime, self.decl)[0]
+            from rules_run.runtime.sequences import purity
+            self._drawable = purity(self.runtime, self.decl)[0]
         return self._drawable
 
     def exact(self, env: Env, vars: dict) -> Dist[RollResult]:

@@ -271,17 +271,19 @@ def purity(runtime: Runtime, decl: object, dice: bool = True
 
     It may call rolls and tests (with ``dice``; without, it rolls nothing), actions whose
     statements are pure, and the pure builtins, none of them with a ``when`` trigger or a
-    ``once per`` limit (running it would change what is used); the rule effects that can
-    reach it (modifiers, re-rolls, automatic results, hooks, characteristic changes) must
-    be pure too.
+    ``once per`` limit (running it would change what is used); with ``dice``, the rule
+    effects that can reach it (modifiers, re-rolls, automatic results, hooks, characteristic
+    changes) must be pure too (without, for the score a report reads again, its own calls
+    are what is read again: one impure effect anywhere in a ruleset would hide every need).
     """
 
     seen: set[str] = set()
     reads: set[str] = set()
     statuses: set[str] = set()
     todo: list[object] = [decl]
-    for rule in runtime.ruleset.rules.values():
-        todo.extend(e for e in rule.effects if not isinstance(e, (ast.Trigger, ast.Grant)))
+    if dice:   # a score read again for a report (no dice) is its own calls: effects apply
+        for rule in runtime.ruleset.rules.values():   # to it as they did to the roll
+            todo.extend(e for e in rule.effects if not isinstance(e, (ast.Trigger, ast.Grant)))
     pure = True
     while todo and pure:
         current = todo.pop()

@@ -50,6 +50,8 @@ def test_the_save_modifier_by_strength_is_wfb8s_only(diff) -> None:
     removed = change(diff, "armour_save_modifier")
     assert (removed.change, removed.kind, removed.b) == ("removed", "table", None)
     save = change(diff, "armour_save")
-    assert "params: 'attacker' removed" in save.details
+    # the attacker is optional here (the weapons' rules read it, weapons.rules), its
+    # Strength no longer a term of the save
+    assert "params: 'attacker' changed (default)" in save.details
     assert "params: 'save_modifier' added" in save.details
     assert "need" in save.details

@@ -64,7 +64,7 @@ wfb3/battle.rules:19:33: error: unexpected 'quiet'
     status missile_tested until end quiet                                     @ L543
                                     ^
   expected: 'of'
-wfb3/rules.rules:29:71: error: unexpected '@'
+wfb3/rules.rules:30:71: error: unexpected '@'
     rule "Lose Face" (                                                    @ L707-L709
                                                                           ^
   expected: ')', a name
