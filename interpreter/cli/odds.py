@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import functools
 import sys
 
@@ -38,6 +39,7 @@ EXAMPLES = """\
 examples:
   rules-odds --edition EDITION BATTLE.yaml --attacker U --target V
   rules-odds -e EDITION BATTLE.yaml --attacker U --target V --mode MODE --set PARAM=VALUE
+  (--MODE is short for --mode MODE: --shooting)
   rules-odds -e EDITION BATTLE.yaml --attacker U --attacker W --target V   side by side
   rules-odds -e EDITION BATTLE.yaml --attacker U --target V --attacks 1 --exact
   rules-odds -e EDITION BATTLE.yaml --attacker U --target V --plot odds.svg
@@ -94,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    _mode_flag(parser, args, rest)
     if args.combat is not None:
         if args.attacker or args.target or args.mode or args.settings or args.attacks:
             parser.error("--combat takes no --attacker, --target, --mode, --set or --attacks")
@@ -112,6 +115,25 @@ def main(argv: list[str] | None = None) -> int:
         samples=args.samples, seed=args.seed, as_json=args.json, exact=args.exact,
         plot=args.plot, options=options_from(args.option),
     ), args)
+
+
+def _mode_flag(parser: argparse.ArgumentParser, args: argparse.Namespace,
+               rest: list[str]) -> None:
+    """``--NAME`` for ``--mode NAME`` (``--shooting``): one word left over that is no option
+    of the command is read as an attack mode, which the ruleset then checks; a near miss of
+    an option is an unrecognised argument with a did-you-mean."""
+    if not rest:
+        return
+    word = rest[0]
+    options = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    near = difflib.get_close_matches(word, options, n=1, cutoff=0.75)
+    if (len(rest) > 1 or not word.startswith("--") or "=" in word or len(word) < 3
+            or word.startswith("---") or near):
+        hint = f"; did you mean {near[0]}?" if near else ""
+        parser.error(f"unrecognized arguments: {' '.join(rest)}{hint}")
+    if args.mode is not None:
+        parser.error(f"{word} and --mode {args.mode}: give one attack mode")
+    args.mode = word[2:]
 
 
 def odds(*, edition: str | None, battle: str | None, attacker: str | list[str], target: str,
