@@ -57,7 +57,7 @@ class EffectChecker:
                 self.ctx.error(f"rule {d.name!r}: parameter {p.name!r} is {article(p.type)}, but "
                                "a rule's arguments are written in data, where no part or group "
                                "can be", p.span, "wrong-type",
-                               hint=f"read it in the rule: part(bearer, \"NAME\") or "
+                               hint="read it in the rule: part(bearer, \"NAME\") or "
                                "groups(bearer)")
         if d.is_global:
             for p in d.params:
