@@ -37,6 +37,7 @@ import attrs
 from rules_run.chance import Dist, RandomChance, enumerate_exact
 from rules_run.diagnostics import ChanceError, Diagnostic, UsageError, did_you_mean
 from rules_run.engine.driver import battle_state, begin_battle, end_round, start_round
+from rules_run.engine.odds import battle_unit
 from rules_run.engine.state import BattleState, Snapshot
 from rules_run.lang import ast
 from rules_run.limits import limit, too_many
@@ -302,7 +303,7 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
             states (``combat_states``) or branches from one (``combat_branches``) than the
             limits allow.
     """
-    a, b = _unit(battle, a_id), _unit(battle, b_id)
+    a, b = battle_unit(battle, a_id, "--combat:"), battle_unit(battle, b_id, "--combat:")
     if a is b:
         raise UsageError(f"--combat {a_id} {b_id}: a combat needs two different units")
     if until is not None and not isinstance(runtime.decls.get(until), ast.StatusDecl):
@@ -371,7 +372,7 @@ def sample_combat(runtime: Any, battle: Any, a_id: str, b_id: str, samples: int,
                   *, until: str | None = None, progress: Any = None) -> Dist[CombatEnd]:
     """A Monte Carlo estimate of the combat's end: the battle fought ``samples`` times with
     one seeded stream of dice, each to the combat's end (counts / samples)."""
-    a, b = _unit(battle, a_id), _unit(battle, b_id)
+    a, b = battle_unit(battle, a_id, "--combat:"), battle_unit(battle, b_id, "--combat:")
     chance = RandomChance(seed)
     counts: dict[CombatEnd, int] = {}
     for i in range(samples):
@@ -387,11 +388,3 @@ def sample_combat(runtime: Any, battle: Any, a_id: str, b_id: str, samples: int,
         counts[found] = counts.get(found, 0) + 1
     return Dist.from_weights({k: Fraction(v, samples) for k, v in counts.items()})
 
-
-def _unit(battle: Any, unit_id: str) -> Any:
-    unit = battle.unit(unit_id)
-    if unit is None:
-        ids = [u.id for u in battle.units]
-        hint = did_you_mean(unit_id, ids) or "units: " + ", ".join(ids)
-        raise UsageError(f"--combat: {unit_id!r} is not a unit of the battle; {hint}")
-    return unit

@@ -23,7 +23,7 @@ from rules_run.limits import limit, too_many
 from rules_run.runtime.compiled import Runtime
 from rules_run.runtime.entities import Unit, Weapon, wounds_per_model
 
-__all__ = ["AttackPlan", "AttackOdds", "TallyCounts", "attack_mode", "plan_attacks",
+__all__ = ["AttackPlan", "AttackOdds", "TallyCounts", "attack_mode", "battle_unit", "plan_attacks",
            "attack_odds", "sample_attacks", "Odds", "compute_odds"]
 
 
@@ -259,12 +259,17 @@ def sample_attacks(runtime: Runtime, plan: AttackPlan, samples: int, seed: int,
     return Dist.from_weights({k: Fraction(v, samples) for k, v in counts.items()})
 
 
-def _unit(battle: Any, unit_id: str, role: str):
+def battle_unit(battle: Any, unit_id: str, flag: str) -> Any:
+    """The battle's unit ``unit_id``, which the command-line ``flag`` named.
+
+    Raises:
+        UsageError: no such unit (with a did-you-mean, or the battle's units).
+    """
     unit = battle.unit(unit_id)
     if unit is None:
         ids = [u.id for u in battle.units]
         hint = did_you_mean(unit_id, ids) or "units: " + ", ".join(ids)
-        raise UsageError(f"--{role} {unit_id!r} is not a unit of the battle; {hint}")
+        raise UsageError(f"{flag} {unit_id!r} is not a unit of the battle; {hint}")
     return unit
 
 
@@ -298,7 +303,7 @@ def compute_odds(runtime, fight, attacker: str, target: str, *, mode: str | None
     """The exact odds of one attacker's attacks on the target in ``mode`` (default: the
     manifest's first), with ``settings`` for the parameters the mode lets a user set (and
     ``samples`` draws)."""
-    a, t = _unit(fight, attacker, "attacker"), _unit(fight, target, "target")
+    a, t = battle_unit(fight, attacker, "--attacker"), battle_unit(fight, target, "--target")
     name, spec = attack_mode(runtime, mode)
     plans = plan_attacks(runtime, a, t, mode=name, attacks=attacks, settings=settings,
                          options=fight.options)

@@ -11,24 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.aos4_probe import Probe, battle_file
+from helpers.aos4_probe import Probe
+from helpers.wfb3_battle import battle, unit
 
 from rules_run import open_battle
 from rules_run.engine.driver import run_battle
-
-
-def battle(tmp_path: Path, *units: str, terrain: str = "") -> str:
-    """A battle file of the given units (side a faces up the table, side b down)."""
-    field = f"battlefield: {{width: 72, depth: 48, terrain: [{terrain}]}}\n" if terrain else ""
-    lines = "".join(f"  - {u}\n" for u in units)
-    return str(battle_file(tmp_path, f"edition: wfb3\ngame: {{rounds: 2, first: a}}\n{field}units:\n{lines}"))
-
-
-def unit(uid: str, side: str, profile: str, y: float, models: int = 10, files: int = 5,
-         x: float = 36, extra: str = "") -> str:
-    facing = 0 if side == "a" else 180
-    return (f"{{id: {uid}, side: {side}, profile: {profile}, models: {models}, files: {files}, "
-            f"position: {{x: {x}, y: {y}, facing: {facing}}}{extra}}}")
 
 
 def hold() -> list[dict]:
