@@ -165,5 +165,9 @@ def show(value: Any) -> Any:
         return [show(v) for v in value]
     if value is None or isinstance(value, (str, int, float, dict)):
         return value
-    # anything else a rule can hold (a terrain piece, a marker, a place): its id or name
-    return getattr(value, "id", None) or getattr(value, "name", None) or repr(value)
+    # anything else a rule can hold (a terrain piece, a marker, a place): its id or name,
+    # else its repr unless that is object's own (a memory address would make logs differ)
+    named = getattr(value, "id", None) or getattr(value, "name", None)
+    if named:
+        return named
+    return type(value).__name__ if type(value).__repr__ is object.__repr__ else repr(value)

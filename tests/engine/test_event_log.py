@@ -98,3 +98,13 @@ def test_a_logged_terrain_piece_or_list_is_written_by_its_id() -> None:
     assert show(hedge) == "hedge_1"
     assert json.dumps([show(v) for v in (hedge, [hedge, 3], (1.5, "x"), None, True)]) == \
         '["hedge_1", ["hedge_1", 3], [1.5, "x"], null, true]'
+
+
+def test_a_logged_value_without_a_name_is_written_without_its_address() -> None:
+    # determinism: object's own repr holds a memory address; such a value is its type's name
+    from rules_run.runtime.env import show
+
+    class Thing:
+        pass
+
+    assert show(Thing()) == "Thing"
