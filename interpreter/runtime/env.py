@@ -170,4 +170,5 @@ def show(value: Any) -> Any:
     named = getattr(value, "id", None) or getattr(value, "name", None)
     if named:
         return named
-    return type(value).__name__ if type(value).__repr__ is object.__repr__ else repr(value)
+    own = getattr(type(value), "__repr__") is not getattr(object, "__repr__")
+    return repr(value) if own else type(value).__name__
