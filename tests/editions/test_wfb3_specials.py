@@ -185,3 +185,44 @@ def test_l3015_cowardice(tmp_path: Path) -> None:
     assert w.call("fears", u="a", x="b") is False
     w.status("b", "charged")
     assert w.call("fears", u="a", x="b") is True
+
+
+def _damage_dist(w: Duel, sequence: str = "melee_attack", **args: object) -> dict[int, Fraction]:
+    rt = w.runtime
+    names = [p.name for p in rt.sequences[sequence].decl.params]
+    full = dict(zip(names, (w.unit("a"), w.unit("b"))), **args)
+    dist = rt.sequences[sequence].exact(lambda ch: rt.env(ch, w.battle.options, [], w.state), full)
+    out: dict[int, Fraction] = {}
+    for o, p in dist.items():
+        out[o.damage] = out.get(o.damage, F(0)) + p
+    return out
+
+
+def test_l452_l455_stomps_bites_and_claws_strike_to_the_front(tmp_path: Path) -> None:
+    # L452-L455: a creature's attacks of each kind; stomps, bites and claws all strike a foe
+    # in front (L451), so a Human with 2 bites, a claw and 2 stomps strikes 1 + 5 times.
+    w = Duel(tmp_path, a={"rules": ["Bite (2)", "Claw", "Stomp (2)"]})
+    assert w.value("a", "A") == 6
+    # L456: a tail strikes only to the side or rear: not simulated, its reason says why
+    assert Duel(tmp_path, a={"rules": ["Tail (2)"]}).value("a", "A") == 1
+
+
+def test_l2846_freeze_kills_a_living_target_on_2_or_more_with_no_save(tmp_path: Path) -> None:
+    # L2846: WS 3 against 3 hits on 5 (1/3); S3 against the Ogre's T5 damages on 6 (1/6), no
+    # save; then a D6: 2+ kills the Ogre (its 3 Wounds), a 1 is the blow's one wound.
+    w = Duel(tmp_path, a={"rules": ["Freeze"]}, b={"profile": "psychology/ogre", "models": 4, "files": 4, **ARMOURED})
+    p = F(1, 3) * F(1, 6)
+    assert _damage_dist(w) == {0: 1 - p, 3: p * F(5, 6), 1: p * F(1, 6)}
+    # an undead target is not living: one wound a damaging blow, and still no save
+    u = Duel(tmp_path, a={"rules": ["Freeze"]}, b={"keywords": ["UNDEAD"], **ARMOURED})
+    assert _damage_dist(u) == {0: 1 - F(1, 3) * F(1, 2), 1: F(1, 3) * F(1, 2)}
+
+
+def test_l2863_enchanted_arrows_wound_the_undead_without_a_save(tmp_path: Path) -> None:
+    # L2863: a bow at 10" hits on 4 (1/2); against an undead target each hit is a wound with
+    # no save; against others the chain as normal: 1/2 x 1/2 (S3 against T3) x 1/2 (a 4 save).
+    def bows(**b: object) -> Duel:
+        return Duel(tmp_path, a={"profile": "missile_troops/bowman", "rules": ["Enchantment"]}, b={**ARMOURED, **b})
+    assert bows(keywords=["UNDEAD"]).volley(10)[1] == F(1, 2)
+    assert bows(keywords=["ETHEREAL"]).volley(10)[1] == F(1, 2)
+    assert bows().volley(10)[1] == F(1, 8)
