@@ -1,0 +1,63 @@
+"""wfb3 magic standards, instruments and items that cast or protect (seed
+003_9d43467ba19595d2.txt L2903-L2939), and the other catalogue rules of specials.rules
+played through the battle's phases: each test names the 003 line it checks, with scripted
+dice or exact odds worked out by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from helpers.aos4_probe import Probe
+from helpers.wfb3_battle import battle, unit
+
+F = Fraction
+STANDARD = ", command: {standard: true}"
+
+
+def test_l2910_l2911_magic_standards_cast_in_their_sides_magic_phase(tmp_path: Path) -> None:
+    # L2911: a hellfire banner casts a fire ball each Magic phase of its side: D3 (2) S3 hits
+    # at 24" (each a 4 on the damage chart against T3: 6, 6), no magic points.
+    path = battle(tmp_path, unit("men", "a", "humans/human", 10, extra=STANDARD + ", rules: [Hellfire Banner]"),
+                  unit("gobs", "b", "goblins/goblin", 30))
+    p = Probe("wfb3", path, dice={"spell_d3": [2], "spell_damage": [6, 6]}, active="a")
+    p("magic_phase")
+    assert p.logged("the standard casts") == [["men", "gobs"]]
+    assert p.logged("magic missile hits") == [["gobs", 2, 2]] and p.unit["gobs"].models == 8
+    # not in the enemy's Magic phase, and not beyond 24"
+    q = Probe("wfb3", path, dice={"spell_d3": [2], "spell_damage": [6, 6]}, active="b")
+    q("magic_phase")
+    assert q.logged("the standard casts") == []
+    far = battle(tmp_path, unit("men", "a", "humans/human", 10, extra=STANDARD + ", rules: [Icon of Divine Wrath]"),
+                 unit("gobs", "b", "goblins/goblin", 40))
+    r = Probe("wfb3", far, active="a")
+    r("magic_phase")
+    assert r.logged("the standard casts") == []
+
+
+def test_l2910_the_icon_strikes_at_strength_4_and_is_lost_with_its_standard(tmp_path: Path) -> None:
+    # L2910: a lightning bolt, D3 (3) S4 hits: 3 on the chart against T3 (3, 3, 2: two
+    # damage); L2923: a dropped or captured standard has lost its magic.
+    path = battle(tmp_path, unit("men", "a", "humans/human", 10, extra=STANDARD + ", rules: [Icon of Divine Wrath]"),
+                  unit("gobs", "b", "goblins/goblin", 30))
+    p = Probe("wfb3", path, dice={"spell_d3": [3], "spell_damage": [3, 3, 2]}, active="a")
+    p("magic_phase")
+    assert p.logged("magic missile hits") == [["gobs", 3, 2]]
+    p("drop_standards", r="men", captors=[p.unit["gobs"]])
+    p("magic_phase")
+    assert len(p.logged("the standard casts")) == 1
+
+
+def test_l2918_the_bane_banner_routs_a_unit_that_fails_its_magic_save(tmp_path: Path) -> None:
+    # L2918, L2389: the army standard's cause cowardly flight at 24": the Goblins (WP 5)
+    # save on 2D6 <= 5; 6 + 6 fails and they rout; 1 + 2 saves.
+    hero = unit("bearer", "a", "psychology/human_hero", 10, models=1, files=1,
+                extra=", rules: [Army Standard, Bane Banner]")
+    path = battle(tmp_path, hero, unit("gobs", "b", "goblins/goblin", 30))
+    p = Probe("wfb3", path, dice={"magic_save": [6, 6]}, active="a")
+    p("magic_phase")
+    assert p.logged("the standard casts") == [["bearer", "gobs"]]
+    assert p.logged("routs under the spell") == [["gobs"]]
+    q = Probe("wfb3", path, dice={"magic_save": [1, 2]}, active="a")
+    q("magic_phase")
+    assert q.logged("resists the spell") == [["gobs"]] and q.logged("routs under the spell") == []
