@@ -10,6 +10,7 @@ from pathlib import Path
 
 from helpers.aos4_probe import Probe
 from helpers.wfb3_battle import battle, unit
+from helpers.wfb3_world import World, u
 
 F = Fraction
 STANDARD = ", command: {standard: true}"
@@ -61,3 +62,25 @@ def test_l2918_the_bane_banner_routs_a_unit_that_fails_its_magic_save(tmp_path: 
     q = Probe("wfb3", path, dice={"magic_save": [1, 2]}, active="a")
     q("magic_phase")
     assert q.logged("resists the spell") == [["gobs"]] and q.logged("routs under the spell") == []
+
+
+def test_l2919_the_amuletic_standard_saves_on_10_and_nullifies_magic_missiles(tmp_path: Path) -> None:
+    # L2919: the army standard's bearer and the unit he is with have a magic save of 10
+    # (33 of 36, instead of the Men's WP 7: 21 of 36); spells without a save, magic missiles
+    # among them, are nullified; unstable troops meeting the unit test at once, at -2.
+    w = World(tmp_path, [u("men", "a", 36, 10), u("bearer", "a", 36, 8, "psychology/human_hero", models=1, files=1,
+                                                  rules=["Army Standard", "Amuletic Standard"]),
+                         u("wiz", "b", 36, 20, "psychology/wizard", models=1, files=1, facing=180),
+                         u("ghosts", "b", 30, 12, "psychology/skeleton", facing=180)])
+    assert w.passes("magic_save", target="men") == F(21, 36)
+    men, bearer = w.unit("men"), w.unit("bearer")
+    bearer.leader = men
+    men.followers.append(bearer)
+    assert w.passes("magic_save", target="men") == F(33, 36)
+    assert w.passes("magic_save", target="bearer") == F(33, 36)
+    w.call("start_wizards")
+    w.call("cast_spell", {"spell_count": [1]}, s="fire_ball", w="wiz", target="men")
+    assert w.logs("the magic is nullified") == [["men"]] and w.logs("magic missile hits") == []
+    w.call("warded_contact", {"instability_roll": [3]}, u="ghosts", t="men")
+    # a 3, less 2: the first row of the table, ebbing (L2977)
+    assert "ebbing" in w.unit("ghosts").statuses
