@@ -84,3 +84,19 @@ def test_l2919_the_amuletic_standard_saves_on_10_and_nullifies_magic_missiles(tm
     w.call("warded_contact", {"instability_roll": [3]}, u="ghosts", t="men")
     # a 3, less 2: the first row of the table, ebbing (L2977)
     assert "ebbing" in w.unit("ghosts").statuses
+
+
+def test_l1165_a_sub_commander_lends_his_bonus_to_his_own_race_within_his_range(tmp_path: Path) -> None:
+    # L1165: the General's bonus, within the 2D6" rolled before the game (here 11, then 7:
+    # the sub-commander stands 10" away) and to units of his race only (L1166): men (Ld 7)
+    # near a Ld 10+3 sub-commander test on 10; a Dwarf sub-commander does not reach them, an
+    # undead one reaches any race.
+    def world(rng: int, race: str = "HUMAN", keywords: tuple[str, ...] = ()) -> World:
+        sub = u("sub", "b", 36, 50, "psychology/human_hero", models=1, files=1, keywords=["HUMAN", *keywords],
+                rules=[f"Sub-Commander ({rng}, {race})", "Leader Bonus (3, 2, 3, 3)"])
+        return World(tmp_path, [u("gobs", "a", 36, 10, "goblins/goblin"),
+                                u("men", "b", 36, 40, "humans/human", facing=180, keywords=["HUMAN"]), sub])
+    assert world(11).call("rout_value", u="men") == 10
+    assert world(7).call("rout_value", u="men") == 7
+    assert world(11, "DWARF").call("rout_value", u="men") == 7
+    assert world(11, "DWARF", ("UNDEAD",)).call("rout_value", u="men") == 10
