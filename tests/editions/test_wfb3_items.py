@@ -100,3 +100,18 @@ def test_l1165_a_sub_commander_lends_his_bonus_to_his_own_race_within_his_range(
     assert world(7).call("rout_value", u="men") == 7
     assert world(11, "DWARF").call("rout_value", u="men") == 7
     assert world(11, "DWARF", ("UNDEAD",)).call("rout_value", u="men") == 10
+
+
+WOOD = {"id": "wood", "kind": "forest", "name": "Wood", "at": {"x": 56, "y": 36}, "size": {"w": 12, "h": 12},
+        "effects": ["Wood"]}
+
+
+def test_l1245_foresters_move_through_woods_at_full_rate_but_make_no_reserve_move_there(tmp_path: Path) -> None:
+    # L1245: M4 in a wood: 2" for others (L145), 4" for foresters; and no reserve move in it.
+    w = World(tmp_path, [u("f", "a", 56, 36, models=5, files=5, rules=["Foresters"]),
+                         u("m", "a", 56, 32, models=5, files=5),
+                         u("o", "a", 20, 10, models=5, files=5, rules=["Foresters"]), u("b", "b", 10, 46, facing=180)],
+              battlefield={"width": 72, "depth": 48, "terrain": [WOOD]})
+    assert w.call("move_rate", u="f") == 4 and w.call("move_rate", u="m") == 2
+    assert w.call("may_reserve", u="f") is False and w.call("may_reserve", u="m") is True
+    assert w.call("may_reserve", u="o") is True
