@@ -226,3 +226,19 @@ def test_l2863_enchanted_arrows_wound_the_undead_without_a_save(tmp_path: Path) 
     assert bows(keywords=["UNDEAD"]).volley(10)[1] == F(1, 2)
     assert bows(keywords=["ETHEREAL"]).volley(10)[1] == F(1, 2)
     assert bows().volley(10)[1] == F(1, 8)
+
+
+def test_l1233_l1234_falconers_cast_hawks_and_fight_with_them(tmp_path: Path) -> None:
+    # L1233: a hawk is a 24" missile at BS 5 (a 2 to hit, 5/6; 12" is within half range) and
+    # S 2 (against T3 a 5, 1/3), the 4 save (1/2): 5/36. L1234: in close combat a hawk's
+    # attack for each falconer fighting, WS 5 against 3 (a 3, 2/3) and S 2 (1/3), the save:
+    # 1/9; the falconers' own blows as before (1/3 x 1/2 x 1/2).
+    w = Duel(tmp_path, a={"profile": "missile_troops/falconer"}, b=ARMOURED)
+    weapon, chance = w.volley(12)
+    assert weapon.name == "hawk" and chance == F(5, 36)
+    assert w.damage() == F(1, 12)
+    w.status("a", "hawking")
+    assert w.damage() == F(2, 3) * F(1, 3) * F(1, 2)
+    v = Duel(tmp_path, a={"profile": "missile_troops/falconer"}, b=ARMOURED)
+    v.call("struck_by", [1] * 20, c="a", foe="b", n=5)
+    assert [e.attacks for e in v.events if e.kind == "attacks"] == [5, 5]
