@@ -242,3 +242,34 @@ def test_l1233_l1234_falconers_cast_hawks_and_fight_with_them(tmp_path: Path) ->
     v = Duel(tmp_path, a={"profile": "missile_troops/falconer"}, b=ARMOURED)
     v.call("struck_by", [1] * 20, c="a", foe="b", n=5)
     assert [e.attacks for e in v.events if e.kind == "attacks"] == [5, 5]
+
+
+def test_l2014_fire_arrows_fly_half_as_far_and_burn_the_flammable(tmp_path: Path) -> None:
+    # L2014: a bow with fire arrows reaches 12" (24 halved); L2017: +1 S against a flammable
+    # target: at 5" (within half range) a 4 to hit (1/2), S4 against T3 (2/3), the 4 save
+    # (1/2): 1/6; no fire after moving this turn (Move or Fire).
+    w = Duel(tmp_path, a={"profile": "missile_troops/fire_archer"}, b={"rules": ["Flammable"], **ARMOURED})
+    assert w.call("shooting_attacks", attacker="a", target="b", inches=13) == []
+    assert w.volley(5)[1] == F(1, 6)
+    n = Duel(tmp_path, a={"profile": "missile_troops/fire_archer"}, b=ARMOURED)
+    assert n.volley(5)[1] == F(1, 8)
+    n.status("a", "has_moved")
+    assert n.call("shooting_attacks", attacker="a", target="b", inches=5) == []
+
+
+def test_l2043_troops_afraid_of_fire_test_for_panic_when_attacked_by_fire(tmp_path: Path) -> None:
+    # L2011, L2043: attacked by flaming brands (five blows, all missing), the wolves take a
+    # panic test: Cl 7, 6 + 6 fails and they rout from the fire; blows without fire, no test.
+    w = Duel(tmp_path, a={"rules": ["Flaming Brands"]}, b={"rules": ["Afraid of Fire"]})
+    w.engage()
+    # (routing from the combat, they suffer the free hacks of L552: all 1s)
+    w.call("struck_by", [1, 1, 1, 1, 1, 6, 6] + [1] * 40, c="a", foe="b", n=5)
+    assert w.logs("routs from the fire") == [["b"]] and "routing" in w.unit("b").statuses
+    p = Duel(tmp_path, b={"rules": ["Afraid of Fire"]})
+    p.engage()
+    p.call("struck_by", [1, 1, 1, 1, 1, 6, 6], c="a", foe="b", n=5)
+    assert p.logs("routs from the fire") == [] and "routing" not in p.unit("b").statuses
+    # fire arrows shot at them: the same test (a volley of misses, then 6 + 6)
+    f = Duel(tmp_path, a={"profile": "missile_troops/fire_archer"}, b={"rules": ["Afraid of Fire"]})
+    f.call("shoot", [1] * 10 + [6, 6], u="a", t="b", inches=5)
+    assert f.logs("routs from the fire") == [["b"]]
