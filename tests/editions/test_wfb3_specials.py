@@ -273,3 +273,13 @@ def test_l2043_troops_afraid_of_fire_test_for_panic_when_attacked_by_fire(tmp_pa
     f = Duel(tmp_path, a={"profile": "missile_troops/fire_archer"}, b={"rules": ["Afraid of Fire"]})
     f.call("shoot", [1] * 10 + [6, 6], u="a", t="b", inches=5)
     assert f.logs("routs from the fire") == [["b"]]
+
+
+def test_l1307_l1311_poisoned_wind_globes_are_s4_grenades_with_no_save(tmp_path: Path) -> None:
+    # L1307: thrown as grenades (the D20 lands it on 13-19, 7/20); L1310: S4 (against T3 a 3,
+    # 2/3) and no save, even for heavy armour and shield: 7/30; not after moving (L1043).
+    w = Duel(tmp_path, a={"profile": "missile_troops/globe_carrier"}, b=ARMOURED)
+    globe = w.unit("a").weapons[0]
+    assert w.damage("grenade_attack", weapon=globe, inches=4) == F(7, 20) * F(2, 3)
+    w.status("a", "has_moved")
+    assert w.call("shooting_attacks", attacker="a", target="b", inches=4) == []
