@@ -115,3 +115,59 @@ def test_l1245_foresters_move_through_woods_at_full_rate_but_make_no_reserve_mov
     assert w.call("move_rate", u="f") == 4 and w.call("move_rate", u="m") == 2
     assert w.call("may_reserve", u="f") is False and w.call("may_reserve", u="m") is True
     assert w.call("may_reserve", u="o") is True
+
+
+def _wizard(**spec: object) -> dict:
+    return u("wiz", "a", 36, 10, "psychology/wizard", models=1, files=1, **spec)
+
+
+def _men(y: float = 30) -> dict:
+    return u("men", "b", 36, y, "humans/human", facing=180)
+
+
+def test_l2872_a_wizard_reads_a_scroll_for_1_point_and_it_is_gone(tmp_path: Path) -> None:
+    # L2872: a level 2 wizard reads the level 4 Blast from his scroll: 1 magic point, no test,
+    # D6 (2) S8 hits (each a 2 against T3: 6, 6); the spell is then gone, and he casts as usual.
+    w = World(tmp_path, [_wizard(rules=["Spell (dispirit)", "Scroll (blast)"]), _men()])
+    w.call("start_wizards")
+    w.call("magic_phase_casts", {"spell_d6": [2], "spell_damage": [6, 6]}, side="a")
+    assert w.logs("reads a scroll") == [["wiz", "blast", "men"]] and w.logs("casts") == []
+    assert w.state.counters[("magic_points", "wiz")] == 19 and w.unit("men").models == 8
+    assert w.call("scroll_spells", w="wiz") == []
+    w.call("magic_phase_casts", {"magic_save": [6, 6]}, side="a")
+    assert w.logs("casts") == [["wiz", "dispirit", "men"]]
+
+
+def test_l2882_a_ring_casts_its_spell_and_may_run_out_from_the_second_use(tmp_path: Path) -> None:
+    # L2881: a hero (no wizard) casts the ring's Blast: D6 (1) S8 hit, a 2 against T3 (6);
+    # L2882: the second use first rolls a D6, and a 6 spends the ring.
+    path = battle(tmp_path, unit("hero", "a", "psychology/human_hero", 10, models=1, files=1,
+                                 extra=", rules: [Ring (blast)]"),
+                  unit("gobs", "b", "goblins/goblin", 30))
+    p = Probe("wfb3", path, dice={"spell_d6": [1], "spell_damage": [6], "ring_power": [6]}, active="a")
+    p("magic_phase")
+    assert p.logged("casts with a ring") == [["hero", "blast", "gobs"]] and p.unit["gobs"].models == 9
+    p("magic_phase")
+    assert p.logged("the ring is spent") == [["hero"]] and len(p.logged("casts with a ring")) == 1
+    p("magic_phase")
+    assert len(p.logged("the ring is spent")) == 1
+
+
+def test_l2917_an_arcane_standard_is_a_reservoir_of_doubled_points_that_always_casts(tmp_path: Path) -> None:
+    # L2917: 5 points placed before the battle make a reservoir of 10; a wizard within 12"
+    # casts Dispirit (2 points) from it with no casting test although his own 4 points are
+    # under 12; the men save on 6 + 6: failed. Out of reach, he tests (and 6 + 6 fails).
+    bearer = u("bearer", "a", 40, 10, "psychology/human_hero", models=1, files=1,
+               rules=["Army Standard", "Arcane Standard (5)"])
+    w = World(tmp_path, [_wizard(values={"magic_level": 2, "power_level": 4}), bearer, _men()])
+    w.call("start_wizards")
+    w.state.fire(w.env(), "start_of_battle")
+    assert w.state.counters[("arcane_points", "bearer")] == 10
+    assert w.call("cast_spell", {"magic_save": [6, 6]}, w="wiz", s="dispirit", target="men") is True
+    assert w.logs("draws on the arcane standard") == [["wiz", 2]] and w.tests("casting_test") == []
+    assert w.state.counters[("arcane_points", "bearer")] == 8 and w.state.counters[("magic_points", "wiz")] == 4
+    far = World(tmp_path, [_wizard(values={"magic_level": 2, "power_level": 4}),
+                           u("bearer", "a", 70, 40, "psychology/human_hero", models=1, files=1,
+                             rules=["Army Standard", "Arcane Standard (5)"]), _men()])
+    far.call("start_wizards")
+    assert far.call("cast_spell", {"casting_test": [6, 6]}, w="wiz", s="dispirit", target="men") is False
