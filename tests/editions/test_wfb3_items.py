@@ -11,6 +11,7 @@ from pathlib import Path
 from helpers.aos4_probe import Probe
 from helpers.wfb3_battle import battle, unit
 from helpers.wfb3_world import World, u
+from rules_run.engine.builtins import BUILTINS
 
 F = Fraction
 STANDARD = ", command: {standard: true}"
@@ -171,3 +172,52 @@ def test_l2917_an_arcane_standard_is_a_reservoir_of_doubled_points_that_always_c
                              rules=["Army Standard", "Arcane Standard (5)"]), _men()])
     far.call("start_wizards")
     assert far.call("cast_spell", {"casting_test": [6, 6]}, w="wiz", s="dispirit", target="men") is False
+
+
+def _engage(w: World, a: str, b: str) -> None:
+    w.unit(a).engaged.append(w.unit(b))
+    w.unit(b).engaged.append(w.unit(a))
+
+
+def _distance(w: World, a: str, b: str) -> float:
+    return BUILTINS["distance"](w.state, w.env(), None, w.unit(a), w.unit(b))
+
+
+def test_l1915_l1916_a_unit_withdraws_from_combat_and_may_be_caught(tmp_path: Path) -> None:
+    # L1915: the Men (M4) turn and move 8" away, then a Ld test (7: 3 + 3 passes). L1916:
+    # the Goblins (M5 here) pursue 10": they catch them, strike one free hack (all 1s) and
+    # the Men rout whatever their test; Goblins holding back (Ld 5: 1 + 1) do not pursue,
+    # and the Men stand.
+    units = [u("men", "a", 36, 10, rules=["Voluntary Withdrawal"]),
+             u("gobs", "b", 36, 12.2, "goblins/goblin", facing=180, characteristics={"M": 5})]
+    orders = [{"round": 1, "side": "a", "unit": "men", "decision": "withdrawal_choice", "choose": "withdraw"}]
+    w = World(tmp_path, units, orders=orders)
+    _engage(w, "men", "gobs")
+    w.call("withdraw", {"withdrawal_test": [3, 3], "free_hack": [1] * 10, "to_wound": [1] * 10}, u="men")
+    assert w.logs("withdraws from the combat") == [["men"]] and w.logs("pursues") == [["gobs", "men"]]
+    assert w.logs("strikes a free hack") != [] and w.logs("routs as it withdraws") == [["men"]]
+    assert "routing" in w.unit("men").statuses and "pursuing" in w.unit("gobs").statuses
+    h = World(tmp_path, units, orders=orders + [{"round": 1, "side": "b", "unit": "gobs", "decision": "pursuit_choice", "choose": "hold"}])
+    _engage(h, "men", "gobs")
+    h.call("withdraw", {"withdrawal_test": [3, 3], "pursuit_restraint_test": [1, 1]}, u="men")
+    assert h.logs("holds back from the pursuit") == [["gobs"]] and "routing" not in h.unit("men").statuses
+    assert _distance(h, "men", "gobs") >= 8
+    # a failed test routs them where they stand
+    f = World(tmp_path, units, orders=orders + [{"round": 1, "side": "b", "unit": "gobs", "decision": "pursuit_choice", "choose": "hold"}])
+    _engage(f, "men", "gobs")
+    f.call("withdraw", {"withdrawal_test": [6, 6], "pursuit_restraint_test": [1, 1]}, u="men")
+    assert f.logs("routs as it withdraws") == [["men"]]
+
+
+def test_l1936_a_unit_obliged_to_reform_may_retire_instead(tmp_path: Path) -> None:
+    # L1936: unformed, the Men retire a normal move (4") away from the Goblins and stay
+    # unformed; a unit without the option reforms.
+    units = [u("men", "a", 36, 10, rules=["Retire and Reform"]), u("gobs", "b", 36, 30, "goblins/goblin", facing=180)]
+    orders = [{"round": 1, "side": "a", "unit": "men", "decision": "retire_choice", "choose": "retire"}]
+    w = World(tmp_path, units, orders=orders)
+    before = _distance(w, "men", "gobs")
+    assert w.call("retires", u="men") is True
+    assert _distance(w, "men", "gobs") == before + 4
+    assert w.logs("retires to reform") == [["men"]]
+    plain = World(tmp_path, [u("men", "a", 36, 10), u("gobs", "b", 36, 30, "goblins/goblin", facing=180)])
+    assert plain.call("retires", u="men") is False
