@@ -283,3 +283,14 @@ def test_l1307_l1311_poisoned_wind_globes_are_s4_grenades_with_no_save(tmp_path:
     assert w.damage("grenade_attack", weapon=globe, inches=4) == F(7, 20) * F(2, 3)
     w.status("a", "has_moved")
     assert w.call("shooting_attacks", attacker="a", target="b", inches=4) == []
+
+
+def test_l1273_levies_cost_2_less_and_may_fall_under_the_half_equipment_price(tmp_path: Path) -> None:
+    # L1273: a Human warrior (5, light armour and shield 2 + 1 at full price) costs 8; a levy
+    # 3, and below 5 its equipment is at half (L1275): 3 + 1.5 = 4.5; a Goblin levy 1 (2.5 - 2,
+    # never below 1).
+    w = Duel(tmp_path, a={"profile": "humans/human_warrior"}, b={"profile": "humans/human_warrior", "rules": ["Levies"]})
+    assert w.call("trooper_points", u="a") == 8
+    assert w.call("trooper_points", u="b") == F(9, 2)
+    g = Duel(tmp_path, a={"profile": "goblins/goblin", "rules": ["Levies"]})
+    assert g.call("basic_points", x="a") == 1
