@@ -221,3 +221,37 @@ def test_l1936_a_unit_obliged_to_reform_may_retire_instead(tmp_path: Path) -> No
     assert w.logs("retires to reform") == [["men"]]
     plain = World(tmp_path, [u("men", "a", 36, 10), u("gobs", "b", 36, 30, "goblins/goblin", facing=180)])
     assert plain.call("retires", u="men") is False
+
+
+ENGINE_BASE = {"w": 30.48, "d": 30.48}
+
+
+def _block(uid: str, y: float, models: int, profile: str = "goblins/goblin") -> dict:
+    return u(uid, "humans", 36, y, profile, models=models, files=6, base=ENGINE_BASE)
+
+
+def _engine(uid: str, profile: str, **spec: object) -> dict:
+    return u(uid, "goblins", 36, 40, f"war_engines/{profile}", facing=180, models=3, files=3, **spec)
+
+
+def test_l1216_l1218_a_bombardier_lays_the_engines_of_his_battery(tmp_path: Path) -> None:
+    # L1217: a bolt thrower within half its range hits on 4 (1/2), with him on 3 (2/3).
+    b = World(tmp_path, [_engine("bolt", "human_bolt_thrower", rules=["Bombardiers"]), _block("gob", 20, 18)])
+    assert b.exact("bolt_to_hit", inches=24, longest=48, engine="bolt").probability(True) == F(2, 3)
+    assert b.exact("bolt_to_hit", inches=24, longest=48).probability(True) == F(1, 2)
+    # L1216: a stone thrower rolls 2D20, the better of 5 and 15 on target (13+); two misses
+    # (3 and 4) deviate toward the 4, 2D6 (1 + 2) less 2: 1".
+    s = World(tmp_path, [_engine("st", "goblin_stone_thrower", rules=["Bombardiers"]), _block("gob", 10, 24)])
+    s.call("fire_template", {"engine_d20": [5, 15], "D4": [1] * 4, "*": [1] * 40}, m="st", t="gob")
+    assert s.logs("deviates") == []
+    s.call("fire_template", {"engine_d20": [3, 4], "deviation_distance": [1, 2], "*": [1] * 40}, m="st", t="gob")
+    assert s.logs("deviates") == [["st", 4, 1]]
+    # L1218: a cannon's hits take 1 wound more: 2 ranks of Ogres (W3), two hits a rank, each
+    # damaging (6s) with D4 = 1: 4 wounds without him (one Ogre), 8 with him (two).
+    def cannon(*rules: str) -> World:
+        return World(tmp_path, [_engine("gun", "human_cannon", rules=list(rules)),
+                                _block("ogres", 40 - 0.3937 - 8 - 1.2, 12, "psychology/ogre")])
+    plain, laid = cannon(), cannon("Bombardiers")
+    for w in (plain, laid):
+        w.call("fire_line", {"D4": [1] * 8, "*": [6] * 40}, m="gun", t="ogres")
+    assert plain.unit("ogres").models == 11 and laid.unit("ogres").models == 10
