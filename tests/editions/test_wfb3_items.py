@@ -10,7 +10,7 @@ from pathlib import Path
 
 from helpers.aos4_probe import Probe
 from helpers.wfb3_battle import battle, unit
-from helpers.wfb3_world import World, u
+from helpers.wfb3_world import Duel, World, u
 from rules_run.engine.builtins import BUILTINS
 
 F = Fraction
@@ -255,3 +255,32 @@ def test_l1216_l1218_a_bombardier_lays_the_engines_of_his_battery(tmp_path: Path
     for w in (plain, laid):
         w.call("fire_line", {"D4": [1] * 8, "*": [6] * 40}, m="gun", t="ogres")
     assert plain.unit("ogres").models == 11 and laid.unit("ogres").models == 10
+
+
+def test_l2868_l2870_one_shot_magic_arrows(tmp_path: Path) -> None:
+    # L2868: a hail arrow takes the place of one of ten bows' shots and becomes 3D6 (4 + 5 + 6
+    # = 15) arrows at the unit: 9 + 15 shots, all hitting (6s) and wounding; it is then spent.
+    # L2869: a potent arrow hits (6), S10 against an Ogre's T5 (a 2: 6), no save, D4 (3)
+    # wounds: one Ogre slain. L2870: a far flight arrow reaches 48" with a bow of 24".
+    h = Duel(tmp_path, a={"profile": "missile_troops/bowman", "rules": ["Hail"]}, b={"models": 40, "files": 10})
+    h.call("volley", [4, 5, 6] + [6] * 200, u="a", t="b", w=h.unit("a").weapons[0], shots=10, inches=10)
+    assert [e.attacks for e in h.events if e.kind == "attacks"] == [15, 9]
+    assert h.logs("looses a magic arrow") == [["a", "Hail"]] and h.call("arrows_left", u="a", arrow="Hail") == 0
+    p = Duel(tmp_path, a={"profile": "missile_troops/bowman", "rules": ["Potency"]},
+             b={"profile": "psychology/ogre", "models": 4, "files": 4})
+    p.call("volley", {"to_hit_missile": [6] + [1] * 9, "wound_at": [6], "potency_wounds": [3]},
+           u="a", t="b", w=p.unit("a").weapons[0], shots=10, inches=10)
+    assert p.unit("b").models == 3
+    def far(y: float) -> World:
+        return World(tmp_path, [u("a", "a", 36, 5, "missile_troops/bowman", rules=["Far Flight"]),
+                                u("b", "b", 36, y, facing=180)], battlefield={"width": 72, "depth": 72})
+    f = far(45)
+    f.call("far_flight_shot", [1] * 5, u="a")
+    assert f.logs("looses a magic arrow") == [["a", "Far Flight"]]
+    assert [e.attacks for e in f.events if e.kind == "attacks"] == [1]
+    f.call("far_flight_shot", [1] * 5, u="a")
+    assert len(f.logs("looses a magic arrow")) == 1
+    for y in (20, 60):   # within the bow's 24", or beyond 48"
+        n = far(y)
+        n.call("far_flight_shot", u="a")
+        assert n.logs("looses a magic arrow") == []
