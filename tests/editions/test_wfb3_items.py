@@ -284,3 +284,26 @@ def test_l2868_l2870_one_shot_magic_arrows(tmp_path: Path) -> None:
         n = far(y)
         n.call("far_flight_shot", u="a")
         assert n.logs("looses a magic arrow") == []
+
+
+def test_l1680_a_kamikaze_guides_the_rocket_onto_its_target(tmp_path: Path) -> None:
+    # L1680: 5D6 = 10 lands the rocket 7.6" short of the Goblins' front (the crew at y 30,
+    # their ranks at y 7.6..12.4); the kamikaze's 2D6 (4 + 4) guides it onto them: 2D6 (11)
+    # S5 hits. L1679: without a volunteer left the rocket lands short, clear of them; a
+    # bombardier's 3" (L1219) brings it 4.6" from their front, where its dispersal reaches
+    # ten models (L1671).
+    def world(*rules: str) -> World:
+        sky = u("sky", "goblins", 36, 30, "war_engines/goblin_skyrocket", facing=180, models=2, files=2, rules=list(rules))
+        return World(tmp_path, [sky, _block("gob", 10, 24)])
+    w = world("Rocket Kamikaze (1)")
+    dice = {"rocket_flight": [2] * 5, "kamikaze_guidance": [4, 4], "rocket_hits": [5, 6], "D4": [1] * 11, "*": [6] * 80}
+    w.call("fire_rocket", dice, m="sky", t="gob")
+    assert w.logs("a kamikaze guides the rocket") == [["sky", 8]]
+    assert [e.attacks for e in w.events if e.kind == "attacks"] == [11]
+    assert w.call("guide_rocket", m="sky", spot=None, t="gob") is None   # none left: no guiding
+    spent = world("Rocket Kamikaze (0)")
+    spent.call("fire_rocket", {"rocket_flight": [2] * 5, "*": [6] * 80}, m="sky", t="gob")
+    assert spent.logs("a kamikaze guides the rocket") == [] and [e.attacks for e in spent.events if e.kind == "attacks"] == []
+    b = world("Bombardiers")
+    b.call("fire_rocket", {"rocket_flight": [2] * 5, "*": [6] * 80}, m="sky", t="gob")
+    assert [e.attacks for e in b.events if e.kind == "attacks"] == [10]
