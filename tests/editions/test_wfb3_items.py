@@ -307,3 +307,20 @@ def test_l1680_a_kamikaze_guides_the_rocket_onto_its_target(tmp_path: Path) -> N
     b = world("Bombardiers")
     b.call("fire_rocket", {"rocket_flight": [2] * 5, "*": [6] * 80}, m="sky", t="gob")
     assert [e.attacks for e in b.events if e.kind == "attacks"] == [10]
+
+
+WAGONS = {"id": "laager", "kind": "obstacle", "name": "Wagons", "at": {"x": 30, "y": 29.5}, "size": {"w": 20, "h": 1},
+          "effects": ["Wagons"]}
+
+
+def test_l1750_wagons_are_soft_cover_and_a_defended_obstacle(tmp_path: Path) -> None:
+    # L1750: longbowmen shooting at men behind the wagons: soft cover (-1, L1449); men
+    # charged at the wagons fight behind an obstacle (L485).
+    w = World(tmp_path, [u("a", "a", 30, 10, "humans/longbowman"), u("b", "b", 30, 30.5, facing=180)],
+              battlefield={"width": 72, "depth": 48, "terrain": [WAGONS]})
+    assert w.call("cover_of", shooter="a", target="b") == 1
+    c = World(tmp_path, [u("a", "a", 30, 26), u("b", "b", 30, 30.5, facing=180)],
+              battlefield={"width": 72, "depth": 48, "terrain": [WAGONS]})
+    c.unit("a").gain_status("charged", None, c.runtime.status_instance("charged", {}))
+    c.call("combat_ground", c="b", foe="a")
+    assert "behind_obstacle" in c.unit("b").statuses
