@@ -324,3 +324,35 @@ def test_l1750_wagons_are_soft_cover_and_a_defended_obstacle(tmp_path: Path) -> 
     c.unit("a").gain_status("charged", None, c.runtime.status_instance("charged", {}))
     c.call("combat_ground", c="b", foe="a")
     assert "behind_obstacle" in c.unit("b").statuses
+
+
+def test_l1878_l1879_an_archer_wedge_stands_until_charged(tmp_path: Path) -> None:
+    # L1878: the wedge does not move; L1879: charged, it falls into a line and moves again.
+    w = Duel(tmp_path, a={"profile": "missile_troops/bowman", "rules": ["Archer Wedge"]})
+    assert w.call("may_move", u="a") is False
+    w.state.fire(w.env(), "declare_charge", {"u": w.unit("b"), "t": w.unit("a")})
+    assert "wedge_broken" in w.unit("a").statuses and w.call("in_archer_wedge", u="a") is False
+
+
+def test_l2969_saga_animosity_is_animosity_against_norse_friends(tmp_path: Path) -> None:
+    # L2969-L2970: Norsemen suffer animosity against friendly Norse (their rival NORSE).
+    w = World(tmp_path, [u("clan", "a", 36, 10, keywords=["NORSE"], rules=["Saga Animosity"]),
+                         u("kin", "a", 36, 16, keywords=["NORSE"]), u("foe", "b", 36, 40, facing=180)])
+    assert w.runtime.has_rule(w.env(), w.unit("clan"), "Animosity")
+    assert [r.id for r in w.call("rivals", u="clan")] == ["kin"]
+
+
+def test_l2948_an_army_allies_alignments_one_step_apart_and_evil_with_none(tmp_path: Path) -> None:
+    # L2948: Good with Neutral may ally; Good with Evil may not, nor Evil with Chaos; the
+    # battle does not begin.
+    import pytest
+    from rules_run.diagnostics import InterpreterError
+
+    def army(x: str, y: str) -> World:
+        return World(tmp_path, [u("p", "a", 20, 10, rules=[f"Alignment ({x})"]), u("q", "a", 50, 10, rules=[f"Alignment ({y})"]),
+                                u("foe", "b", 36, 40, facing=180, rules=["Alignment (Chaos)"])])
+    army("Good", "Neutral").state.fire(army("Good", "Neutral").env(), "start_of_battle")
+    for x, y in (("Good", "Evil"), ("Evil", "Chaos"), ("Law", "Neutral")):
+        w = army(x, y)
+        with pytest.raises(InterpreterError, match="allies only alignments one step apart"):
+            w.state.fire(w.env(), "start_of_battle")
