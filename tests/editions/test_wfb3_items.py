@@ -356,3 +356,28 @@ def test_l2948_an_army_allies_alignments_one_step_apart_and_evil_with_none(tmp_p
         w = army(x, y)
         with pytest.raises(InterpreterError, match="allies only alignments one step apart"):
             w.state.fire(w.env(), "start_of_battle")
+
+
+def test_l1263_l1268_kamikaze_bombers_run_at_an_enemy_within_8_inches(tmp_path: Path) -> None:
+    # L1263: revealed with the Goblins 6" off; L1264: a 4 reaches them; L1268: the 2"
+    # template over their centre, one S6 hit on each model under it (against T3 a 2: 6s),
+    # no save. Farther than 8": nothing. L1265: a 1 and then a 2: the fuse goes out, and
+    # he tries again in a following turn only.
+    def world(y: float) -> World:
+        return World(tmp_path, [u("ninjas", "a", 36, 10, rules=["Kamikaze Bombers (1)"]),
+                                u("gobs", "b", 36, y, "goblins/goblin", facing=180, models=20, files=10)])
+    w = world(17)
+    w.call("release_bombers", {"bomber_run": [4], "*": [6] * 40}, u="ninjas")
+    assert w.logs("a kamikaze runs at the enemy") == [["ninjas", "gobs"]]
+    [hits] = [e.attacks for e in w.events if e.kind == "attacks"]
+    assert hits == 8 and w.unit("gobs").models == 12   # four files of two ranks under it
+    w.call("release_bombers", u="ninjas")
+    assert len(w.logs("a kamikaze runs at the enemy")) == 1   # he is spent
+    far = world(30)
+    far.call("release_bombers", u="ninjas")
+    assert far.logs("a kamikaze runs at the enemy") == []
+    f = world(17)
+    f.call("release_bombers", {"bomber_run": [1], "bomber_mishap": [2]}, u="ninjas")
+    assert f.logs("the fuse goes out") == [["ninjas"]]
+    f.call("release_bombers", u="ninjas")
+    assert len(f.logs("a kamikaze runs at the enemy")) == 1
