@@ -381,3 +381,24 @@ def test_l1263_l1268_kamikaze_bombers_run_at_an_enemy_within_8_inches(tmp_path: 
     assert f.logs("the fuse goes out") == [["ninjas"]]
     f.call("release_bombers", u="ninjas")
     assert len(f.logs("a kamikaze runs at the enemy")) == 1
+
+
+def test_l1253_l1257_goblin_fanatics_whirl_through_the_enemy_and_die_on_a_double(tmp_path: Path) -> None:
+    # L1253: the Men 6" off release the fanatic, 2D6 (3 + 4 = 7") at them; L1254: the Men
+    # in its path take D6 (4) S5 hits, a 2 against T3 (6s), no save: four slain. L1257: in
+    # the Goblins' next movement phase a double (2 + 2) kills it. L1301: a censer's hits
+    # are S4.
+    w = World(tmp_path, [u("gobs", "a", 36, 10, "goblins/goblin", rules=["Goblin Fanatics (1)"]),
+                         u("men", "b", 36, 16, facing=180)], battlefield={"width": 72, "depth": 48})
+    w.state.active_side = "b"
+    w.call("whirl", {"whirl_move": [3, 4], "whirl_hits": [4], "wound_at": [6] * 4}, u="gobs", kind="Goblin Fanatics", strength=5)
+    assert w.logs("releases a whirler") == [["gobs", "men"]] and w.logs("whirls through") == [["gobs", "men", 4]]
+    assert w.unit("men").models == 6 and len(w.call("loose_whirlers", u="gobs")) == 1
+    w.state.active_side = "a"
+    w.state.phase = "movement_phase"
+    w.call("whirl", {"whirl_move": [2, 2]}, u="gobs", kind="Goblin Fanatics", strength=5)
+    assert w.logs("is slain by its own whirling") == [["gobs"]] and w.call("loose_whirlers", u="gobs") == []
+    c = World(tmp_path, [u("rats", "a", 36, 10, "goblins/goblin", rules=["Plague Censer Bearers (1)"]),
+                         u("men", "b", 36, 16, facing=180)], battlefield={"width": 72, "depth": 48})
+    c.call("whirl", {"whirl_move": [3, 4], "whirl_hits": [1], "wound_at": [3]}, u="rats", kind="Plague Censer Bearers", strength=4)
+    assert [e.args["strength"] for e in c.events if e.kind == "test" and e.rule == "wound_at"] == [4]
