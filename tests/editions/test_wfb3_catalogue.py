@@ -2,7 +2,7 @@
 the digest numbers (/work/shared/digests/wfb3-seed003.md section 9, #1-160), each mapped to
 the name the ruleset declares it by, must be listed by `rules-check --coverage`, each citing
 its 003 line, as implemented or not simulated with its reason; at least 120 are implemented
-(issue 17)."""
+(issue 17: 123 today, the floor this test keeps)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ CATALOGUE: dict[int, str] = {
     160: "Burning Buildings",
 }
 
-IMPLEMENTED_AT_LEAST = 120
+IMPLEMENTED_AT_LEAST = 123
 
 
 
