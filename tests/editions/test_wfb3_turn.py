@@ -251,14 +251,30 @@ def test_l2972_an_unstable_unit_pushed_back_tests_for_instability(tmp_path: Path
 
 def test_the_pitched_battle_plays_to_the_end_with_its_psychology_and_magic() -> None:
     # L67-L76, L2136-L2139: battles/battle.yaml on its own seed plays its six game turns to a
-    # result; its log shows charges, shooting, close combat, reserve moves, magic and the
-    # psychology the turn now asks (a stupidity test, L672; panic, L660-L667; fear, L625-L628).
+    # result. Every player turn has the six phases in the order of L67-L76, and close combat
+    # is fought in both sides' turns (L66). Its log shows charges with their reactions
+    # (L432-L443), shooting, close combat, reserve moves (L600-L613), magic, rallying
+    # (L565-L573), both war engines firing (L1480-L1534) and the psychology the turn asks (a
+    # stupidity test, L672; panic, L660-L667; fear, L625-L628).
     _, runtime, battle = open_battle("wfb3", str(Path(__file__).resolve().parents[2] / "rulesets/wfb3/battles/battle.yaml"))
     result = run_battle(runtime, battle, seed=battle.seed)
+    phases: dict[tuple[int, str], list[str]] = {}
+    for e in result.events:
+        if e.kind == "phase":
+            phases.setdefault((e.round, e.side), []).append(e.phase)
+    assert len(phases) == 12
+    assert set(map(tuple, phases.values())) == {("movement_phase", "shooting_phase", "hand_to_hand_phase",
+                                                  "reserves_phase", "magic_phase", "rallying_phase")}
+    melee_turns = {e.side for e in result.events if e.kind == "attacks" and e.phase == "hand_to_hand_phase"}
+    assert melee_turns == {"men", "greenskins"}
     logs = {e.message for e in result.events if e.kind == "log"}
-    assert {"charges", "shoots at", "wins the combat", "casts", "points of troops left"} <= logs
+    assert {"charges", "shoots at", "wins the combat", "casts", "rallies", "points of troops left"} <= logs
     assert logs & {"panics", "panics and routs"}
+    reactions = {e.choice for e in result.events if e.kind == "decision" and e.decision == "charge_reaction"}
+    assert {"hold", "run_away"} <= reactions
+    assert any(e.kind == "move" and e.phase == "reserves_phase" for e in result.events)
+    fired = {e.values[0] for e in result.events if e.kind == "log" and e.message == "fires"}
+    assert {"cannon", "stone_thrower"} <= fired
     tests = {e.rule for e in result.events if e.kind == "test"}
-    assert {"stupidity_test", "fear_test", "panic_test", "rout_test"} <= tests
-    phases = {e.phase for e in result.events if e.kind == "attacks"}
-    assert "hand_to_hand_phase" in phases and "shooting_phase" in phases
+    assert {"stupidity_test", "fear_test", "panic_test", "rout_test", "rally_test"} <= tests
+    assert [e.kind for e in result.events][-1] in {"win", "result"}
