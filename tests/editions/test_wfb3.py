@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from helpers.aos4_probe import Probe, battle_file
 
 from rules_run import open_battle
@@ -484,6 +486,60 @@ units:
     assert p("may_rally", u="routers") is True
     p.unit["routers"].models = 4
     assert p("may_rally", u="routers") is False
+
+
+# ============================================================== the ruleset: clean and cited
+
+SEED_LINES = 3018          # the lines of 003_9d43467ba19595d2.txt
+CITE = re.compile(json.loads((ROOT / "schemas" / "common.schema.json").read_text())["$defs"]["cite"]["pattern"])
+
+
+def cited_lines(cite: str) -> list[tuple[int, int]]:
+    """The line ranges a citation names (L12, L12-L15, L12-15)."""
+    return [(int(a), int(b or a)) for a, b in re.findall(r"L(\d+)(?:-L?(\d+))?", cite)]
+
+
+def test_rules_check_is_clean_for_the_ruleset_and_its_battles(capsys) -> None:
+    # `rules-check rulesets/wfb3` checks the ruleset and its bundled battles: no error, no
+    # warning.
+    from rules_run.cli.check import main
+
+    assert main([str(ROOT / "rulesets" / "wfb3")]) == 0
+    out = capsys.readouterr().out
+    assert "warning" not in out and "error" not in out
+    assert out.count("ok: ") == 4     # the ruleset and its three battles
+
+
+def test_every_declaration_cites_a_003_line_or_not_in_seed(duel) -> None:
+    # Every declaration of the ruleset names the seed line it comes from (a line of the seed,
+    # 1 to 3018, never L1259 alone: an extraction leftover) or says "not in seed: ...".
+    ruleset = duel[0]
+    assert len(ruleset.origins) > 500
+    for key, origin in ruleset.origins.items():
+        assert origin.ruleset == "wfb3", key
+        cite = origin.cite
+        assert cite.startswith(("003_9d43467ba19595d2.txt L", "not in seed: ")), (key, cite)
+        if cite.startswith("003"):
+            spans = cited_lines(cite)
+            assert spans, (key, cite)
+            assert all(1 <= lo <= hi <= SEED_LINES for lo, hi in spans), (key, cite)
+            assert (1259, 1259) not in spans, (key, cite)
+
+
+def test_every_data_file_cites_a_003_line_or_not_in_seed() -> None:
+    # The tables, unit profiles, equipment and spells: the file's cite, each unit's and each
+    # item's.
+    files = sorted((ROOT / "rulesets" / "wfb3").glob("*/*.yaml"))
+    files = [f for f in files if f.parent.name != "battles"]
+    assert len(files) >= 20
+    for path in files:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        found = [("(file)", doc.get("cite"))]
+        found += [(uid, unit.get("cite")) for uid, unit in doc.get("units", {}).items()]
+        found += [(iid, item.get("cite")) for iid, item in doc.get("items", {}).items()]
+        for where, cite in found:
+            assert isinstance(cite, str) and CITE.match(cite), (path.name, where, cite)
+            assert all(1 <= lo <= hi <= SEED_LINES for lo, hi in cited_lines(cite)), (path.name, where, cite)
 
 
 # ============================================================== the battles
