@@ -465,6 +465,31 @@ def test_the_last_winner_strikes_first_then_both_at_once(tmp_path: Path) -> None
     del q.unit["a"].statuses["charged"]
     q("fight_round", u="a")
     assert [(e.attacker, e.attacks, e.damage) for e in q.events("attacks")] == [("a", 10, 4), ("b", 10, 0)]
+    # the other reading (strike_ties roll_off): a roll-off decides; b rolls 5 against a's 2
+    # and strikes first, its 4 kills costing a 4 blows.
+    dice = dict(dice, roll_off=[2, 5])
+    r = Probe("wfb3", path, dice=dice, active="a", options={"strike_ties": "roll_off"})
+    r("complete_charge", u="a", t="b")
+    del r.unit["a"].statuses["charged"]
+    r("fight_round", u="a")
+    assert [(e.attacker, e.attacks, e.damage) for e in r.events("attacks")] == [("b", 10, 4), ("a", 6, 0)]
+
+
+@pytest.mark.parametrize("reading, counted, score", [("raw", 10, 11), ("capped", 3, 4)])
+def test_wounds_beyond_the_foes_last_model_are_a_reading(tmp_path: Path, reading: str,
+                                                         counted: int, score: int) -> None:
+    # L521-L523: ten charging Humans cause 10 wounds (every die scripted a 6, no save) on 3
+    # Humans of 1 Wound. The combat result counts all 10 (combat_wounds raw, the default) or
+    # the 3 the foe had (capped); +1 for the charge.
+    path = two_units(tmp_path, "{id: a, side: a, profile: humans/human, models: 10}",
+                     "{id: b, side: b, profile: humans/human, models: 3, files: 3}")
+    dice = {"to_hit": [6] * 10, "to_wound": [6] * 10, "armour_save": [1] * 10, "rout_test": [1, 1]}
+    p = Probe("wfb3", path, dice=dice, active="a", options={"combat_wounds": reading})
+    p("complete_charge", u="a", t="b")
+    p("fight_round", u="b")
+    assert [(e.attacker, e.attacks, e.damage) for e in p.events("attacks")] == [("a", 10, 10)]
+    assert p.counter("wounds_caused", "a") == counted
+    assert p.logged("wins the combat") == [["a", score, 0]]
 
 
 # ============================================================== rallying (L565-L573)

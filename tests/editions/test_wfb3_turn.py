@@ -174,6 +174,21 @@ def test_l666_a_rout_from_combat_makes_friends_within_12_test_for_panic(tmp_path
     assert "routing" in p.unit["near"].statuses and "routing" not in p.unit["far"].statuses
 
 
+def test_l549_a_rout_away_from_combat_sets_off_panic_only_under_the_other_reading(tmp_path: Path) -> None:
+    # L549, L666: Humans routing with no enemy in contact (a failed test after shooting, say):
+    # the friends 6" behind them do not test (panic_on_any_rout false, the default: L666
+    # names routs from hand-to-hand combat); under the other reading they test (6 + 5 fails)
+    # and rout too.
+    path = battle(tmp_path, unit("men", "a", "humans/human", 10), unit("near", "a", "humans/human", 4),
+                  unit("gobs", "b", "goblins/goblin", 40))
+    for reading, panicked in [(False, []), (True, [["near"]])]:
+        p = Probe("wfb3", path, dice={"panic_test": [6, 5]}, active="b",
+                  options={"panic_on_any_rout": reading})
+        p("begin_rout", r="men", w="gobs")
+        assert p.logged("panics") == panicked
+        assert ("routing" in p.unit["near"].statuses) is reading
+
+
 # ============================================================== stupidity (L672-L676)
 
 
