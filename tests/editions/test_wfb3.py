@@ -567,6 +567,17 @@ def test_every_data_file_cites_a_003_line_or_not_in_seed() -> None:
             assert all(1 <= lo <= hi <= SEED_LINES for lo, hi in cited_lines(cite)), (path.name, where, cite)
 
 
+def test_the_readme_gives_every_option_with_its_default(duel) -> None:
+    # README.md's table of readings lists every option the ruleset declares, with its default.
+    readme = (ROOT / "rulesets" / "wfb3" / "README.md").read_text(encoding="utf-8")
+    rows = {m[0]: m[1] for m in re.findall(r"^\| `(\w+)` \| `([^`]+)`", readme, re.M)}
+    defaults = duel[1].option_defaults
+    assert len(defaults) >= 9
+    for name, default in defaults.items():
+        assert name in rows, name
+        assert rows[name] == (str(default).lower() if isinstance(default, bool) else default), name
+
+
 # ============================================================== the battles
 
 
