@@ -145,6 +145,40 @@ def test_l640_a_frenzied_unit_takes_no_rout_test(tmp_path: Path) -> None:
 # ============================================================== panic (L660-L667)
 
 
+def test_l660_a_unit_within_4_inches_of_friendly_routers_tests_at_the_start_of_its_turn(tmp_path: Path) -> None:
+    # L660: at the start of their side's turn Humans 2.4" behind friendly routers test on
+    # Cl 7: 6 + 5 fails (they panic); friends 24" away do not test.
+    path = battle(tmp_path, unit("run", "a", "humans/human", 10), unit("near", "a", "humans/human", 6),
+                  unit("far", "a", "humans/human", 10, x=8), unit("gobs", "b", "goblins/goblin", 40))
+    p = Probe("wfb3", path, dice={"panic_test": [6, 5]}, active="a")
+    p.unit["run"].statuses["routing"] = None
+    failed = p("panic_near_routers", side="a", routing=[p.unit["run"]])
+    assert [f.id for f in failed] == ["near"]
+    assert len([e for e in p.events("test") if e.rule == "panic_test"]) == 1
+
+
+def test_l661_charged_in_the_flank_while_fighting_to_the_front_a_panic_test(tmp_path: Path) -> None:
+    # L661: Humans fighting Goblins to their front are charged in the flank by more Goblins:
+    # a panic test on Cl 7; 6 + 5 fails and they break before the charge (the free hack of
+    # the Goblins they fought wounds nothing: 1s). Charged in the flank while not fighting: no
+    # test.
+    def field(engaged: bool) -> Probe:
+        path = battle(tmp_path, unit("men", "a", "humans/human", 10), unit("gobs", "b", "goblins/goblin", 13),
+                      unit("wolves", "b", "goblins/goblin", 10, models=5, files=5, x=50))
+        p = Probe("wfb3", path, dice={"panic_test": [6, 5], "to_wound": [1] * 20}, active="b")
+        if engaged:
+            p.unit["men"].engaged.append(p.unit["gobs"])
+            p.unit["gobs"].engaged.append(p.unit["men"])
+        p("declare_charge", u="wolves", t="men")
+        return p
+    p = field(True)
+    assert p.logged("panics") == [["men"]]
+    assert "routing" in p.unit["men"].statuses
+    q = field(False)
+    assert [e for e in q.events("test") if e.rule == "panic_test"] == []
+    assert "routing" not in q.unit["men"].statuses
+
+
 def test_l664_charged_while_crossing_an_obstacle_a_panic_test(tmp_path: Path) -> None:
     # L664: Humans standing on a hedge (a piece with the rule Obstacle) are charged: a
     # panic test on Cl 7; 4 + 4 fails and they rout. Off the hedge: no test.
