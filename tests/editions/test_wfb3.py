@@ -578,6 +578,17 @@ def test_the_readme_gives_every_option_with_its_default(duel) -> None:
         assert rows[name] == (str(default).lower() if isinstance(default, bool) else default), name
 
 
+def test_the_points_values_are_pure_actions(duel) -> None:
+    # L743-L837, L1065-L1068, L2184-L2201: every action of points.rules reads the unit and
+    # changes nothing (it runs without a battle: rules-odds and the editor may call it).
+    from rules_run.runtime.sequences import purity
+
+    rt = duel[1]
+    names = [n for n, a in rt.actions.items() if a.decl.span.path.endswith("points.rules")]
+    assert {"model_points", "unit_points", "character_points", "chariot_points"} <= set(names)
+    assert [n for n in names if not purity(rt, rt.actions[n].decl, dice=False)[0]] == []
+
+
 # ============================================================== the battles
 
 
