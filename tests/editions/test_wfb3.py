@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from helpers.aos4_probe import Probe, battle_file
 
 from rules_run import open_battle
@@ -463,6 +465,31 @@ def test_the_last_winner_strikes_first_then_both_at_once(tmp_path: Path) -> None
     del q.unit["a"].statuses["charged"]
     q("fight_round", u="a")
     assert [(e.attacker, e.attacks, e.damage) for e in q.events("attacks")] == [("a", 10, 4), ("b", 10, 0)]
+    # the other reading (strike_ties roll_off): a roll-off decides; b rolls 5 against a's 2
+    # and strikes first, its 4 kills costing a 4 blows.
+    dice = dict(dice, roll_off=[2, 5])
+    r = Probe("wfb3", path, dice=dice, active="a", options={"strike_ties": "roll_off"})
+    r("complete_charge", u="a", t="b")
+    del r.unit["a"].statuses["charged"]
+    r("fight_round", u="a")
+    assert [(e.attacker, e.attacks, e.damage) for e in r.events("attacks")] == [("b", 10, 4), ("a", 6, 0)]
+
+
+@pytest.mark.parametrize("reading, counted, score", [("raw", 10, 11), ("capped", 3, 4)])
+def test_wounds_beyond_the_foes_last_model_are_a_reading(tmp_path: Path, reading: str,
+                                                         counted: int, score: int) -> None:
+    # L521-L523: ten charging Humans cause 10 wounds (every die scripted a 6, no save) on 3
+    # Humans of 1 Wound. The combat result counts all 10 (combat_wounds raw, the default) or
+    # the 3 the foe had (capped); +1 for the charge.
+    path = two_units(tmp_path, "{id: a, side: a, profile: humans/human, models: 10}",
+                     "{id: b, side: b, profile: humans/human, models: 3, files: 3}")
+    dice = {"to_hit": [6] * 10, "to_wound": [6] * 10, "armour_save": [1] * 10, "rout_test": [1, 1]}
+    p = Probe("wfb3", path, dice=dice, active="a", options={"combat_wounds": reading})
+    p("complete_charge", u="a", t="b")
+    p("fight_round", u="b")
+    assert [(e.attacker, e.attacks, e.damage) for e in p.events("attacks")] == [("a", 10, 10)]
+    assert p.counter("wounds_caused", "a") == counted
+    assert p.logged("wins the combat") == [["a", score, 0]]
 
 
 # ============================================================== rallying (L565-L573)
@@ -484,6 +511,82 @@ units:
     assert p("may_rally", u="routers") is True
     p.unit["routers"].models = 4
     assert p("may_rally", u="routers") is False
+
+
+# ============================================================== the ruleset: clean and cited
+
+SEED_LINES = 3018          # the lines of 003_9d43467ba19595d2.txt
+CITE = re.compile(json.loads((ROOT / "schemas" / "common.schema.json").read_text())["$defs"]["cite"]["pattern"])
+
+
+def cited_lines(cite: str) -> list[tuple[int, int]]:
+    """The line ranges a citation names (L12, L12-L15, L12-15)."""
+    return [(int(a), int(b or a)) for a, b in re.findall(r"L(\d+)(?:-L?(\d+))?", cite)]
+
+
+def test_rules_check_is_clean_for_the_ruleset_and_its_battles(capsys) -> None:
+    # `rules-check rulesets/wfb3` checks the ruleset and its bundled battles: no error, no
+    # warning.
+    from rules_run.cli.check import main
+
+    assert main([str(ROOT / "rulesets" / "wfb3")]) == 0
+    out = capsys.readouterr().out
+    assert "warning" not in out and "error" not in out
+    assert out.count("ok: ") == 4     # the ruleset and its three battles
+
+
+def test_every_declaration_cites_a_003_line_or_not_in_seed(duel) -> None:
+    # Every declaration of the ruleset names the seed line it comes from (a line of the seed,
+    # 1 to 3018, never L1259 alone: an extraction leftover) or says "not in seed: ...".
+    ruleset = duel[0]
+    assert len(ruleset.origins) > 500
+    for key, origin in ruleset.origins.items():
+        assert origin.ruleset == "wfb3", key
+        cite = origin.cite
+        assert cite.startswith(("003_9d43467ba19595d2.txt L", "not in seed: ")), (key, cite)
+        if cite.startswith("003"):
+            spans = cited_lines(cite)
+            assert spans, (key, cite)
+            assert all(1 <= lo <= hi <= SEED_LINES for lo, hi in spans), (key, cite)
+            assert (1259, 1259) not in spans, (key, cite)
+
+
+def test_every_data_file_cites_a_003_line_or_not_in_seed() -> None:
+    # The tables, unit profiles, equipment and spells: the file's cite, each unit's and each
+    # item's.
+    files = sorted((ROOT / "rulesets" / "wfb3").glob("*/*.yaml"))
+    files = [f for f in files if f.parent.name != "battles"]
+    assert len(files) >= 20
+    for path in files:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        found = [("(file)", doc.get("cite"))]
+        found += [(uid, unit.get("cite")) for uid, unit in doc.get("units", {}).items()]
+        found += [(iid, item.get("cite")) for iid, item in doc.get("items", {}).items()]
+        for where, cite in found:
+            assert isinstance(cite, str) and CITE.match(cite), (path.name, where, cite)
+            assert all(1 <= lo <= hi <= SEED_LINES for lo, hi in cited_lines(cite)), (path.name, where, cite)
+
+
+def test_the_readme_gives_every_option_with_its_default(duel) -> None:
+    # README.md's table of readings lists every option the ruleset declares, with its default.
+    readme = (ROOT / "rulesets" / "wfb3" / "README.md").read_text(encoding="utf-8")
+    rows = {m[0]: m[1] for m in re.findall(r"^\| `(\w+)` \| `([^`]+)`", readme, re.M)}
+    defaults = duel[1].option_defaults
+    assert len(defaults) >= 9
+    for name, default in defaults.items():
+        assert name in rows, name
+        assert rows[name] == (str(default).lower() if isinstance(default, bool) else default), name
+
+
+def test_the_points_values_are_pure_actions(duel) -> None:
+    # L743-L837, L1065-L1068, L2184-L2201: every action of points.rules reads the unit and
+    # changes nothing (it runs without a battle: rules-odds and the editor may call it).
+    from rules_run.runtime.sequences import purity
+
+    rt = duel[1]
+    names = [n for n, a in rt.actions.items() if a.decl.span.path.endswith("points.rules")]
+    assert {"model_points", "unit_points", "character_points", "chariot_points"} <= set(names)
+    assert [n for n in names if not purity(rt, rt.actions[n].decl, dice=False)[0]] == []
 
 
 # ============================================================== the battles

@@ -183,6 +183,11 @@ def test_within_a_fear_range_a_unit_is_afraid_and_hits_at_minus_one(tmp_path: Pa
     assert before - w.passes("to_hit", attacker="men", target="ogres") == Fraction(1, 6)
     far = World(tmp_path, [ogres, men(y=10 + 1 + 8)])
     assert far.call("fear_range_of", u="men") is None
+    # the other reading (fear_range_penalty false): in the range, no -1.
+    calm = World(tmp_path, [ogres, men(y=10 + 1 + 4 + 0.5)], options={"fear_range_penalty": False})
+    calm.call("fear_ranges")
+    assert "in_fear_range" in calm.unit("men").statuses
+    assert calm.passes("to_hit", attacker="men", target="ogres") == before
 
 
 # ============================================================== frenzy (L634-L642)

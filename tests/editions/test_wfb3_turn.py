@@ -145,6 +145,40 @@ def test_l640_a_frenzied_unit_takes_no_rout_test(tmp_path: Path) -> None:
 # ============================================================== panic (L660-L667)
 
 
+def test_l660_a_unit_within_4_inches_of_friendly_routers_tests_at_the_start_of_its_turn(tmp_path: Path) -> None:
+    # L660: at the start of their side's turn Humans 2.4" behind friendly routers test on
+    # Cl 7: 6 + 5 fails (they panic); friends 24" away do not test.
+    path = battle(tmp_path, unit("run", "a", "humans/human", 10), unit("near", "a", "humans/human", 6),
+                  unit("far", "a", "humans/human", 10, x=8), unit("gobs", "b", "goblins/goblin", 40))
+    p = Probe("wfb3", path, dice={"panic_test": [6, 5]}, active="a")
+    p.unit["run"].statuses["routing"] = None
+    failed = p("panic_near_routers", side="a", routing=[p.unit["run"]])
+    assert [f.id for f in failed] == ["near"]
+    assert len([e for e in p.events("test") if e.rule == "panic_test"]) == 1
+
+
+def test_l661_charged_in_the_flank_while_fighting_to_the_front_a_panic_test(tmp_path: Path) -> None:
+    # L661: Humans fighting Goblins to their front are charged in the flank by more Goblins:
+    # a panic test on Cl 7; 6 + 5 fails and they break before the charge (the free hack of
+    # the Goblins they fought wounds nothing: 1s). Charged in the flank while not fighting: no
+    # test.
+    def field(engaged: bool) -> Probe:
+        path = battle(tmp_path, unit("men", "a", "humans/human", 10), unit("gobs", "b", "goblins/goblin", 13),
+                      unit("wolves", "b", "goblins/goblin", 10, models=5, files=5, x=50))
+        p = Probe("wfb3", path, dice={"panic_test": [6, 5], "to_wound": [1] * 20}, active="b")
+        if engaged:
+            p.unit["men"].engaged.append(p.unit["gobs"])
+            p.unit["gobs"].engaged.append(p.unit["men"])
+        p("declare_charge", u="wolves", t="men")
+        return p
+    p = field(True)
+    assert p.logged("panics") == [["men"]]
+    assert "routing" in p.unit["men"].statuses
+    q = field(False)
+    assert [e for e in q.events("test") if e.rule == "panic_test"] == []
+    assert "routing" not in q.unit["men"].statuses
+
+
 def test_l664_charged_while_crossing_an_obstacle_a_panic_test(tmp_path: Path) -> None:
     # L664: Humans standing on a hedge (a piece with the rule Obstacle) are charged: a
     # panic test on Cl 7; 4 + 4 fails and they rout. Off the hedge: no test.
@@ -172,6 +206,21 @@ def test_l666_a_rout_from_combat_makes_friends_within_12_test_for_panic(tmp_path
     p("begin_rout", r="men", w="gobs")
     assert p.logged("panics") == [["near"]]
     assert "routing" in p.unit["near"].statuses and "routing" not in p.unit["far"].statuses
+
+
+def test_l549_a_rout_away_from_combat_sets_off_panic_only_under_the_other_reading(tmp_path: Path) -> None:
+    # L549, L666: Humans routing with no enemy in contact (a failed test after shooting, say):
+    # the friends 6" behind them do not test (panic_on_any_rout false, the default: L666
+    # names routs from hand-to-hand combat); under the other reading they test (6 + 5 fails)
+    # and rout too.
+    path = battle(tmp_path, unit("men", "a", "humans/human", 10), unit("near", "a", "humans/human", 4),
+                  unit("gobs", "b", "goblins/goblin", 40))
+    for reading, panicked in [(False, []), (True, [["near"]])]:
+        p = Probe("wfb3", path, dice={"panic_test": [6, 5]}, active="b",
+                  options={"panic_on_any_rout": reading})
+        p("begin_rout", r="men", w="gobs")
+        assert p.logged("panics") == panicked
+        assert ("routing" in p.unit["near"].statuses) is reading
 
 
 # ============================================================== stupidity (L672-L676)
@@ -251,14 +300,30 @@ def test_l2972_an_unstable_unit_pushed_back_tests_for_instability(tmp_path: Path
 
 def test_the_pitched_battle_plays_to_the_end_with_its_psychology_and_magic() -> None:
     # L67-L76, L2136-L2139: battles/battle.yaml on its own seed plays its six game turns to a
-    # result; its log shows charges, shooting, close combat, reserve moves, magic and the
-    # psychology the turn now asks (a stupidity test, L672; panic, L660-L667; fear, L625-L628).
+    # result. Every player turn has the six phases in the order of L67-L76, and close combat
+    # is fought in both sides' turns (L66). Its log shows charges with their reactions
+    # (L432-L443), shooting, close combat, reserve moves (L600-L613), magic, rallying
+    # (L565-L573), both war engines firing (L1480-L1534) and the psychology the turn asks (a
+    # stupidity test, L672; panic, L660-L667; fear, L625-L628).
     _, runtime, battle = open_battle("wfb3", str(Path(__file__).resolve().parents[2] / "rulesets/wfb3/battles/battle.yaml"))
     result = run_battle(runtime, battle, seed=battle.seed)
+    phases: dict[tuple[int, str], list[str]] = {}
+    for e in result.events:
+        if e.kind == "phase":
+            phases.setdefault((e.round, e.side), []).append(e.phase)
+    assert len(phases) == 12
+    assert set(map(tuple, phases.values())) == {("movement_phase", "shooting_phase", "hand_to_hand_phase",
+                                                  "reserves_phase", "magic_phase", "rallying_phase")}
+    melee_turns = {e.side for e in result.events if e.kind == "attacks" and e.phase == "hand_to_hand_phase"}
+    assert melee_turns == {"men", "greenskins"}
     logs = {e.message for e in result.events if e.kind == "log"}
-    assert {"charges", "shoots at", "wins the combat", "casts", "points of troops left"} <= logs
+    assert {"charges", "shoots at", "wins the combat", "casts", "rallies", "points of troops left"} <= logs
     assert logs & {"panics", "panics and routs"}
+    reactions = {e.choice for e in result.events if e.kind == "decision" and e.decision == "charge_reaction"}
+    assert {"hold", "run_away"} <= reactions
+    assert any(e.kind == "move" and e.phase == "reserves_phase" for e in result.events)
+    fired = {e.values[0] for e in result.events if e.kind == "log" and e.message == "fires"}
+    assert {"cannon", "stone_thrower"} <= fired
     tests = {e.rule for e in result.events if e.kind == "test"}
-    assert {"stupidity_test", "fear_test", "panic_test", "rout_test"} <= tests
-    phases = {e.phase for e in result.events if e.kind == "attacks"}
-    assert "hand_to_hand_phase" in phases and "shooting_phase" in phases
+    assert {"stupidity_test", "fear_test", "panic_test", "rout_test", "rally_test"} <= tests
+    assert [e.kind for e in result.events][-1] in {"win", "result"}

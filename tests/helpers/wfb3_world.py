@@ -1,14 +1,17 @@
 """wfb3 battle states built from a few units, to run the ruleset's declarations in: any
-units (the magic and psychology tests), or two facing each other (the weapons and special
-rules tests)."""
+units, with terrain or not (the magic, psychology and terrain tests), or two facing each
+other (the weapons and special rules tests)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from helpers import wfb8_world
+
+from rules_run.chance import enumerate_exact
 
 __all__ = ["ARMOURED", "Duel", "World", "u"]
 
@@ -16,25 +19,41 @@ EDITION = "wfb3"
 F = Fraction
 
 
-def u(uid: str, side: str, x: float, y: float, profile: str = "humans/human", facing: float = 0,
-      **spec: Any) -> dict:
+def u(uid: str, side: str, x: float, y: float, profile: str = "humans/human",
+      facing: float | None = None, **spec: Any) -> dict:
     """A unit of a battle file: ``profile`` (folder/name of the ruleset's units) at
-    (``x``, ``y``), ten models in five files unless ``spec`` says otherwise."""
+    (``x``, ``y``), ten models in five files unless ``spec`` says otherwise, facing up the
+    table (side a) or down it (any other side) unless ``facing`` says otherwise."""
     spec.setdefault("models", 10)
     spec.setdefault("files", 5)
+    face = facing if facing is not None else (0 if side == "a" else 180)
     return {"id": uid, "side": side, "profile": profile,
-            "position": {"x": x, "y": y, "facing": facing}, **spec}
+            "position": {"x": x, "y": y, "facing": face}, **spec}
 
 
 class World(wfb8_world.World):
-    """A wfb3 battle state from a few units."""
+    """A wfb3 battle state from a few units, on a 72" x 48" table with the given terrain
+    pieces (a piece's `at` is its centre)."""
 
-    def __init__(self, tmp_path: Path, units: list[dict], **extra: Any) -> None:
+    def __init__(self, tmp_path: Path, units: list[dict], terrain: Sequence[dict] = (),
+                 **extra: Any) -> None:
+        if terrain:
+            extra["battlefield"] = {"width": 72, "depth": 48, "terrain": list(terrain)}
         super().__init__(tmp_path, units, EDITION, **extra)
 
     def passes(self, test: str, **args: Any) -> Fraction:
-        """The exact chance that ``test`` passes with ``args``."""
-        return self.exact(test, **args).probability(True)
+        """The exact chance that ``test`` passes with ``args``, in this battle state (its
+        positions and terrain)."""
+        rt, bound = self.runtime, self._args(args)
+        return enumerate_exact(lambda ch: bool(rt.invoke(test, rt.env(ch, self.battle.options, [], self.state),
+                                                         dict(bound)).passed)).probability(True)
+
+    def status(self, unit_id: str, *names: str, **args: Any) -> None:
+        """The unit gains the statuses, each with these arguments (with their effects, as
+        the battle applies them)."""
+        thing = self.unit(unit_id)
+        for name in names:
+            thing.gain_status(name, None, self.runtime.status_instance(name, args))
 
 
 class Duel(World):
@@ -45,12 +64,6 @@ class Duel(World):
                  **extra: Any) -> None:
         units = [u("a", "a", 36, 10, **(a or {})), u("b", "b", 36, 14, facing=180, **(b or {}))]
         super().__init__(tmp_path, units, **extra)
-
-    def status(self, unit_id: str, *names: str) -> None:
-        """The unit gains the statuses (with their effects, as the battle applies them)."""
-        for name in names:
-            thing = self.unit(unit_id)
-            thing.gain_status(name, None, self.runtime.status_instance(name, {}))
 
     def engage(self) -> None:
         """Units a and b fight each other."""
