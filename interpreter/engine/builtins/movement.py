@@ -213,12 +213,18 @@ def ground_reach(state, env, span, unit, other, inches, most, slow, rate, obstac
         for piece in pieces:
             s = _entry(mine, piece_shape(piece), v)
             if s is not None and s[1] > TOLERANCE:
-                out.append((max(0.0, s[0]), s[1]))
+                # to a millionth: the overlap test's tolerance is no part of the distance
+                out.append((max(0.0, round(s[0], 6)), round(s[1], 6)))
         return out
 
-    slows = stretches(_things(slow, span, "ground_reach", pieces_only=True))
-    overs = sorted(s for s in stretches(_things(obstacles, span, "ground_reach",
-                                                pieces_only=True)) if s[0] > 0)
+    for given in (slow, obstacles):
+        for item in given if isinstance(given, (list, tuple)) else [given]:
+            if not isinstance(item, TerrainPiece):
+                raise fail(f"ground_reach(): slow ground and obstacles are terrain pieces, got "
+                           f"{item!r}", span, "bad-argument")
+    slows = stretches(list(slow) if isinstance(slow, (list, tuple)) else [slow])
+    overs = sorted(s for s in stretches(list(obstacles) if isinstance(obstacles, (list, tuple))
+                                        else [obstacles]) if s[0] > 0)
     # the stretches' ends carry the overlap test's tolerance: budgets compare more loosely
     eps = 1e-6
     at, left, most = 0.0, float(inches), max(0.0, float(most))
@@ -232,7 +238,7 @@ def ground_reach(state, env, span, unit, other, inches, most, slow, rate, obstac
             go = left * pace
             if on_slow and step:
                 go = math.ceil(go / float(step) - eps) * float(step)
-            return round(at + min(go, end - at), 9)
+            return round(at + min(go, end - at), 6)
         left -= (end - at) / pace
         at = end
         if hedge is not None and abs(hedge[0] - at) <= eps:
@@ -240,7 +246,7 @@ def ground_reach(state, env, span, unit, other, inches, most, slow, rate, obstac
                 break
             left -= float(crossing)
             at = hedge[1]
-    return round(at, 9)
+    return round(at, 6)
 
 
 def moved_from(state: BattleState, unit: Unit, start: Pose) -> None:
