@@ -425,3 +425,29 @@ def test_we80_l1456_two_ogres_destroy_an_engine_on_a_3_or_more(tmp_path: Path) -
     assert w.call("wrecking_bonus", strengths=[4, 4]) == 3
     assert w.exact("destroy_engine", strengths=[4, 4]).probability(True) == Fraction(4, 6)
     assert w.exact("destroy_engine", strengths=[3]).probability(True) == Fraction(1, 6)
+
+
+def test_we85_l1680_a_kamikaze_guides_the_landing_point_within_2d6_inches(tmp_path: Path) -> None:
+    # WE-85, L1680: the landing point moves anywhere within the 2D6 guidance, 3 + 5: 8". The
+    # 5D6 scripted to 10 land at y 20, 7.6" short of the Goblins' front (y 12.4); the aim an
+    # inch inside it (rocket_choices) is 8.2" on: the 8" of guidance put the point at y 12,
+    # inside them: 2D6 = 11 hits at S5 (L1669). With 3 + 4 (7") it lands at y 13, short: the
+    # blast disperses at S3 (L1670). Each Kamikaze fires once (L1679): the third rocket of a
+    # team of two is a normal one.
+    def fire(guide: list[int]) -> World:
+        w = world(tmp_path, engine("sky", "goblin_skyrocket", y=30, models=2) | {
+            "rules": ["Skyrocket (2)", "Rocket Kamikaze (2)"]}, block("gob", 10, 24))
+        w.call("fire_rocket", {"rocket_flight": [2] * 5, "kamikaze_guidance": guide,
+                               "rocket_hits": [5, 6], "D4": [1] * 11, "*": [6] * 60},
+               m="sky", t="gob")
+        return w
+    w = fire([3, 5])
+    assert w.logs("a Kamikaze guides the rocket") == [["sky", 8]]
+    assert volleys(w, "gob") == [11] and strengths(w, "gob") == [5] * 11
+    w = fire([3, 4])
+    [hits] = volleys(w, "gob")
+    assert strengths(w, "gob") == [3] * hits
+    for _ in range(2):
+        w.call("fire_rocket", {"rocket_flight": [6, 1, 6, 3, 2], "kamikaze_guidance": [6, 6]},
+               m="sky", t="gob")
+    assert len(w.logs("a Kamikaze guides the rocket")) == 1 and counter(w, "kamikazes_fired", "sky") == 2
