@@ -340,3 +340,30 @@ def test_we11_a_hedge_bounding_a_wood_one_inch_away(tmp_path: Path) -> None:
     # cross it: over it, nothing left (its rear at the hedge's far side).
     p = walker(tmp_path, piece("wood", 5, 11, "Wood"), piece("hedge", 11, 11.5, "Obstacle", "Soft Cover"))
     assert walk(p)[1] == 11.5
+
+
+# ============================================================== flyers' heights (L1776, L1794-L1803)
+
+
+def test_we86_a_height_level_adds_to_the_range(tmp_path: Path) -> None:
+    # WE-86, L1776, L1796: a flyer at +10, 10" from the archers across the table, counts as
+    # 20" away (the true distance would be about 15"): a long bow (30") reaches it; a short
+    # bow (16") does not. The same flyer at the attack level is a ground target (L1795): 10".
+    def archers(profile: str, height: int) -> Probe:
+        path = battle(tmp_path, unit("bows", "a", profile, 10 - D / 2, 10, 10),
+                      unit("bird", "b", "humans/human", 20 + D / 2, 1, 1,
+                           extra=f", values: {{height: {height}}}"))
+        return Probe("wfb3", path, active="a")
+    p = archers("humans/longbowman", 10)
+    assert round(p("shot_range", u="bows", t="bird"), 6) == 20
+    assert p("in_sight_and_range", u="bows", e="bird") is True
+    assert archers("goblins/goblin_archer", 10)("in_sight_and_range", u="bows", e="bird") is False
+    assert archers("goblins/goblin_archer", 0)("in_sight_and_range", u="bows", e="bird") is True
+    assert round(archers("humans/longbowman", 0)("shot_range", u="bows", t="bird"), 6) == 10
+    # L1803, air to air: +30 to +10 measures the horizontal range only (down two levels),
+    # +10 to +30 adds 20", +40 to +10 adds 10" (three levels down, one beyond two), and the
+    # attack level to +20 is two levels: +20". L1801: a flyer at +30 shooting at the ground
+    # adds 10", at +20 nothing.
+    assert [p("height_range", shooter=s, target=t)
+            for s, t in [(30, 10), (10, 30), (40, 10), (0, 20), (30, 0), (20, 0), (0, 10)]] \
+        == [0, 20, 10, 20, 10, 0, 10]
