@@ -188,20 +188,20 @@ def in_the_way(state, env, span, unit, other, obstacles):
 
 
 @builtin("ground_reach")
-def ground_reach(state, env, span, unit, other, inches, most, slow, rate, obstacles, crossing,
+def ground_reach(state, env, span, unit, other, inches, most, slow, rate, obstacles, cost,
                  step=None):
     """How far the unit's straight move at ``other`` goes for ``inches`` of move, never past
     ``most``: each inch it goes while its footprint overlaps one of ``slow`` (terrain
     pieces) costs ``1 / rate`` inches; on reaching one of ``obstacles`` (terrain pieces) it
-    pays ``crossing`` inches and is placed just past it (the stretch over which it overlaps
+    pays ``cost`` inches and is placed just past it (the stretch over which it overlaps
     the obstacle is not paid for), or, with less left (or the far side past ``most``), halts
     before it and loses the rest. With ``step``, a stretch the move ends in on slow ground is
     rounded up to a multiple of ``step`` (no farther than that ground reaches). An obstacle
     it already overlaps where it stands does not stop it."""
-    for name, value in (("inches", inches), ("most", most), ("rate", rate),
-                        ("crossing", crossing)) + ((("step", step),) if step is not None else ()):
+    for value in (inches, most, rate, cost) + ((step,) if step is not None else ()):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise fail(f"ground_reach(): {name} is a number, got {value!r}", span, "bad-argument")
+            raise fail(f"ground_reach(): the inches, the most, the rate, the cost and the step "
+                       f"are numbers, got {value!r}", span, "bad-argument")
     if not 0 < rate <= 1:
         raise fail(f"ground_reach(): the rate on slow ground is above 0 and at most 1, got "
                    f"{rate!r}", span, "bad-argument")
@@ -238,15 +238,15 @@ def ground_reach(state, env, span, unit, other, inches, most, slow, rate, obstac
             go = left * pace
             if on_slow and step:
                 go = math.ceil(go / float(step) - eps) * float(step)
-            return round(at + min(go, end - at), 6)
+            return end if go >= end - at else at + go
         left -= (end - at) / pace
         at = end
         if hedge is not None and abs(hedge[0] - at) <= eps:
-            if left < float(crossing) - eps or hedge[1] > most + eps:
+            if left < float(cost) - eps or hedge[1] > most + eps:
                 break
-            left -= float(crossing)
+            left -= float(cost)
             at = hedge[1]
-    return round(at, 6)
+    return at
 
 
 def moved_from(state: BattleState, unit: Unit, start: Pose) -> None:
