@@ -140,6 +140,10 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
         _b("in_the_way", 3, 3, "unit, unit, list -> list",
            "in_the_way(unit, other, obstacles): those of the obstacles (units, terrain pieces) "
            "its straight move at other until contact would enter, nearest first"),
+        _b("ground_reach", 8, 9, "unit, unit, number, number, list, number, list, number, number -> number",
+           "ground_reach(unit, other, inches, most, slow, rate, obstacles, cost[, step]): how "
+           "far its straight move at other goes for inches of move, never past most: at rate "
+           "over the slow pieces, paying cost to be placed past each of obstacles"),
         _b("move_away", 3, 5, "unit, unit, number, number, list -> number",
            "move_away(unit, other, inches[, clear_of[, past]]): move straight away (with "
            "clear_of, on until that far from every other unit and each of past, terrain "

@@ -255,3 +255,115 @@ def test_a_unit_beaten_front_and_rear_is_pushed_back_where_it_stands(tmp_path: P
     assert {k: u.pose for k, u in p.unit.items()} == where
     assert all("followed_up" in p.unit[k].statuses for k in ("ahead", "behind"))
     assert p.logged("is pushed back") == [["mid", "ahead"]]
+
+
+# ============================================================== moving over the ground (L145-L158)
+# One model (a 20 mm base, D inches deep) moves up the table at a foe 30" off; the pieces lie
+# across its way. `close_in` is the movement phase's move (battle.rules, ground_move); the
+# model's front and rear are read from where it ends.
+
+D = 20 / 25.4
+
+
+def piece(pid: str, y0: float, y1: float, *effects: str) -> str:
+    """A battlefield piece across the table's middle from y0 to y1."""
+    return (f"{{id: {pid}, kind: {pid}, at: {{x: 36, y: {(y0 + y1) / 2}}}, "
+            f"size: {{w: 30, h: {y1 - y0}}}, effects: [{', '.join(effects)}]}}")
+
+
+def walker(tmp_path: Path, *pieces: str, extra: str = "", profile: str = "humans/human") -> Probe:
+    """The model (its front at y = 10) and the foe, with the pieces."""
+    path = battle(tmp_path, unit("m", "a", profile, 10 - D / 2, 1, 1, extra=extra),
+                  unit("foe", "b", "goblins/goblin", 44), terrain=", ".join(pieces))
+    return Probe("wfb3", path, active="a")
+
+
+def walk(p: Probe) -> tuple[float, float]:
+    """The model makes its move; its front and rear (y) where it ends, to 1/1000"."""
+    p("close_in", u="m", inches=p("move_allowance", u="m"), short=1)
+    y = p.unit["m"].pose.y
+    return round(y + D / 2, 3), round(y - D / 2, 3)
+
+
+def test_we04_four_inches_through_a_wood_are_two(tmp_path: Path) -> None:
+    # WE-04, L145: a move of 4" made wholly in a wood (difficult ground) is 2".
+    p = walker(tmp_path, piece("wood", 5, 30, "Wood"))
+    assert walk(p)[0] == 12
+
+
+def test_l146_one_inch_to_the_wood_then_half_rate_inside(tmp_path: Path) -> None:
+    # L146: the edge of the wood 1" away: 1" at the normal rate, and the 3" left go 1 1/2"
+    # inside it.
+    p = walker(tmp_path, piece("wood", 11, 30, "Wood"))
+    assert walk(p)[0] == 12.5
+
+
+def test_we05_three_and_a_half_inches_in_difficult_ground_round_up_to_two(tmp_path: Path) -> None:
+    # WE-05, L145: a move of 3 1/2" (a Goblin with light armour and shield, L130) across
+    # difficult ground is 1 3/4", rounded up to the nearest 1/2": 2" (the printed "1"" is a
+    # slip, digest 13). Skirmishers lose a quarter (L1321): 3 1/2 x 3/4 = 2 5/8, 3".
+    ground = piece("scrub", 5, 30, "Difficult Ground")
+    p = walker(tmp_path, ground, profile="goblins/goblin", extra=", equipment: [light_armour, shield]")
+    assert p("move_allowance", u="m") == 3.5
+    assert walk(p)[0] == 12
+    s = walker(tmp_path, ground, profile="goblins/goblin",
+               extra=", equipment: [light_armour, shield], rules: [Skirmishers]")
+    assert walk(s)[0] == 13
+
+
+def test_we07_a_hedge_one_inch_away_is_crossed_with_an_inch_to_spare(tmp_path: Path) -> None:
+    # WE-07, L151-L152: M4, a hedge 1" away: 1" to it, 2" (half the move) to get over, placed
+    # beyond it, and 1" more: the model's rear ends 1" past the hedge.
+    p = walker(tmp_path, piece("hedge", 11, 11.5, "Obstacle", "Soft Cover"))
+    assert walk(p)[1] == 12.5
+
+
+def test_we08_a_hedge_two_inches_away_is_crossed_with_nothing_left(tmp_path: Path) -> None:
+    # WE-08, L152: the hedge 2" away: 2" to it and 2" over it: placed just beyond it (its
+    # rear at the hedge's far side), nothing left. From 3" away the 1" left is not enough to
+    # cross: it halts before the hedge and loses that inch (L151-L152).
+    p = walker(tmp_path, piece("hedge", 12, 12.5, "Obstacle", "Soft Cover"))
+    assert walk(p)[1] == 12.5
+    q = walker(tmp_path, piece("hedge", 13, 13.5, "Obstacle", "Soft Cover"))
+    assert walk(q)[0] == 13
+
+
+def test_we10_a_ditch_in_a_wood_costs_half_the_reduced_move(tmp_path: Path) -> None:
+    # WE-10, L157: M4 in a wood is 2"; a ditch in the wood costs half of that, 1": the model
+    # goes 1/2" to the ditch, crosses it, and has 1/2" left beyond it (1/2 + 1/2 + 1 = 2).
+    p = walker(tmp_path, piece("wood", 5, 30, "Wood"), piece("ditch", 10.5, 11, "Obstacle"))
+    assert walk(p)[1] == 11.5
+
+
+def test_we11_a_hedge_bounding_a_wood_one_inch_away(tmp_path: Path) -> None:
+    # WE-11, L158: M4 in a wood (2"), the hedge at its edge 1" away: 1" to the hedge, 1" to
+    # cross it: over it, nothing left (its rear at the hedge's far side).
+    p = walker(tmp_path, piece("wood", 5, 11, "Wood"), piece("hedge", 11, 11.5, "Obstacle", "Soft Cover"))
+    assert walk(p)[1] == 11.5
+
+
+# ============================================================== flyers' heights (L1776, L1794-L1803)
+
+
+def test_we86_a_height_level_adds_to_the_range(tmp_path: Path) -> None:
+    # WE-86, L1776, L1796: a flyer at +10, 10" from the archers across the table, counts as
+    # 20" away (the true distance would be about 15"): a long bow (30") reaches it; a short
+    # bow (16") does not. The same flyer at the attack level is a ground target (L1795): 10".
+    def archers(profile: str, height: int) -> Probe:
+        path = battle(tmp_path, unit("bows", "a", profile, 10 - D / 2, 10, 10),
+                      unit("bird", "b", "humans/human", 20 + D / 2, 1, 1,
+                           extra=f", values: {{height: {height}}}"))
+        return Probe("wfb3", path, active="a")
+    p = archers("humans/longbowman", 10)
+    assert round(p("shot_range", u="bows", t="bird"), 6) == 20
+    assert p("in_sight_and_range", u="bows", e="bird") is True
+    assert archers("goblins/goblin_archer", 10)("in_sight_and_range", u="bows", e="bird") is False
+    assert archers("goblins/goblin_archer", 0)("in_sight_and_range", u="bows", e="bird") is True
+    assert round(archers("humans/longbowman", 0)("shot_range", u="bows", t="bird"), 6) == 10
+    # L1803, air to air: +30 to +10 measures the horizontal range only (down two levels),
+    # +10 to +30 adds 20", +40 to +10 adds 10" (three levels down, one beyond two), and the
+    # attack level to +20 is two levels: +20". L1801: a flyer at +30 shooting at the ground
+    # adds 10", at +20 nothing.
+    assert [p("height_range", shooter=s, target=t)
+            for s, t in [(30, 10), (10, 30), (40, 10), (0, 20), (30, 0), (20, 0), (0, 10)]] \
+        == [0, 20, 10, 20, 10, 0, 10]

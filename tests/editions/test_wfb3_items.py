@@ -300,7 +300,7 @@ def test_l1680_a_kamikaze_guides_the_rocket_onto_its_target(tmp_path: Path) -> N
     w.call("fire_rocket", dice, m="sky", t="gob")
     assert w.logs("a kamikaze guides the rocket") == [["sky", 8]]
     assert [e.attacks for e in w.events if e.kind == "attacks"] == [11]
-    assert w.call("guide_rocket", m="sky", spot=None, t="gob") is None   # none left: no guiding
+    assert w.call("kamikaze_fires", m="sky", t="gob") is False   # none left: no guiding
     spent = world("Rocket Kamikaze (0)")
     spent.call("fire_rocket", {"rocket_flight": [2] * 5, "*": [6] * 80}, m="sky", t="gob")
     assert spent.logs("a kamikaze guides the rocket") == [] and [e.attacks for e in spent.events if e.kind == "attacks"] == []

@@ -241,6 +241,11 @@ def test_l1475_l1478_a_bolt_goes_through_the_ranks_until_it_fails_to_wound(tmp_p
                                  "*": [6] * 20}, m="bolt", t="gob")
     assert strengths(w, "gob") == [5, 4, 3]
     assert w.unit("gob").models == 16
+    # failing to wound in the first rank, it goes no further (the loop's `where` was read
+    # once, before the first rank, and the bolt went on through every rank)
+    w = world(tmp_path, engine("bolt", "human_bolt_thrower"), block("gob", 20, 18))
+    w.call("fire_bolt", {"bolt_to_hit": [4], "wound_at": [1]}, m="bolt", t="gob")
+    assert strengths(w, "gob") == [5] and w.unit("gob").models == 18
 
 
 def test_l1474_a_bolt_thrower_hits_on_4_within_half_range_and_5_beyond(tmp_path: Path) -> None:
@@ -425,3 +430,81 @@ def test_we80_l1456_two_ogres_destroy_an_engine_on_a_3_or_more(tmp_path: Path) -
     assert w.call("wrecking_bonus", strengths=[4, 4]) == 3
     assert w.exact("destroy_engine", strengths=[4, 4]).probability(True) == Fraction(4, 6)
     assert w.exact("destroy_engine", strengths=[3]).probability(True) == Fraction(1, 6)
+
+
+def test_we85_l1680_a_kamikaze_guides_the_landing_point_within_2d6_inches(tmp_path: Path) -> None:
+    # WE-85, L1680: the landing point moves anywhere within the 2D6 guidance, 3 + 5: 8". The
+    # 5D6 scripted to 10 land at y 20, 7.6" short of the Goblins' front (y 12.4); the aim an
+    # inch inside it (rocket_choices) is 8.2" on: the 8" of guidance put the point at y 12,
+    # inside them: 2D6 = 11 hits at S5 (L1669). With 3 + 4 (7") it lands at y 13, short: the
+    # blast disperses at S3 (L1670). Each Kamikaze fires once (L1679): the third rocket of a
+    # team of two is a normal one.
+    def fire(guide: list[int]) -> World:
+        w = world(tmp_path, engine("sky", "goblin_skyrocket", y=30, models=2) | {
+            "rules": ["Skyrocket (2)", "Rocket Kamikaze (2)"]}, block("gob", 10, 24))
+        w.call("fire_rocket", {"rocket_flight": [2] * 5, "kamikaze_guidance": guide,
+                               "rocket_hits": [5, 6], "D4": [1] * 11, "*": [6] * 60},
+               m="sky", t="gob")
+        return w
+    w = fire([3, 5])
+    assert w.logs("a kamikaze guides the rocket") == [["sky", 8]]
+    assert volleys(w, "gob") == [11] and strengths(w, "gob") == [5] * 11
+    w = fire([3, 4])
+    [hits] = volleys(w, "gob")
+    assert strengths(w, "gob") == [3] * hits
+    for _ in range(2):
+        w.call("fire_rocket", {"rocket_flight": [6, 1, 6, 3, 2], "kamikaze_guidance": [6, 6]},
+               m="sky", t="gob")
+    assert len(w.logs("a kamikaze guides the rocket")) == 1 and counter(w, "kamikazes_fired", "sky") == 2
+
+
+def bombardier(e: dict) -> dict:
+    """The engine with its battery's bombardier (the rule Bombardiers, L1213-L1220)."""
+    return e | {"rules": [*e.get("rules", []), "Bombardiers"]}
+
+
+def test_we83_l1218_a_bombardier_makes_a_3_man_cannons_d4_d4_plus_1(tmp_path: Path) -> None:
+    # WE-83, L1218: a 3-man cannon's D4 wounds a hit (L1506) are D4+1 with a bombardier
+    # present. The Giants (W6, T6: the S7 shot damages on a 2, L331-L337) take the line's two
+    # hits on their one rank; the D4s 3 and 2 do 4 and 3 wounds: 7, one Giant slain and 1 on
+    # the other. Without him, 3 and 2: 5, no Giant slain.
+    giants = unit("g", "humans", 36, 20, 0, models=2, files=2, base=BASE, profile="monsters/giant")
+    w = world(tmp_path, bombardier(engine("gun", "human_cannon")), giants)
+    w.call("fire_line", {"D4": [3, 2], "*": [6] * 20}, m="gun", t="g")
+    assert volleys(w, "g") == [2] and (w.unit("g").models, w.unit("g").wounds) == (1, 5)  # of 12
+    w = world(tmp_path, engine("gun", "human_cannon"), giants)
+    w.call("fire_line", {"D4": [3, 2], "*": [6] * 20}, m="gun", t="g")
+    assert (w.unit("g").models, w.unit("g").wounds) == (2, 7)
+
+
+def test_we83_l1216_a_bombardier_shortens_a_stone_throwers_miss_by_2_inches(tmp_path: Path) -> None:
+    # WE-83, L1216: the lobbed shot's 2D20 both 12 (the better still deviates); a shot
+    # missing by 4" becomes a 2" miss (the D20's 12 o'clock overshoots
+    # along the line of fire, L1493): 2D6 = 2 + 2 puts the template at y 8 (not 6); a miss
+    # by 1" or 2" becomes a hit: 1 + 1 leaves it on the target's centre (y 10).
+    for dice, y in (([2, 2], 8.0), ([1, 1], 10.0)):
+        w = world(tmp_path, bombardier(engine("st", "goblin_stone_thrower")), block("gob", 10, 24))
+        w.call("fire_template", {"engine_d20": [12, 12], "deviation_distance": dice, "D4": [1] * 8,
+                                 "*": [6] * 20}, m="st", t="gob")
+        [[x, to_y]] = moves(w)
+        assert (round(x, 6), round(to_y, 6)) == (36.0, y)
+        assert volleys(w, "gob") == [4]
+
+
+def test_l1217_l1219_a_bombardier_adds_1_to_a_bolt_and_guides_a_rocket_3_inches(tmp_path: Path) -> None:
+    # L1217: +1 to hit for a bolt thrower: 4+ within half range becomes 3+ (4 of 6).
+    w = world(tmp_path, bombardier(engine("bolt", "human_bolt_thrower")), block("gob", 20, 18))
+    assert w.exact("bolt_to_hit", inches=24, longest=48, engine="bolt").probability(True) == Fraction(2, 3)
+    w.call("fire_bolt", {"bolt_to_hit": [3], "wound_at": [1], "*": [6] * 20}, m="bolt", t="gob")
+    assert strengths(w, "gob") == [5]
+    # L1219: a skyrocket's landing point moved up to 3" toward the aim: the 5D6 of 15 land at
+    # y 15, 2.6" short of the Goblins' front (y 12.4), the aim 3.2" on: 3" lands it at y 12,
+    # inside them (2D6 = 11 S5 hits, L1669); without him it disperses.
+    sky = engine("sky", "goblin_skyrocket", y=30, models=2)
+    w = world(tmp_path, bombardier(sky), block("gob", 10, 24))
+    w.call("fire_rocket", {"rocket_flight": [3] * 5, "rocket_hits": [5, 6], "D4": [1] * 11,
+                           "*": [6] * 60}, m="sky", t="gob")
+    assert w.logs("a kamikaze guides the rocket") == [] and volleys(w, "gob") == [11]
+    w = world(tmp_path, sky, block("gob", 10, 24))
+    w.call("fire_rocket", {"rocket_flight": [3] * 5, "*": [6] * 60}, m="sky", t="gob")
+    assert strengths(w, "gob") == [3] * volleys(w, "gob")[0]

@@ -88,7 +88,7 @@ def test_crossbows_do_not_move_and_fire_nor_stand_after_moving_or_firing(tmp_pat
 
 
 def test_the_repeating_crossbow_shoots_twice_at_minus_1(tmp_path: Path) -> None:
-    # L957-L959: two shots a model, each at -1 to hit: BS 3 needs 5 (1/3), S3 against T3
+    # L957-L959 (WE-32): two shots a model, each at -1 to hit: BS 3 needs 5 (1/3), S3 against T3
     # (1/2), a 4 save (1/2): 1/12 each.
     w = Duel(tmp_path, a={"profile": "missile_troops/repeater"}, b=ARMOURED)
     assert w.call("shooting_attacks", attacker="a", target="b", inches=6)[0][1] == 20
@@ -103,7 +103,7 @@ def test_throwing_weapons_strike_as_their_thrower_with_no_long_range_penalty(tmp
     assert w.volley(3)[1] == F(1, 6)
     j = Duel(tmp_path, a={"profile": "missile_troops/javelineer"}, b=ARMOURED)
     assert j.volley(6)[1] == F(1, 8)
-    # thrown as the unit closes: a further -1 (throwing_at_contact), the charger's -1 for moving:
+    # thrown as the unit closes (WE-49, L969): a further -1 (throwing_at_contact), the charger's -1 for moving:
     # BS 3 needs 4, at -2 a 6 (1/6); 1/6 x 1/2 x 2/3 = 1/18. Never at a stand and shoot (L964).
     w.status("a", "throwing_at_contact", "has_moved")
     assert w.volley(3)[1] == F(1, 18)
@@ -271,7 +271,7 @@ def test_a_net(tmp_path: Path) -> None:
 
 
 def test_a_pike(tmp_path: Path) -> None:
-    # L889-L892: +3 I, +6 against cavalry, none once pushed back; a frontage of 6 fights with
+    # L889-L892 (WE-44, WE-46): +3 I, +6 against cavalry, none once pushed back; a frontage of 6 fights with
     # 6 + 3 + 2 + 1 = 12 models (the L892 example), one rank once pushed back.
     w = Duel(tmp_path, a={"equipment": ["pike"], "models": 24, "files": 6},
               b={"values": {"riding_animal": True}})
@@ -285,7 +285,7 @@ def test_a_pike(tmp_path: Path) -> None:
 
 
 def test_a_spear(tmp_path: Path) -> None:
-    # L896-L899: +1 I in the first round, +2 more against mounted foes until pushed back; a
+    # L896-L899 (WE-47): +1 I in the first round, +2 more against mounted foes until pushed back; a
     # second rank of 8 gives 4 more blows (the L899 example).
     w = Duel(tmp_path, a={"equipment": ["spear", "shield"], "models": 16, "files": 8},
               b={"values": {"riding_animal": True}})

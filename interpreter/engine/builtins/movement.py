@@ -187,6 +187,68 @@ def in_the_way(state, env, span, unit, other, obstacles):
             if thing is not other]
 
 
+@builtin("ground_reach")
+def ground_reach(state, env, span, unit, other, inches, most, slow, rate, obstacles, cost,
+                 step=None):
+    """How far the unit's straight move at ``other`` goes for ``inches`` of move, never past
+    ``most``: each inch it goes while its footprint overlaps one of ``slow`` (terrain
+    pieces) costs ``1 / rate`` inches; on reaching one of ``obstacles`` (terrain pieces) it
+    pays ``cost`` inches and is placed just past it (the stretch over which it overlaps
+    the obstacle is not paid for), or, with less left (or the far side past ``most``), halts
+    before it and loses the rest. With ``step``, a stretch the move ends in on slow ground is
+    rounded up to a multiple of ``step`` (no farther than that ground reaches). An obstacle
+    it already overlaps where it stands does not stop it."""
+    for value in (inches, most, rate, cost) + ((step,) if step is not None else ()):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise fail(f"ground_reach(): the inches, the most, the rate, the cost and the step "
+                       f"are numbers, got {value!r}", span, "bad-argument")
+    if not 0 < rate <= 1:
+        raise fail(f"ground_reach(): the rate on slow ground is above 0 and at most 1, got "
+                   f"{rate!r}", span, "bad-argument")
+    heading = heading_to(unit.pose, other.pose.x, other.pose.y)
+    mine, v = unit_shape(state, unit), axes(heading)[0]
+
+    def stretches(pieces: list) -> list[tuple[float, float]]:
+        out = []
+        for piece in pieces:
+            s = _entry(mine, piece_shape(piece), v)
+            if s is not None and s[1] > TOLERANCE:
+                # to a millionth: the overlap test's tolerance is no part of the distance
+                out.append((max(0.0, round(s[0], 6)), round(s[1], 6)))
+        return out
+
+    for given in (slow, obstacles):
+        for item in given if isinstance(given, (list, tuple)) else [given]:
+            if not isinstance(item, TerrainPiece):
+                raise fail(f"ground_reach(): slow ground and obstacles are terrain pieces, got "
+                           f"{item!r}", span, "bad-argument")
+    slows = stretches(list(slow) if isinstance(slow, (list, tuple)) else [slow])
+    overs = sorted(s for s in stretches(list(obstacles) if isinstance(obstacles, (list, tuple))
+                                        else [obstacles]) if s[0] > 0)
+    # the stretches' ends carry the overlap test's tolerance: budgets compare more loosely
+    eps = 1e-6
+    at, left, most = 0.0, float(inches), max(0.0, float(most))
+    while left > eps and at < most - eps:
+        on_slow = any(lo <= at + eps and at < hi - eps for lo, hi in slows)
+        ahead = [x for lo, hi in slows for x in (lo, hi) if x > at + eps]
+        hedge = next(((lo, hi) for lo, hi in overs if lo >= at - eps), None)
+        end = min([most] + ahead + ([hedge[0]] if hedge else []))
+        pace = float(rate) if on_slow else 1.0
+        if (end - at) / pace >= left - eps:
+            go = left * pace
+            if on_slow and step:
+                go = math.ceil(go / float(step) - eps) * float(step)
+            return end if go >= end - at else at + go
+        left -= (end - at) / pace
+        at = end
+        if hedge is not None and abs(hedge[0] - at) <= eps:
+            if left < float(cost) - eps or hedge[1] > most + eps:
+                break
+            left -= float(cost)
+            at = hedge[1]
+    return at
+
+
 def moved_from(state: BattleState, unit: Unit, start: Pose) -> None:
     """Remember a straight move from ``start`` to where the unit stands now."""
     end = placed(unit)
