@@ -315,6 +315,11 @@ class SequenceDecl(Decl):
     per_point: PerPoint | None = None
     tallies: tuple[str, ...] = ()
     """``tally NAME, ...``: outcomes the sequence counts besides damage (``count NAME``)."""
+    reuses: Call | None = None
+    """``sequence volley is strike``: the sequence whose clauses it takes (filled in by
+    :func:`rules_run.lang.reuse.resolve_reuses`, after patches), with these arguments."""
+    changes: SequencePatch | None = None
+    """The steps (and damage) it gives in place of its base's."""
 
 
 @attrs.frozen
@@ -333,9 +338,17 @@ class SequencePatch(Decl):
         return [s for s in self.steps if s.name not in have]
 
     def applied_to(self, base: SequenceDecl) -> SequenceDecl:
-        """``base`` with these clauses in place of its own, cited and located as this patch."""
+        """``base`` with these clauses in place of its own, cited and located as this patch.
+        A sequence that reuses another keeps these among its own changes too, which it
+        keeps when its base's steps are taken again (after a patch's)."""
         given = {s.name: s for s in self.steps}
-        return attrs.evolve(base, span=self.span, cite=self.cite,
+        changes = base.changes
+        if base.reuses is not None and changes is not None:
+            changes = attrs.evolve(changes, steps=tuple(
+                given.pop(s.name, s) for s in changes.steps) + tuple(given.values()),
+                damage=changes.damage if self.damage is None else self.damage)
+            given = {s.name: s for s in self.steps}
+        return attrs.evolve(base, span=self.span, cite=self.cite, changes=changes,
                             steps=tuple(given.get(s.name, s) for s in base.steps),
                             damage=base.damage if self.damage is None else self.damage)
 

@@ -194,7 +194,7 @@ def option_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.OptionDecl:
 def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
     return ast.StatusDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
                           until=b.part(c, "until"), quiet=b.flag(c, "STATUS_QUIET"),
-                          params=b.param_list(c), effects=tuple(b.pick(c, ast.Effect)),
+                          params=b.param_list(c), effects=b.effects(c),
                           ignored_again=b.part(c, "reapplied") == "ignored")
 
 
@@ -281,6 +281,29 @@ def hook(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Hook:
     return ast.Hook(b.span(meta), str(c[0]), condition, effect, b.cite(c))
 
 
+def hook_effect_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> tuple[ast.RuleHook, ...]:
+    """A rule's hook, one :class:`~rules_run.lang.ast.RuleHook` for each step it names
+    (``on critical of combat_attack.hit, volley.hit: chains 2``), in the order written."""
+    effect = next(x for x in c if isinstance(x, ast.HookEffect))
+    refs = [x.value for x in c if isinstance(x, Part) and x.tag == "step_ref"]
+    names = [(seq, name) for seq, name, _ in refs]
+    twice = next((r for i, r in enumerate(refs) if r[:2] in names[:i]), None)
+    if twice is not None:
+        raise BuildError(f"'on {c[0]} of ...' names step {twice[0]}.{twice[1]} twice",
+                         twice[2], code="duplicate-clause",
+                         hint="name each step once: the hook would fire twice on it")
+    # one step: the hook is the line; several: each is located at the step it names
+    return tuple(ast.RuleHook(span=b.span(meta) if len(refs) == 1 else span,
+                              condition=b.part(c, "condition"), cite=b.cite(c),
+                              mark=str(c[0]), sequence=seq, step=name, effect=effect)
+                 for seq, name, span in refs)
+
+
+def step_ref(b: AstBuilder, meta: Meta, c: list[Any]) -> Part:
+    """``combat_attack.hit`` in a rule's hook: the sequence, the step, and where it is."""
+    return Part("step_ref", (str(c[0]), str(c[1]), b.span(meta)))
+
+
 def step(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Step:
     return ast.Step(b.span(meta), str(c[0]), c[1], b.part(c, "stop_on"),
                     tuple(b.pick(c, ast.Hook)))
@@ -302,6 +325,28 @@ def sequence_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
         per_point=per_points[0] if per_points else None,
         tallies=tuple(fields.get("tally", ())),
     )
+
+
+def sequence_reuse_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
+    """``sequence volley is strike`` with the steps (or damage) that change: the clauses
+    are taken from the base when the ruleset is loaded (:mod:`rules_run.lang.reuse`)."""
+    name = str(c[0])
+    base = next(x for x in c[1:] if isinstance(x, (ast.Call, Token)))
+    if isinstance(base, Token):
+        base = ast.Call(b.tspan(base), str(base))
+    what = f"sequence {name!r}"
+    fields = clauses(c, what)
+    steps = tuple(b.pick(c, ast.Step))
+    seen: set[str] = set()
+    for s in steps:
+        if s.name in seen:
+            raise BuildError(f"{what} gives step {s.name!r} twice", s.span,
+                             code="duplicate-clause")
+        seen.add(s.name)
+    changes = ast.SequencePatch(span=b.span(meta), name=name, cite=b.cite(c), steps=steps,
+                                damage=fields.get("damage"))
+    return ast.SequenceDecl(span=b.span(meta), name=name, cite=b.cite(c),
+                            params=b.param_list(c), reuses=base, changes=changes)
 
 
 # ---------------------------------------------------------------- procedures
@@ -349,7 +394,7 @@ def battle_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.BattleDecl:
 # ---------------------------------------------------------------- rules
 def rule_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RuleDecl:
     return ast.RuleDecl(span=b.span(meta), name=unquote(c[0]), cite=b.cite(c),
-                        params=b.param_list(c), effects=tuple(b.pick(c, ast.Effect)),
+                        params=b.param_list(c), effects=b.effects(c),
                         is_global=b.flag(c, "RULE_GLOBAL"))
 
 
@@ -357,8 +402,8 @@ CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     start, header, patch_decl, clause_patch_decl, sequence_patch_decl, remove_decl, citation, cite_lines, char_item,
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
     record_decl,
-    keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, step, per_point_clause,
-    sequence_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
+    keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, hook_effect_decl, step_ref, step, per_point_clause,
+    sequence_decl, sequence_reuse_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
     battle_decl, rule_decl,
 )}
 """The hand-written declaration callbacks, by grammar rule (the function's name)."""
