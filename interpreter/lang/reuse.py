@@ -21,7 +21,7 @@ from rules_run.lang import ast
 
 __all__ = ["resolve_reuses", "reusing"]
 
-_OWN = frozenset({"span", "name", "cite", "is_test", "params", "reuses"})
+_OWN = frozenset({"span", "name", "cite", "is_test", "params", "reuses", "changes"})
 """The fields a reusing declaration keeps; every other one comes from its base."""
 
 
@@ -70,7 +70,7 @@ def _resolve_sequence(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag,
     if bound is None:
         return False
     params, values = bound
-    changes = decl.changes or ast.SequencePatch(span=decl.span, name=name)
+    changes = decl.changes or ast.SequencePatch(span=decl.span, name=name, cite=decl.cite)
     steps = [s.name for s in base.steps]
     for step in changes.missing(base):
         bag.add(f"{what} reuses {call.name!r}, which has no step {step.name!r} to change",
@@ -122,7 +122,19 @@ def _resolve(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag, done: di
     params, values = bound
     taken = {f.name: _substitute(getattr(base, f.name), values)
              for f in attrs.fields(ast.RollDecl) if f.name not in _OWN}
-    decls[name] = attrs.evolve(decl, params=params, **taken)
+    resolved = attrs.evolve(decl, params=params, **taken)
+    if decl.changes is not None:
+        # its own clauses, in place of the base's (naturals and marks added)
+        told = {d.span for d in bag.found}   # a patch's removal is reported where it is
+        for n in decl.changes.missing(resolved):
+            if n.span in told:
+                continue
+            bag.add(f"{what} reuses {call.name!r}, which has no clause '{n.text()}' to remove",
+                    n.span, code="patch-clause-missing", hint="its natural clauses: " + (
+                        "; ".join(m.text() for m in resolved.naturals) or "none"))
+        resolved = attrs.evolve(decl.changes.applied_to(attrs.evolve(resolved, reuses=None)),
+                                span=decl.span, cite=decl.cite, reuses=decl.reuses)
+    decls[name] = resolved
     return True
 
 

@@ -229,6 +229,9 @@ class RollDecl(Decl):
     reuses: Call | None = None
     """``test NAME is BASE(args)``: the roll whose clauses this one takes, its parameters
     bound to ``args`` (:mod:`rules_run.lang.reuse` fills the clauses in after patches)."""
+    changes: ClausePatch | None = None
+    """The clauses a reusing roll gives under it, changing its base's (``natural 2
+    passes``), as an ``override`` of its clauses does; a patch's override adds to them."""
 
     @property
     def kind(self) -> str:
@@ -256,7 +259,13 @@ class ClausePatch(Decl):
         return [n for n in self.removed if (n.values, n.effect, n.mark) not in have]
 
     def applied_to(self, base: RollDecl) -> RollDecl:
-        """``base`` with these clauses changed, cited and located as this patch."""
+        """``base`` with these clauses changed, cited and located as this patch. A roll
+        that reuses another keeps them among its own changes too, which it makes again when
+        its base's clauses are taken again (after a patch's)."""
+        if base.reuses is not None:
+            own = base.changes
+            base = attrs.evolve(base, changes=self if own is None else attrs.evolve(
+                own, changes=own.changes + self.changes, removed=own.removed + self.removed))
         gone = {(n.values, n.effect, n.mark) for n in self.removed}
         naturals = tuple(n for n in base.naturals if (n.values, n.effect, n.mark) not in gone)
         fields: dict[str, Any] = {"naturals": naturals}

@@ -104,15 +104,21 @@ def clause_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
     if op != "override":
         raise BuildError(f"'{op}' takes a whole declaration; 'override {kind} {name}' "
                          "changes clauses", b.span(meta), code="syntax")
-    fields = clauses(c, f"override {kind} {name!r}",
-                     repeatable=("natural", "mark", "remove_natural"))
+    decl = clause_changes(b, meta, c, kind, name, f"override {kind} {name!r}")
+    return ast.PatchOp(span=b.span(meta), op=op, kind=decl.kind, name=name, decl=decl,
+                       cite=decl.cite)
+
+
+def clause_changes(b: AstBuilder, meta: Meta, c: list[Any], kind: str, name: str,
+                   what: str) -> ast.ClausePatch:
+    """The roll clauses among ``c`` as the changes they make to a roll's own (an ``override
+    test``'s, or a reusing test's to its base's)."""
+    fields = clauses(c, what, repeatable=("natural", "mark", "remove_natural"))
     removed = fields.pop("remove_natural")
     keys = {"natural": "naturals", "mark": "marks"}
     changes = tuple((keys.get(k, k), v) for k, v in fields.items() if v != ())
-    decl = ast.ClausePatch(span=b.span(meta), name=name, cite=b.cite(c),
+    return ast.ClausePatch(span=b.span(meta), name=name, cite=b.cite(c),
                            is_test=kind == "test", changes=changes, removed=removed)
-    return ast.PatchOp(span=b.span(meta), op=op, kind=decl.kind, name=name, decl=decl,
-                       cite=decl.cite)
 
 
 def remove_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
@@ -270,8 +276,10 @@ def reuse_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RollDecl:
     base = next(x for x in c[2:] if isinstance(x, (ast.Call, Token)))
     if isinstance(base, Token):
         base = ast.Call(b.tspan(base), str(base))
+    given = any(isinstance(x, Clause) for x in c)
+    changes = clause_changes(b, meta, c, kind, name, f"{kind} {name!r}") if given else None
     return ast.RollDecl(span=b.span(meta), name=name, cite=b.cite(c), is_test=kind == "test",
-                        params=b.param_list(c), reuses=base)
+                        params=b.param_list(c), reuses=base, changes=changes)
 
 
 # ---------------------------------------------------------------- sequences
