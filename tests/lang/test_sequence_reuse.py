@@ -76,6 +76,8 @@ def mean_damage(rt, sequence: str, **args) -> F:
 def test_a_reusing_sequence_takes_the_base_steps_with_its_changes(tmp_path) -> None:
     rt = kit(tmp_path, "sequence shot is attack @ L1\n    step hit: aim(a) stops on fail\n")
     assert [s.name for s in rt.decls["shot"].steps] == ["hit", "wound", "save"]
+    # as pure as its base: a battle enumerates it exactly, as it does the base
+    assert rt.sequences["shot"].pure and rt.sequences["attack"].pure
     assert mean_damage(rt, "shot") == AIM * WOUND * SAVE_FAILS * WARD_FAILS
     # the base is as it was
     assert mean_damage(rt, "attack") == HIT * WOUND * SAVE_FAILS * WARD_FAILS
