@@ -123,13 +123,6 @@ class Declarations:
             return
         if op.op == "remove":
             self.removed[origin_key(op.kind, op.name)] = op
-        if (isinstance(op.decl, ast.ClausePatch) and isinstance(existing, ast.RollDecl)
-                and existing.reuses is not None):
-            self.bag.add(f"override: {what} reuses {existing.reuses.name!r}, so its clauses are "
-                         "that declaration's", op.span, code="patch-clause-missing",
-                         hint=f"change the clauses of {existing.reuses.name!r}, or override "
-                         f"{op.name!r} whole")
-            return
         if isinstance(op.decl, ast.ClausePatch) and isinstance(existing, ast.RollDecl):
             for n in op.decl.missing(existing):
                 self.bag.add(f"override: {what} has no clause '{n.text()}' to remove", n.span,

@@ -262,14 +262,15 @@ class DeclarationChecker:
                            f"{e.dice.die_name!r} has faces that are not numbers "
                            f"({', '.join(symbols)})", e.span, "need-on-symbols")
 
-    def reused(self, d: ast.RollDecl) -> bool:
-        """``test NAME(params) is BASE(args)``: the arguments are checked as a call's (the
-        loader has said why a base that is no roll of the same kind cannot be reused);
-        whether they fit, so the clauses taken with them are worth checking."""
+    def reused(self, d: ast.RollDecl | ast.SequenceDecl) -> bool:
+        """``test NAME(params) is BASE(args)`` (or ``sequence ...``): the arguments are
+        checked as a call's (the loader has said why a base that is no roll of the same
+        kind, or no sequence, cannot be reused); whether they fit, so the clauses taken with
+        them are worth checking."""
         call = d.reuses
         assert call is not None
         base = self.ctx.decls.get(call.name)
-        if not isinstance(base, ast.RollDecl) or base.kind != d.kind:
+        if type(base) is not type(d) or base.kind != d.kind:
             return False
         if not call.args and not call.kwargs and d.params == base.params:
             self.ctx.use(call.name)  # the base's parameters, passed on
@@ -285,6 +286,8 @@ class DeclarationChecker:
         return list(dict.fromkeys(str(f) for f in faces if not isinstance(f, int)))
 
     def check_SequenceDecl(self, d: ast.SequenceDecl) -> None:
+        if d.reuses is not None and (not self.reused(d) or not d.steps):
+            return  # it could not take its base's steps (reported)
         scope = self.ctx.stmts.param_scope(d.params)
         names = [s.name for s in d.steps]
         seen: set[str] = set()

@@ -184,7 +184,8 @@ class EffectChecker:
                 if e.step not in steps:
                     self.ctx.error(f"sequence {e.sequence!r} has no step {e.step!r}", e.span,
                                    "unknown-step", hint=did_you_mean(e.step, steps))
-                    later: list[str] = []
+                    # where it would stand is unknown: a skip of any of its steps is let be
+                    later: list[str] = steps
                     earlier: list[str] = []
                 else:
                     later = steps[steps.index(e.step) + 1:]

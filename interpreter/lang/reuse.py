@@ -1,4 +1,5 @@
-"""Rolls and tests that reuse another: ``test courage_test is nerve_test @ L12``.
+"""Rolls and tests that reuse another: ``test courage_test is nerve_test @ L12``; sequences
+that reuse another's steps: ``sequence volley is strike @ L692`` with the steps that change.
 
 A reusing declaration has its own name, citation and parameters, and the clauses of the roll
 it names, with that roll's parameters replaced by the arguments it is given
@@ -20,16 +21,67 @@ from rules_run.lang import ast
 
 __all__ = ["resolve_reuses", "reusing"]
 
-_OWN = frozenset({"span", "name", "cite", "is_test", "params", "reuses"})
+_OWN = frozenset({"span", "name", "cite", "is_test", "params", "reuses", "changes"})
 """The fields a reusing declaration keeps; every other one comes from its base."""
 
 
 def resolve_reuses(decls: dict[str, ast.Decl], bag: DiagnosticBag) -> None:
-    """Fill in the clauses of every roll or test that reuses another, in place."""
+    """Fill in the clauses of every roll, test or sequence that reuses another, in place."""
     done: dict[str, bool] = {}
     for name, decl in list(decls.items()):
         if isinstance(decl, ast.RollDecl) and decl.reuses is not None:
             _resolve(name, decls, bag, done, ())
+        elif isinstance(decl, ast.SequenceDecl) and decl.reuses is not None:
+            _resolve_sequence(name, decls, bag, done, ())
+
+
+def _resolve_sequence(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag,
+                      done: dict[str, bool], chain: tuple[str, ...]) -> bool:
+    """Resolve the sequence ``name`` (and the one it reuses first): its base's steps,
+    damage, each point and tallies, with its own changes in place; False when it cannot."""
+    decl = decls[name]
+    assert isinstance(decl, ast.SequenceDecl) and decl.reuses is not None
+    if name in done:
+        return done[name]
+    call = decl.reuses
+    what = f"sequence {name!r}"
+    if name in chain:
+        cycle = chain[chain.index(name):]
+        bag.add(f"{what} reuses itself: {' -> '.join(cycle + (name,))}", call.span,
+                code="reuse-cycle")
+        done.update(dict.fromkeys(cycle, False))
+        return False
+    base = decls.get(call.name)
+    if not isinstance(base, ast.SequenceDecl):
+        found = "" if base is None else f" (it is declared with '{base.kind}')"
+        bag.add(f"{what} reuses {call.name!r}, which is no sequence{found}", call.span,
+                code="unknown-reuse", hint=did_you_mean(call.name, [
+                    n for n, d in decls.items() if isinstance(d, ast.SequenceDecl) and n != name]))
+        done[name] = False
+        return False
+    if base.reuses is not None and not _resolve_sequence(call.name, decls, bag, done,
+                                                         chain + (name,)):
+        done[name] = False
+        return False
+    base = decls[call.name]
+    assert isinstance(base, ast.SequenceDecl)
+    bound = _bind(decl, base)
+    done[name] = bound is not None
+    if bound is None:
+        return False
+    params, values = bound
+    changes = decl.changes or ast.SequencePatch(span=decl.span, name=name, cite=decl.cite)
+    steps = [s.name for s in base.steps]
+    for step in changes.missing(base):
+        bag.add(f"{what} reuses {call.name!r}, which has no step {step.name!r} to change",
+                step.span, code="unknown-step",
+                hint=did_you_mean(step.name, steps) or "its steps: " + ", ".join(steps))
+    taken = changes.applied_to(attrs.evolve(
+        base, steps=_substitute(base.steps, values), damage=_substitute(base.damage, values),
+        per_point=_substitute(base.per_point, values)))
+    decls[name] = attrs.evolve(decl, params=params, steps=taken.steps, damage=taken.damage,
+                               per_point=taken.per_point, tallies=base.tallies)
+    return True
 
 
 def _resolve(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag, done: dict[str, bool],
@@ -70,17 +122,31 @@ def _resolve(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag, done: di
     params, values = bound
     taken = {f.name: _substitute(getattr(base, f.name), values)
              for f in attrs.fields(ast.RollDecl) if f.name not in _OWN}
-    decls[name] = attrs.evolve(decl, params=params, **taken)
+    resolved = attrs.evolve(decl, params=params, **taken)
+    if decl.changes is not None:
+        # its own clauses, in place of the base's (naturals and marks added)
+        told = {d.span for d in bag.found}   # a patch's removal is reported where it is
+        for n in decl.changes.missing(resolved):
+            if n.span in told:
+                continue
+            bag.add(f"{what} reuses {call.name!r}, which has no clause '{n.text()}' to remove",
+                    n.span, code="patch-clause-missing", hint="its natural clauses: " + (
+                        "; ".join(m.text() for m in resolved.naturals) or "none"))
+        resolved = attrs.evolve(decl.changes.applied_to(attrs.evolve(resolved, reuses=None)),
+                                span=decl.span, cite=decl.cite, reuses=decl.reuses)
+    decls[name] = resolved
     return True
 
 
-def _bind(decl: ast.RollDecl, base: ast.RollDecl
+def _bind(decl: ast.RollDecl | ast.SequenceDecl, base: ast.RollDecl | ast.SequenceDecl
           ) -> tuple[tuple[ast.Param, ...], dict[str, ast.Expr]] | None:
     """The reusing declaration's parameters and an expression for each of the base's; None
     when the arguments do not fit (the checker says how, as for any call)."""
     call = decl.reuses
     assert call is not None
-    resolved = decl.dice is not None  # inherited from a base ruleset, resolved there
+    # inherited from a base ruleset, resolved there
+    resolved = (decl.dice is not None if isinstance(decl, ast.RollDecl)
+                else bool(decl.steps))
     if not call.args and not call.kwargs and (not decl.params or resolved):
         # `test panic_test is leadership`: the base's parameters, passed on as they are
         return base.params, {}

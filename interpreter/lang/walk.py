@@ -13,6 +13,14 @@ __all__ = ["walk", "rule_names_used"]
 
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
 
+_SOURCES: dict[type, frozenset[str]] = {
+    ast.SequenceDecl: frozenset({"reuses", "changes"}),
+    ast.RollDecl: frozenset({"changes"}),
+}
+"""Fields a reusing declaration was resolved from (:mod:`rules_run.lang.reuse`): what they
+say is in its own clauses once it is, so they are not walked (a sequence's base, read as a
+call, would make it seem to call a sequence)."""
+
 
 def _fields(cls: type) -> tuple[str, ...] | None:
     """The fields of an AST node class that may hold nodes (all but ``span``), or None for
@@ -20,7 +28,8 @@ def _fields(cls: type) -> tuple[str, ...] | None:
     try:
         return _FIELDS[cls]
     except KeyError:
-        names = (tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+        skip = _SOURCES.get(cls, frozenset()) | {"span"}
+        names = (tuple(f.name for f in attrs.fields(cls) if f.name not in skip)
                  if attrs.has(cls) else None)
         _FIELDS[cls] = names
         return names

@@ -118,3 +118,20 @@ def test_a_cannonball_hits_under_its_marker_then_one_model_a_rank_as_it_bounces(
            m="cannon", target="o", great=True)
     assert (attacks(w, "o"), attacks(w, "p")) == ([1, 1], [1, 1])
     assert (w.unit("o").models, w.unit("p").models) == (13, 13)
+
+
+def test_a_monster_the_bouncing_ball_does_not_slay_stops_it(tmp_path: Path) -> None:
+    # The marker lands on q's centre at (36, 14) (q: 15 on 1" bases, y 12.5..15.5); the ball
+    # bounces 10" on, to (36, 4): q's rear rank, the Trolls' one rank at (36, 10) (40 mm
+    # bases, y 9.2..10.8), then p's three ranks (y 4.5..7.5). Every die a 6: the Troll's
+    # wound is regenerated (4+), so the ball stops there (L853) and p is not hit, though
+    # the line crosses it.
+    w = World(tmp_path, [
+        unit("cannon", "empire", 36, 40, 180, profile="empire/great_cannon", models=3, files=3),
+        unit("q", "orcs", 36, 14, models=15, files=5, base=INCH, profile="orcs/orc_boy"),
+        unit("o", "orcs", 36, 10, models=3, files=3, profile="orcs/troll"),
+        unit("p", "orcs", 36, 6, models=15, files=5, base=INCH, profile="orcs/orc_boy")])
+    w.call("fire_cannon", {"artillery_roll": [6, 10], "scatter_roll": ["hit"], "*": [6] * 60},
+           m="cannon", target="q", great=True)
+    assert (attacks(w, "q"), attacks(w, "o"), attacks(w, "p")) == ([1, 1], [1], [])
+    assert (w.unit("q").models, w.unit("o").models, w.unit("p").models) == (13, 3, 15)

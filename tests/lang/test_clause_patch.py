@@ -54,13 +54,27 @@ def test_the_clauses_given_change_and_the_rest_stay(tmp_path, rules, strength, e
     assert p_pass(rt, "wound", a=unit(rt, S=1)) == F(5, 6)  # natural 1 fails: kept
 
 
+@pytest.mark.parametrize(("rules", "wound", "panic"), [
+    # a clause of a test that reuses another changes that test only
+    ("override test panic @ L1\n    need 3\n", F(1, 6), F(2, 3)),
+    # a clause of its base changes both (the reusing test takes its base's after patches)
+    ("override test wound @ L1\n    natural 5 passes\n", F(1, 3), F(1, 3)),
+    ("override test panic @ L1\n    natural 5 passes\n", F(1, 6), F(1, 3)),
+])
+def test_a_clause_override_of_a_reusing_test_changes_it_alone(tmp_path, rules, wound,
+                                                              panic) -> None:
+    rt = compile_ruleset(load_ruleset(patched(tmp_path, rules)), builtins=BUILTINS)
+    strong = unit(rt, S=9)   # needs 9: only the natural clauses (and panic's need 3) pass
+    assert (p_pass(rt, "wound", a=strong), p_pass(rt, "panic", a=strong)) == (wound, panic)
+
+
 @pytest.mark.parametrize(("rules", "expected"), [
     ("override test wound @ L1\n    remove natural 5 passes\n",
      (4, 12, "patch-clause-missing", "override: test 'wound' has no clause 'natural 5 passes' "
       "to remove", "its natural clauses: natural 6 passes; natural 1 fails")),
-    ("override test panic @ L1\n    need 3\n",
-     (3, 1, "patch-clause-missing", "override: test 'panic' reuses 'wound', so its clauses "
-      "are that declaration's", "change the clauses of 'wound', or override 'panic' whole")),
+    ("override test panic @ L1\n    remove natural 5 passes\n",
+     (4, 12, "patch-clause-missing", "override: test 'panic' has no clause 'natural 5 passes' "
+      "to remove", "its natural clauses: natural 6 passes; natural 1 fails")),
     ("add test wound @ L1\n    need 3\n",
      (3, 1, "syntax", "'add' takes a whole declaration; 'override test wound' changes "
       "clauses", None)),

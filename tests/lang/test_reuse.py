@@ -135,3 +135,34 @@ policy steady @ L6
     got = diagnostics(tmp_path, base + rules)
     assert got == [(line + 3, column, code, message, hint)
                    for line, column, code, message, hint in expected]
+
+
+def test_a_reusing_test_with_clauses_changes_its_base_clauses(tmp_path) -> None:
+    # not in seed: a Leadership test that a double 1 passes (Insane Courage), by reuse
+    rt = kit(tmp_path, '''
+test leadership(unit: unit, modifier: int = 0) @ L1
+    dice 2D6
+    pass if result <= unit.Ld + modifier
+test courage(unit: unit, lost_by: int) is leadership(unit, 0 - lost_by) @ L2
+    natural 2 passes
+''')
+    hopeless = unit(rt, Ld=7)
+    assert p_pass(rt, "courage", unit=hopeless, lost_by=7) == F(1, 36)   # only the double 1
+    assert p_pass(rt, "courage", unit=hopeless, lost_by=0) == F(21, 36)
+    assert p_pass(rt, "leadership", unit=hopeless, modifier=-7) == F(0)  # the base unchanged
+
+
+def test_a_reusing_test_that_removes_a_clause_its_base_lacks_is_located(tmp_path) -> None:
+    with pytest.raises(InterpreterError) as err:
+        kit(tmp_path, '''
+test leadership(unit: unit) @ L1
+    dice 2D6
+    pass if result <= unit.Ld
+    natural 2 passes
+test courage is leadership @ L2
+    remove natural 12 fails
+''')
+    assert [(d.span.line, d.span.column, d.code, d.message, d.hint)
+            for d in err.value.diagnostics] == [
+        (10, 12, "patch-clause-missing", "test 'courage' reuses 'leadership', which has no "
+         "clause 'natural 12 fails' to remove", "its natural clauses: natural 2 passes")]

@@ -229,6 +229,9 @@ class RollDecl(Decl):
     reuses: Call | None = None
     """``test NAME is BASE(args)``: the roll whose clauses this one takes, its parameters
     bound to ``args`` (:mod:`rules_run.lang.reuse` fills the clauses in after patches)."""
+    changes: ClausePatch | None = None
+    """The clauses a reusing roll gives under it, changing its base's (``natural 2
+    passes``), as an ``override`` of its clauses does; a patch's override adds to them."""
 
     @property
     def kind(self) -> str:
@@ -256,7 +259,13 @@ class ClausePatch(Decl):
         return [n for n in self.removed if (n.values, n.effect, n.mark) not in have]
 
     def applied_to(self, base: RollDecl) -> RollDecl:
-        """``base`` with these clauses changed, cited and located as this patch."""
+        """``base`` with these clauses changed, cited and located as this patch. A roll
+        that reuses another keeps them among its own changes too, which it makes again when
+        its base's clauses are taken again (after a patch's)."""
+        if base.reuses is not None:
+            own = base.changes
+            base = attrs.evolve(base, changes=self if own is None else attrs.evolve(
+                own, changes=own.changes + self.changes, removed=own.removed + self.removed))
         gone = {(n.values, n.effect, n.mark) for n in self.removed}
         naturals = tuple(n for n in base.naturals if (n.values, n.effect, n.mark) not in gone)
         fields: dict[str, Any] = {"naturals": naturals}
@@ -315,6 +324,11 @@ class SequenceDecl(Decl):
     per_point: PerPoint | None = None
     tallies: tuple[str, ...] = ()
     """``tally NAME, ...``: outcomes the sequence counts besides damage (``count NAME``)."""
+    reuses: Call | None = None
+    """``sequence volley is strike``: the sequence whose clauses it takes (filled in by
+    :func:`rules_run.lang.reuse.resolve_reuses`, after patches), with these arguments."""
+    changes: SequencePatch | None = None
+    """The steps (and damage) it gives in place of its base's."""
 
 
 @attrs.frozen
@@ -333,9 +347,17 @@ class SequencePatch(Decl):
         return [s for s in self.steps if s.name not in have]
 
     def applied_to(self, base: SequenceDecl) -> SequenceDecl:
-        """``base`` with these clauses in place of its own, cited and located as this patch."""
+        """``base`` with these clauses in place of its own, cited and located as this patch.
+        A sequence that reuses another keeps these among its own changes too, which it
+        keeps when its base's steps are taken again (after a patch's)."""
         given = {s.name: s for s in self.steps}
-        return attrs.evolve(base, span=self.span, cite=self.cite,
+        changes = base.changes
+        if base.reuses is not None and changes is not None:
+            changes = attrs.evolve(changes, steps=tuple(
+                given.pop(s.name, s) for s in changes.steps) + tuple(given.values()),
+                damage=changes.damage if self.damage is None else self.damage)
+            given = {s.name: s for s in self.steps}
+        return attrs.evolve(base, span=self.span, cite=self.cite, changes=changes,
                             steps=tuple(given.get(s.name, s) for s in base.steps),
                             damage=base.damage if self.damage is None else self.damage)
 

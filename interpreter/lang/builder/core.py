@@ -129,6 +129,13 @@ class AstBuilder(Transformer):
         return [c for c in children if isinstance(c, cls)]
 
     @staticmethod
+    def effects(children: Iterable[Any]) -> tuple[ast.Effect, ...]:
+        """The rule effects among the children, in order; a hook on several steps hands up
+        one effect for each."""
+        return tuple(e for c in children for e in (c if isinstance(c, tuple) else (c,))
+                     if isinstance(e, ast.Effect))
+
+    @staticmethod
     def cite(children: Iterable[Any]) -> ast.Cite | None:
         """The declaration's citation, if it has one."""
         return next((c for c in children if isinstance(c, ast.Cite)), None)

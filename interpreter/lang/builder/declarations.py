@@ -104,15 +104,21 @@ def clause_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
     if op != "override":
         raise BuildError(f"'{op}' takes a whole declaration; 'override {kind} {name}' "
                          "changes clauses", b.span(meta), code="syntax")
-    fields = clauses(c, f"override {kind} {name!r}",
-                     repeatable=("natural", "mark", "remove_natural"))
+    decl = clause_changes(b, meta, c, kind, name, f"override {kind} {name!r}")
+    return ast.PatchOp(span=b.span(meta), op=op, kind=decl.kind, name=name, decl=decl,
+                       cite=decl.cite)
+
+
+def clause_changes(b: AstBuilder, meta: Meta, c: list[Any], kind: str, name: str,
+                   what: str) -> ast.ClausePatch:
+    """The roll clauses among ``c`` as the changes they make to a roll's own (an ``override
+    test``'s, or a reusing test's to its base's)."""
+    fields = clauses(c, what, repeatable=("natural", "mark", "remove_natural"))
     removed = fields.pop("remove_natural")
     keys = {"natural": "naturals", "mark": "marks"}
     changes = tuple((keys.get(k, k), v) for k, v in fields.items() if v != ())
-    decl = ast.ClausePatch(span=b.span(meta), name=name, cite=b.cite(c),
+    return ast.ClausePatch(span=b.span(meta), name=name, cite=b.cite(c),
                            is_test=kind == "test", changes=changes, removed=removed)
-    return ast.PatchOp(span=b.span(meta), op=op, kind=decl.kind, name=name, decl=decl,
-                       cite=decl.cite)
 
 
 def remove_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
@@ -194,7 +200,7 @@ def option_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.OptionDecl:
 def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
     return ast.StatusDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
                           until=b.part(c, "until"), quiet=b.flag(c, "STATUS_QUIET"),
-                          params=b.param_list(c), effects=tuple(b.pick(c, ast.Effect)),
+                          params=b.param_list(c), effects=b.effects(c),
                           ignored_again=b.part(c, "reapplied") == "ignored")
 
 
@@ -270,8 +276,10 @@ def reuse_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RollDecl:
     base = next(x for x in c[2:] if isinstance(x, (ast.Call, Token)))
     if isinstance(base, Token):
         base = ast.Call(b.tspan(base), str(base))
+    given = any(isinstance(x, Clause) for x in c)
+    changes = clause_changes(b, meta, c, kind, name, f"{kind} {name!r}") if given else None
     return ast.RollDecl(span=b.span(meta), name=name, cite=b.cite(c), is_test=kind == "test",
-                        params=b.param_list(c), reuses=base)
+                        params=b.param_list(c), reuses=base, changes=changes)
 
 
 # ---------------------------------------------------------------- sequences
@@ -279,6 +287,29 @@ def hook(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Hook:
     effect = next(x for x in c if isinstance(x, ast.HookEffect))
     condition = next((x for x in c[1:] if isinstance(x, ast.Expr)), None)
     return ast.Hook(b.span(meta), str(c[0]), condition, effect, b.cite(c))
+
+
+def hook_effect_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> tuple[ast.RuleHook, ...]:
+    """A rule's hook, one :class:`~rules_run.lang.ast.RuleHook` for each step it names
+    (``on critical of combat_attack.hit, volley.hit: chains 2``), in the order written."""
+    effect = next(x for x in c if isinstance(x, ast.HookEffect))
+    refs = [x.value for x in c if isinstance(x, Part) and x.tag == "step_ref"]
+    names = [(seq, name) for seq, name, _ in refs]
+    twice = next((r for i, r in enumerate(refs) if r[:2] in names[:i]), None)
+    if twice is not None:
+        raise BuildError(f"'on {c[0]} of ...' names step {twice[0]}.{twice[1]} twice",
+                         twice[2], code="duplicate-clause",
+                         hint="name each step once: the hook would fire twice on it")
+    # one step: the hook is the line; several: each is located at the step it names
+    return tuple(ast.RuleHook(span=b.span(meta) if len(refs) == 1 else span,
+                              condition=b.part(c, "condition"), cite=b.cite(c),
+                              mark=str(c[0]), sequence=seq, step=name, effect=effect)
+                 for seq, name, span in refs)
+
+
+def step_ref(b: AstBuilder, meta: Meta, c: list[Any]) -> Part:
+    """``combat_attack.hit`` in a rule's hook: the sequence, the step, and where it is."""
+    return Part("step_ref", (str(c[0]), str(c[1]), b.span(meta)))
 
 
 def step(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Step:
@@ -302,6 +333,28 @@ def sequence_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
         per_point=per_points[0] if per_points else None,
         tallies=tuple(fields.get("tally", ())),
     )
+
+
+def sequence_reuse_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
+    """``sequence volley is strike`` with the steps (or damage) that change: the clauses
+    are taken from the base when the ruleset is loaded (:mod:`rules_run.lang.reuse`)."""
+    name = str(c[0])
+    base = next(x for x in c[1:] if isinstance(x, (ast.Call, Token)))
+    if isinstance(base, Token):
+        base = ast.Call(b.tspan(base), str(base))
+    what = f"sequence {name!r}"
+    fields = clauses(c, what)
+    steps = tuple(b.pick(c, ast.Step))
+    seen: set[str] = set()
+    for s in steps:
+        if s.name in seen:
+            raise BuildError(f"{what} gives step {s.name!r} twice", s.span,
+                             code="duplicate-clause")
+        seen.add(s.name)
+    changes = ast.SequencePatch(span=b.span(meta), name=name, cite=b.cite(c), steps=steps,
+                                damage=fields.get("damage"))
+    return ast.SequenceDecl(span=b.span(meta), name=name, cite=b.cite(c),
+                            params=b.param_list(c), reuses=base, changes=changes)
 
 
 # ---------------------------------------------------------------- procedures
@@ -349,7 +402,7 @@ def battle_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.BattleDecl:
 # ---------------------------------------------------------------- rules
 def rule_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RuleDecl:
     return ast.RuleDecl(span=b.span(meta), name=unquote(c[0]), cite=b.cite(c),
-                        params=b.param_list(c), effects=tuple(b.pick(c, ast.Effect)),
+                        params=b.param_list(c), effects=b.effects(c),
                         is_global=b.flag(c, "RULE_GLOBAL"))
 
 
@@ -357,8 +410,8 @@ CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     start, header, patch_decl, clause_patch_decl, sequence_patch_decl, remove_decl, citation, cite_lines, char_item,
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
     record_decl,
-    keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, step, per_point_clause,
-    sequence_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
+    keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, hook_effect_decl, step_ref, step, per_point_clause,
+    sequence_decl, sequence_reuse_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
     battle_decl, rule_decl,
 )}
 """The hand-written declaration callbacks, by grammar rule (the function's name)."""

@@ -288,8 +288,6 @@ GENERATED: dict[str, Callback] = {
     "pick_lowest": part("pick", const(("lowest", None))),
     "pick_highest": part("pick", const(("highest", None))),
     "pick_showing": part("pick", tuple_of(const("showing"), at(0))),
-    "hook_effect_decl": effect(ast.RuleHook, mark=text(0), sequence=text(1), step=text(2),
-                               effect=first_of(ast.HookEffect)),
     "grant_effect": effect(ast.Grant, rule=quoted(0)),
     "trigger_effect": effect(ast.Trigger, event=text(0), body=body(0)),
     "auto_effect": effect(ast.AutoResult, result=at(0), test=text(1)),
