@@ -171,10 +171,34 @@ def state_context(spec: RunSpec, key: StateKey):
     found = _CONTEXT.get(ck)
     if found is None or found[0] is not a or found[1] is not b:
         rs = _state_ruleset(a, b, key)
-        runtime = compile_ruleset(rs, builtins=BUILTINS)
+        if key in (BASE, OTHER):
+            runtime = compile_ruleset(rs, builtins=BUILTINS)
+        else:
+            runtime = _between_runtime(a, b, rs)
         battle = load_battle(read_battle(battle_path), rs, runtime, spec.options)
         found = _CONTEXT[ck] = (a, b, rs, runtime, battle)
     return found[2:]
+
+
+_CODES: dict[tuple[int, int], tuple[Any, Any, dict[str, Any]]] = {}
+"""(id of A, id of B) -> (A, B, the code compiled for the rulesets between them so far,
+by label and source): a step changes a few declarations, the others' code is the same."""
+
+
+def _between_runtime(a, b, rs):
+    """The runtime of a ruleset between A and B, reusing the code an earlier one
+    compiled from the same source (:attr:`rules_run.runtime.codegen.CodeGen.codes`)."""
+    from rules_run.engine.builtins import BUILTINS
+    from rules_run.runtime.compiled import Runtime
+
+    pair = _CODES.get((id(a), id(b)))
+    if pair is None or pair[0] is not a or pair[1] is not b:
+        if len(_CODES) >= _STATES_KEPT:
+            _CODES.clear()
+        pair = _CODES[(id(a), id(b))] = (a, b, {})
+    runtime = Runtime(rs, BUILTINS, pair[2])
+    pair[2].update(runtime.codegen.codes)
+    return runtime
 
 
 def _run_chunk(spec: RunSpec, key: StateKey, indices: list[int]) -> list[tuple[int, dict]]:
