@@ -1,5 +1,8 @@
 """How long each part of rules-diff takes: structure, the behaviour grid (per declaration,
-with cells per second), and the battles with attribution. Prints; asserts nothing.
+with cells per second), the battles with attribution, and the whole diff of wfb8 and t9a
+on the Highborn battle as its test runs it (99 operations: one ruleset per step, each built,
+checked and compiled). Prints wall and CPU seconds (CPU is what counts on a loaded
+machine); asserts nothing.
 
     python benchmarks/bench_diff.py [RUNS] [WORKERS]
 """
@@ -23,6 +26,8 @@ PAIRS = [
     ("aos4", "aos4-gh2026"),
 ]
 BATTLE = "rulesets/wfb8/battles/duel.yaml"
+T9A = ("wfb8", "rulesets/t9a", "rulesets/t9a/battles/highborn.yaml")
+"""The largest patch bundled, as tests/editions/test_t9a_diff.py diffs it."""
 
 
 def main(runs: int = 500, workers: int = 1) -> None:
@@ -47,14 +52,25 @@ def main(runs: int = 500, workers: int = 1) -> None:
               f"({len(structure.declarations)} changes), behaviour {behaviour_s:.2f}s for "
               f"{cells} cells in {len(behaviour.compared)} declarations "
               f"({cells / max(behaviour_s, 1e-9):.0f} cells/s, both rulesets)")
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     report = diff_rulesets("wfb8", str(ROOT / PAIRS[0][1]), str(ROOT / BATTLE), runs=runs,
                            seed=1, workers=workers, behaviour=False)
-    elapsed = time.perf_counter() - t
+    elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
+    assert report.attribution is not None
     states = 1 + len(report.attribution.steps) + sum(
         1 for s in report.attribution.alone if s.deltas and s.ops != (1,))
     print(f"battles: {runs} runs x {states} rulesets (A, each step, each operation alone) in "
-          f"{elapsed:.2f}s with {workers} worker(s): {runs * states / elapsed:.0f} battles/s")
+          f"{elapsed:.2f}s ({cpu:.2f}s CPU in this process) with {workers} worker(s): "
+          f"{runs * states / elapsed:.0f} battles/s")
+    a_ref, b_ref, battle = T9A
+    clear_cache()
+    t, cpu = time.perf_counter(), time.process_time()
+    report = diff_rulesets(a_ref, str(ROOT / b_ref), str(ROOT / battle), runs=4,
+                           attribution_runs=2, seed=1, cells=40, sequence_cells=4)
+    elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
+    assert report.attribution is not None
+    print(f"{a_ref} -> {b_ref} on {Path(battle).name} (4 runs, 2 per step, 40 cells): "
+          f"{len(report.attribution.steps)} steps in {elapsed:.2f}s ({cpu:.2f}s CPU)")
 
 
 if __name__ == "__main__":

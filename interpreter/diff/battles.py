@@ -93,16 +93,38 @@ def state_ruleset(spec: RunSpec, key: StateKey):
     return _state_ruleset(load_edition(a), load_edition(b), key)
 
 
+_STATES: dict[tuple[int, int], tuple[Any, Any, list, dict[StateKey, Any]]] = {}
+"""(id of A, id of B) -> (A, B, the patch's operations, the rulesets between them by
+state, or the error a state's check raised): each is built and checked once per process,
+whoever asks (the attribution's plan, the inert test, the battles)."""
+_STATES_KEPT = 4
+
+
 def _state_ruleset(a, b, key: StateKey):
+    from rules_run.diagnostics import InterpreterError
     from rules_run.diff.steps import apply_ops, resolved_ops
 
-    if key == BASE:
-        return borrowed_data(a, b)[0]
     if key == OTHER:
         return b
-    ops = resolved_ops(a, b)
-    return borrowed_data(apply_ops(a, [ops[i] for i in key[1]], state_label(a.id, b.id, key)),
-                         b)[0]
+    pair = _STATES.get((id(a), id(b)))
+    if pair is None or pair[0] is not a or pair[1] is not b:
+        if len(_STATES) >= _STATES_KEPT:
+            _STATES.clear()
+        pair = _STATES[(id(a), id(b))] = (a, b, resolved_ops(a, b), {})
+    built = pair[3]
+    if key == BASE and key not in built:
+        built[key] = borrowed_data(a, b)[0]
+    if key not in built:
+        ops = pair[2]
+        try:
+            built[key] = borrowed_data(
+                apply_ops(a, [ops[i] for i in key[1]], state_label(a.id, b.id, key)), b)[0]
+        except InterpreterError as err:
+            built[key] = err
+    found = built[key]
+    if isinstance(found, InterpreterError):
+        raise found
+    return found
 
 
 def borrowed_data(rs, other) -> tuple[Any, tuple[str, ...]]:
@@ -149,10 +171,34 @@ def state_context(spec: RunSpec, key: StateKey):
     found = _CONTEXT.get(ck)
     if found is None or found[0] is not a or found[1] is not b:
         rs = _state_ruleset(a, b, key)
-        runtime = compile_ruleset(rs, builtins=BUILTINS)
+        if key in (BASE, OTHER):
+            runtime = compile_ruleset(rs, builtins=BUILTINS)
+        else:
+            runtime = _between_runtime(a, b, rs)
         battle = load_battle(read_battle(battle_path), rs, runtime, spec.options)
         found = _CONTEXT[ck] = (a, b, rs, runtime, battle)
     return found[2:]
+
+
+_CODES: dict[tuple[int, int], tuple[Any, Any, dict[str, Any]]] = {}
+"""(id of A, id of B) -> (A, B, the code compiled for the rulesets between them so far,
+by label and source): a step changes a few declarations, the others' code is the same."""
+
+
+def _between_runtime(a, b, rs):
+    """The runtime of a ruleset between A and B, reusing the code an earlier one
+    compiled from the same source (:attr:`rules_run.runtime.codegen.CodeGen.codes`)."""
+    from rules_run.engine.builtins import BUILTINS
+    from rules_run.runtime.compiled import Runtime
+
+    pair = _CODES.get((id(a), id(b)))
+    if pair is None or pair[0] is not a or pair[1] is not b:
+        if len(_CODES) >= _STATES_KEPT:
+            _CODES.clear()
+        pair = _CODES[(id(a), id(b))] = (a, b, {})
+    runtime = Runtime(rs, BUILTINS, pair[2])
+    pair[2].update(runtime.codegen.codes)
+    return runtime
 
 
 def _run_chunk(spec: RunSpec, key: StateKey, indices: list[int]) -> list[tuple[int, dict]]:

@@ -208,6 +208,21 @@ def _texts(value: Any) -> Iterator[str]:
                     yield getattr(node, f.name)
 
 
+_DECL_TEXTS: dict[int, tuple[Any, frozenset[str]]] = {}
+"""id of a declaration -> (it, :func:`_texts` of it): every step of an attribution asks
+about the same declarations."""
+
+
+def _decl_texts(decl: Any) -> frozenset[str]:
+    """The texts of one declaration (:func:`_texts`), once per declaration object."""
+    found = _DECL_TEXTS.get(id(decl))
+    if found is None or found[0] is not decl:
+        if len(_DECL_TEXTS) >= 20_000:
+            _DECL_TEXTS.clear()
+        found = _DECL_TEXTS[id(decl)] = (decl, frozenset(_texts(decl)))
+    return found[1]
+
+
 def unreferenced(rs: Ruleset, before: Ruleset, key: str, data: Any) -> bool:
     """Whether the declaration under ``key``, new in ``rs`` (``before`` has none), cannot
     act in a battle: no other declaration, rule, unit profile, equipment item or ``data``
@@ -226,7 +241,8 @@ def unreferenced(rs: Ruleset, before: Ruleset, key: str, data: Any) -> bool:
             return False
     others = [d for k, d in rs.decls.items() if k != key] + \
         [r for name, r in rs.rules.items() if rule is None or name != rule.name]
-    texts = set(_texts(others)) | set(_texts([dict(rs.units), dict(rs.equipment), data]))
+    texts = set().union(*map(_decl_texts, others)) | set(
+        _texts([dict(rs.units), dict(rs.equipment), data]))
     if rule is None:
         return key not in texts
     for text in texts:
@@ -250,14 +266,12 @@ def _plan(spec: RunSpec, a: Ruleset, b: Ruleset):
     pending: list[int] = []
     battle_data = read_battle(spec.local()[2]).value
     inert: list[int] = []
-    built: dict[tuple, Ruleset] = {}
     for k in range(1, n + 1):
         pending.append(k - 1)
         if k == n and data_same:
             break
         key = ("ops", tuple(range(k)))
-        if pending == [k - 1] and _inert(a, b, key, ops[k - 1], chain[-1][0], battle_data,
-                                         built):
+        if pending == [k - 1] and _inert(a, b, key, ops[k - 1], chain[-1][0], battle_data):
             chain.append((chain[-1][0], (k,), _label(ops, pending)))
             inert.append(k)
             pending = []
@@ -298,20 +312,17 @@ def _plan(spec: RunSpec, a: Ruleset, b: Ruleset):
     return chain, alone, notes
 
 
-def _inert(a: Ruleset, b: Ruleset, key: tuple, op: Any, previous: tuple, battle_data: Any,
-           built: dict[tuple, Ruleset]) -> bool:
-    """Whether operation ``key[1][-1]`` only adds a declaration nothing names yet
-    (``built``: the rulesets made so far, by state)."""
+def _inert(a: Ruleset, b: Ruleset, key: tuple, op: Any, previous: tuple, battle_data: Any
+           ) -> bool:
+    """Whether operation ``key[1][-1]`` only adds a declaration nothing names yet."""
     from rules_run.diff.battles import _state_ruleset
 
     name = f"rule:{op.op.name}" if op.op.kind == "rule" else op.op.name
     try:
-        for k in (key, previous):
-            if k not in built:
-                built[k] = _state_ruleset(a, b, k)
+        now, before = _state_ruleset(a, b, key), _state_ruleset(a, b, previous)
     except InterpreterError:
         return False
-    return unreferenced(built[key], built[previous], name, battle_data)
+    return unreferenced(now, before, name, battle_data)
 
 
 def _first(err: InterpreterError) -> str:

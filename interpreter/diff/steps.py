@@ -23,7 +23,7 @@ from rules_run.lang import ast
 from rules_run.lang.checker import check_declarations
 from rules_run.paths import shown
 
-__all__ = ["ResolvedOp", "resolved_ops", "apply_ops", "same_data"]
+__all__ = ["ResolvedOp", "resolved_ops", "apply_ops", "applied", "Applied", "same_data"]
 
 
 @attrs.frozen
@@ -50,13 +50,29 @@ def same_data(a: Ruleset, b: Ruleset) -> bool:
             and dict(a.attack_modes) == dict(b.attack_modes))
 
 
+@attrs.frozen
+class Applied:
+    """A's declarations with some operations applied, not yet checked."""
+
+    decls: dict[str, ast.Decl]
+    rules: dict[str, ast.RuleDecl]
+    origins: dict
+    tables: dict
+    sources: tuple[str, ...]
+    inherited: frozenset[str]
+    """The keys whose declaration is still A's (their citations are not checked again)."""
+
+    def check(self, bag: DiagnosticBag):
+        """Check the declarations into ``bag``; what uses what
+        (:func:`~rules_run.lang.checker.check_declarations`)."""
+        return check_declarations(self.decls, self.rules, self.sources, bag,
+                                  inherited=self.inherited)
 
 
-def apply_ops(a: Ruleset, ops: Sequence[ResolvedOp], label: str) -> Ruleset:
-    """A new ruleset: A with ``ops`` applied in order (A's unit data, tables and options).
+def applied(a: Ruleset, ops: Sequence[ResolvedOp]) -> Applied:
+    """A's declarations, rules, origins and tables with ``ops`` applied in order.
 
     Raises:
-        PatchError: the declarations do not check after these operations alone.
         DataError: a table an operation declares does not load.
     """
     decls = dict(a.decls)
@@ -72,9 +88,20 @@ def apply_ops(a: Ruleset, ops: Sequence[ResolvedOp], label: str) -> Ruleset:
             tables[op.name] = load_table(shown(r.patch.folder / op.decl.file), op.name)
         elif op.op == "remove" and op.kind == "table":
             tables.pop(op.name, None)
+    inherited = frozenset(k for k, o in origins.items() if a.origins.get(k) is o)
+    return Applied(decls, rules, origins, tables, sources, inherited)
+
+
+def apply_ops(a: Ruleset, ops: Sequence[ResolvedOp], label: str) -> Ruleset:
+    """A new ruleset: A with ``ops`` applied in order (A's unit data, tables and options).
+
+    Raises:
+        PatchError: the declarations do not check after these operations alone.
+        DataError: a table an operation declares does not load.
+    """
+    done = applied(a, ops)
     bag = DiagnosticBag()
-    inherited = {k for k, o in origins.items() if a.origins.get(k) is o}
-    check_declarations(decls, rules, sources, bag, inherited=inherited)
+    done.check(bag)
     if bag.errors:
         raise PatchError(bag.items)
     return Ruleset(
@@ -82,12 +109,12 @@ def apply_ops(a: Ruleset, ops: Sequence[ResolvedOp], label: str) -> Ruleset:
         title=f"{a.title}, with {label}",
         folder=a.folder,
         chain=a.chain + (label,),
-        decls=decls,
-        rules=rules,
-        origins=origins,
+        decls=done.decls,
+        rules=done.rules,
+        origins=done.origins,
         patches=a.patches + ((label, tuple(r.op for r in ops)),),
-        sources=sources,
-        tables=tables,
+        sources=done.sources,
+        tables=done.tables,
         units=a.units,
         equipment=a.equipment,
         battles=a.battles,

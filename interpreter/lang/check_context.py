@@ -173,13 +173,17 @@ class Context:
             for e in r.effects:
                 if isinstance(e, ast.MarkEffect):
                     self.rule_marks.setdefault(e.roll, set()).add(e.mark)
+        self.record_fields = frozenset(p.name for d in decls.values()
+                                       if isinstance(d, ast.RecordDecl) for p in d.params)
+        """The field names of every declared record."""
         self.uses: dict[str, set[str]] = {}
         """What each declaration uses (see :class:`Usage`)."""
         self.token = (tuple((n, d.kind) for n, d in decls.items()), tuple(rules),
                       frozenset(self.marks), frozenset(self.tallies),
                       tuple(sorted(self.globals.names.items())),
                       tuple(sources),
-                      tuple(sorted((n, tuple(sorted(m))) for n, m in self.rule_marks.items())))
+                      tuple(sorted((n, tuple(sorted(m))) for n, m in self.rule_marks.items())),
+                      self.record_fields)
         self.user = ""
         """The key the names being checked are used by."""
         self.reassigned: set[str] = set()

@@ -418,8 +418,7 @@ class ExpressionChecker:
 
     def record_fields(self) -> set[str]:
         """The field names of every declared record."""
-        return {p.name for d in self.ctx.decls.values() if isinstance(d, ast.RecordDecl)
-                for p in d.params}
+        return set(self.ctx.record_fields)
 
     def _lookup(self, e: ast.Lookup, scope: Scope) -> str:
         keys = [self.expr(k, scope) for k in e.keys]

@@ -172,6 +172,8 @@ class Checked:
     diagnostics: list = attrs.Factory(list)
     uses: list[tuple[str, str]] = attrs.Factory(list)
     cited: list[object] = attrs.Factory(list)
+    texts: frozenset[str] | None = None
+    """Every text in the declaration (:func:`decl_texts`), once asked for."""
 
 
 _CHECKED: dict[int, Checked] = {}
@@ -221,6 +223,31 @@ class Checker:
         ctx.effects = EffectChecker(ctx)
         ctx.stmts = StatementChecker(ctx)
         ctx.exprs = ExpressionChecker(ctx)
+        self.changes: dict[int, tuple[tuple, frozenset[str] | None]] = {}
+        """id of an earlier token -> (it, :func:`token_change` from it to this one)."""
+
+    def token_unread(self, found: Checked) -> bool:
+        """Whether checking ``found.decl`` could not have read what changed between its
+        token and this ruleset's: the sources are the same, no name that changed occurs
+        in the declaration, and it reported nothing (a hint may list every name of a
+        kind). What it reads through the declarations themselves :meth:`still` compares."""
+        if found.diagnostics:
+            return False
+        seen = self.changes.get(id(found.token))
+        if seen is None or seen[0] is not found.token:
+            seen = self.changes[id(found.token)] = (found.token,
+                                                    token_change(found.token, self.ctx.token))
+        changed = seen[1]
+        if changed is None:
+            return False
+        if found.texts is None:
+            texts = _TEXTS.get(id(found.decl))
+            if texts is None or texts[0] is not found.decl:
+                if len(_TEXTS) >= _CHECKED_SIZE:
+                    _TEXTS.clear()
+                texts = _TEXTS[id(found.decl)] = (found.decl, decl_texts(found.decl))
+            found.texts = texts[1]
+        return changed.isdisjoint(found.texts)
 
     def run(self) -> None:
         """Check every declaration and rule (and the checks that span them: roles, the
@@ -280,8 +307,62 @@ class Checker:
 
     def still(self, found: Checked) -> bool:
         """Whether what ``found`` depended on is unchanged."""
-        if found.token != self.ctx.token:
+        if found.token is not self.ctx.token and found.token != self.ctx.token \
+                and not self.token_unread(found):
             return False
         spaces = {"decls": self.ctx.raw_decls, "rules": self.ctx.raw_rules}
         return all(_same(spaces[space].get(name), seen)  # type: ignore[call-overload]
                    for (space, name), seen in found.reads.items())
+
+
+def token_change(before: tuple, now: tuple) -> frozenset[str] | None:
+    """The names whose entry differs between two :attr:`Context.token` values: declared
+    or not, their kind or global type, rule names, marks, tallies, record fields, the marks
+    rules give a roll (the roll's name and the marks). None when the sources differ (every
+    citation may read otherwise)."""
+    if before[5] != now[5]:
+        return None
+    out: set[str] = set()
+    for i in (0, 4, 6):   # (name, kind), (name, global type), (roll, marks rules give it)
+        was, is_ = dict(before[i]), dict(now[i])
+        out |= {n for n in was.keys() | is_.keys() if was.get(n) != is_.get(n)}
+        if i == 6:
+            out |= {m for n in out & (was.keys() | is_.keys())
+                    for m in (*was.get(n, ()), *is_.get(n, ()))}
+    out |= set(before[1]) ^ set(now[1])
+    for i in (2, 3, 7):   # marks, tallies, record fields
+        out |= set(before[i]) ^ set(now[i])
+    return frozenset(out)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The attrs fields of each type :func:`decl_texts` went through."""
+_TEXTS: dict[int, tuple[object, frozenset[str]]] = {}
+"""id of a declaration -> (it, :func:`decl_texts` of it)."""
+
+
+def decl_texts(value: object) -> frozenset[str]:
+    """Every text anywhere in a declaration (names, rule references, messages), and each
+    rule reference's name without its parameters (``Fly`` of ``Fly (8)``)."""
+    out: set[str] = set()
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, str):
+            out.add(v)
+            if "(" in v:
+                out.add(v.split("(")[0].strip())
+        elif isinstance(v, (tuple, list, set, frozenset)):
+            todo.extend(v)
+        elif isinstance(v, Mapping):
+            todo.extend(v.keys())
+            todo.extend(v.values())
+        else:
+            t = type(v)
+            names = _FIELDS.get(t)
+            if names is None:
+                names = _FIELDS[t] = (tuple(f.name for f in attrs.fields(t))
+                                      if attrs.has(t) else ())
+            todo.extend(getattr(v, n) for n in names)
+    return frozenset(out)
+
