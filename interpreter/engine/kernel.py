@@ -120,8 +120,9 @@ class _ReadFirst(dict):
 
 @attrs.define
 class _Node:
-    """A player turn about to begin: the battle then, which ``play_turn`` call of its round
-    it is, for which side, and whether the two units have met yet."""
+    """A player turn, or a phase of one, about to begin: the battle then, which
+    ``play_turn`` call of its round it is, for which side, which of the turn's phases (-1:
+    the turn itself), and whether the two units have met yet."""
 
     snapshot: Snapshot | None
     """None: the battle's start (its set-up is the first step)."""
@@ -130,6 +131,12 @@ class _Node:
     met: bool
     steps: int = 0
     """The env's statement count then (the runaway-loop cap counts over the battle)."""
+    phase: int = -1
+    """-1: the player turn's start; else the number of the ``turn`` block's phase call
+    about to run (from 1: the first phase is part of the turn's own step)."""
+    outer: Any = None
+    """The side active before the turn began (a phase node's turn puts it back at its
+    end)."""
 
 
 class _Kernel:
@@ -159,6 +166,15 @@ class _Kernel:
         self.waiting = False
         self.calls = 0
         self.met = False
+        self.phase_nodes = _phases_split(runtime)
+        """Whether the turn's phases are nodes too (:func:`_phases_split`)."""
+        self.skipping = False
+        """True while a phase node's turn is replayed up to the node's phase (nothing
+        fires; the phases before it are skipped)."""
+        self.phase_calls = 0
+        """The ``turn`` block's phase calls so far in the turn being played."""
+        self.outer: Any = None
+        """The side active before the turn being played began."""
         self.over: CombatEnd | None = None
         self.next: tuple | None = None
 
@@ -196,6 +212,7 @@ class _Kernel:
         """Play from ``node`` to the next player turn's start or the combat's end:
         ``("node", key)`` (the node kept in :attr:`reached`) or ``("end", CombatEnd)``."""
         self.node, self.over, self.next, self.met = node, None, None, node.met
+        self.skipping = False
         self.leaves += 1
         state = self.state
         try:
@@ -258,9 +275,19 @@ class _Kernel:
                 return
             self.waiting = False
             assert node.snapshot is not None, "only the start node has no snapshot"
+            self.phase_calls = 0
+            if node.phase >= 0:
+                # the turn's flow up to the node's phase, which restores the node (phase)
+                self.skipping = True
+                self.outer = state.active_side = node.outer
+                self._unwatch()
+                BattleState.play_turn(state, self.env, node.side)
+                self.check()
+                return
             state.restore(node.snapshot)   # as it was, whatever the skipped calls did
             self._watch()
             self.met = node.met
+            self.outer = state.active_side
             BattleState.play_turn(state, self.env, node.side)
             self.check()
             return
@@ -273,6 +300,55 @@ class _Kernel:
         self.next = key
         raise _Reached
 
+    def phase(self) -> bool:
+        """A phase of the ``turn`` block begins: True to skip it (a phase node's turn
+        replayed up to the node's own phase, which is played from the node's state); from
+        the second on, in a turn being played, a new node."""
+        state = self.state
+        index = self.phase_calls
+        self.phase_calls = index + 1
+        node = self.node
+        if self.skipping:
+            if index < node.phase:
+                return True
+            self.skipping = False
+            assert node.snapshot is not None, "a phase node has a snapshot"
+            state.restore(node.snapshot)
+            self._watch()
+            self.met = node.met
+            self.env.steps = node.steps
+            return False
+        if index == 0:
+            return False
+        self.check()
+        self._unwatch()
+        key = (state.state_key(self.left_out), self.calls - 1, state.active_side, self.met,
+               index)
+        if key not in self.reached:
+            self.reached[key] = _Node(state.snapshot(), self.calls - 1, state.active_side,
+                                      self.met, self.env.steps, index, self.outer)
+        self.next = key
+        raise _Reached
+
+
+def _phases_split(runtime: Any) -> bool:
+    """Whether a player turn's phases may be nodes of their own: the battle's ``turn``
+    block is phase calls without arguments (then calls of actions without arguments, which
+    run after every phase), so replaying it up to a phase runs nothing but the turn's own
+    start, which a phase node's state replaces."""
+    decl = runtime.battle_decl
+    phases = True
+    for stmt in decl.turn:
+        call = getattr(stmt, "call", None)
+        if not isinstance(stmt, ast.CallStmt) or not isinstance(call, ast.Call) or call.args \
+                or call.kwargs:
+            return False
+        is_phase = isinstance(runtime.decls.get(call.name), ast.PhaseDecl)
+        if is_phase and not phases:
+            return False
+        phases = is_phase
+    return True
+
 
 class _KernelState(BattleState):
     """The battle state of a kernel: its player turns and triggers go through the kernel."""
@@ -283,9 +359,16 @@ class _KernelState(BattleState):
     def play_turn(self, env, side) -> None:
         self.kernel.turn(side)
 
+    def enter_phase(self, env, name, body) -> Any:
+        kernel = self.kernel
+        if (kernel.phase_nodes and self.phase is None and self.active_side is not None
+                and kernel.phase()):
+            return None
+        return super().enter_phase(env, name, body)
+
     def fire(self, env, event, args=None) -> None:
         kernel = self.kernel
-        if kernel.over is not None:
+        if kernel.over is not None or kernel.skipping:
             return
         super().fire(env, event, args)
         if not kernel.waiting:
