@@ -41,6 +41,7 @@ from rules_run.engine.odds import battle_unit
 from rules_run.engine.state import BattleState, Snapshot
 from rules_run.lang import ast
 from rules_run.limits import limit, too_many
+from rules_run.runtime.env import RollResult
 
 __all__ = ["CombatEnd", "UnitEnd", "CombatOdds", "combat_odds", "sample_combat"]
 
@@ -94,6 +95,80 @@ class _Over(BaseException):
 
 class _Restart(BaseException):
     """A counter the key leaves out was read before it was written: start again."""
+
+
+class _Refine(BaseException):
+    """A test drawn as passed or failed only (:class:`_Steered`) was read for more: enumerate
+    that test in full, and start again."""
+
+    def __init__(self, test: str) -> None:
+        super().__init__(test)
+        self.test = test
+
+
+class _Steered:
+    """A test's result as drawn when the rules may read only whether it passed: its name
+    and ``passed`` (and its truth). Reading anything else of it (its value, natural score,
+    marks, need) raises :class:`_Refine`, so a value left out never changes a result."""
+
+    __slots__ = ("name", "passed")
+
+    def __init__(self, name: str, passed: bool) -> None:
+        self.name, self.passed = name, passed
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is _Steered and self.name == other.name
+                and self.passed == other.passed)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.passed))
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Refine(self.name)
+
+
+class _Steering:
+    """The chance of the kernel's steps: a test drawn as one branch point (``draw_lazily``,
+    :meth:`CompiledRoll.run`) enters as two branches, passed and failed, each weighing all
+    its totals (:class:`_Steered`), unless it is one of ``full`` (read for more before)."""
+
+    __slots__ = ("chance", "full")
+
+    def __init__(self, chance: Any, full: frozenset[str]) -> None:
+        self.chance, self.full = chance, full
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.chance, name)
+
+    def roll(self, dice: Any, tag: str) -> Any:
+        """The chance's roll."""
+        return self.chance.roll(dice, tag)
+
+    def choose(self, n: int, tag: str) -> int:
+        """The chance's choice."""
+        return self.chance.choose(n, tag)
+
+    def draw(self, dist: Any, tag: str) -> Any:
+        """The chance's draw."""
+        return self.chance.draw(dist, tag)
+
+    def draw_lazily(self, dist_of: Any, tag: str) -> Any:
+        """The chance's lazy draw; a test's as passed or failed only, unless in ``full``."""
+        if tag in self.full:
+            return self.chance.draw_lazily(dist_of, tag)
+        return self.chance.draw_lazily(lambda: _steered(dist_of()), tag)
+
+
+def _steered(dist: Dist[Any]) -> Dist[Any]:
+    """A test's distribution as passed or failed (:class:`_Steered`); any other the same."""
+    outcomes = list(dist.support())
+    if not outcomes or not all(isinstance(r, RollResult) and r.passed is not None
+                               for r in outcomes):
+        return dist
+    return dist.map(lambda r: _Steered(r.name, bool(r.passed)))
 
 
 class _ReadFirst(dict):
@@ -398,28 +473,33 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
         raise UsageError(f"the ruleset {runtime.ruleset.id!r} declares no 'battle', so "
                          "its combats cannot be fought")
     left_out = frozenset(n for n, d in runtime.decls.items() if isinstance(d, ast.CounterDecl))
+    full: frozenset[str] = frozenset()
     while True:
         kernel = _Kernel(runtime, battle, a, b, until, left_out)
         try:
-            ends = _solve(kernel, battle)
+            ends = _solve(kernel, battle, full)
             break
         except _Restart:   # keep in the key what was read first, and start again
             left_out = left_out - kernel.read_first
+        except _Refine as e:   # enumerate the test in full, and start again
+            full = full | {e.test}
     sampled = sample_combat(runtime, battle, a_id, b_id, samples, seed, until=until,
                             progress=progress) if samples else None
     return CombatOdds((a, b), ends, len(kernel.reached), kernel.leaves,
                       tuple(sorted(left_out)), sampled)
 
 
-def _solve(kernel: _Kernel, battle: Any) -> Dist[CombatEnd]:
-    """The combat's end from its start: each node's turn enumerated once, mixed."""
+def _solve(kernel: _Kernel, battle: Any, full: frozenset[str]) -> Dist[CombatEnd]:
+    """The combat's end from its start: each node's step enumerated once, mixed; the
+    tests in ``full`` in full, the others as passed or failed (:class:`_Steering`)."""
     memo: dict[Any, Dist[Any]] = {}
     most = limit("combat_states")
     branches = limit("combat_branches")
 
     def enumerate_step(node: _Node) -> Dist:
         try:
-            found = enumerate_exact(lambda chance: kernel.step(node, chance), limit=branches,
+            found = enumerate_exact(lambda chance: kernel.step(node, _Steering(chance, full)),
+                                    limit=branches,
                                     draws=True)
         except ChanceError as e:
             if "more than" not in str(e):
