@@ -130,15 +130,58 @@ class _Steered:
         raise _Refine(self.name)
 
 
+class _Unread:
+    """A roll's value not drawn yet: the step goes on as if it had every value at once, which
+    is exact while nothing reads it (a broken unit's flight roll when the combat ends as it
+    flees). Any use of it (arithmetic, a comparison, its truth, hashing it into a state key,
+    reading an attribute) raises :class:`_Refine`, and that roll is drawn from then on."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "name", name)
+
+    def _read(self, *args: Any) -> Any:
+        raise _Refine(object.__getattribute__(self, "name"))
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Refine(object.__getattribute__(self, "name"))
+
+    __setattr__ = __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _read
+    __hash__ = __int__ = __float__ = __index__ = __str__ = __repr__ = __format__ = _read
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __neg__ = __abs__ = _read
+    __floordiv__ = __rfloordiv__ = __truediv__ = __rtruediv__ = __mod__ = __rmod__ = _read
+    __pow__ = __rpow__ = __round__ = __trunc__ = __floor__ = __ceil__ = __iter__ = _read
+    __len__ = __contains__ = __getitem__ = __call__ = __reduce__ = __reduce_ex__ = _read
+
+
+class _UnreadRoll:
+    """A roll's result not drawn yet (:class:`_Unread`): its ``value`` is one; anything
+    else read of it raises :class:`_Refine`."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str) -> None:
+        self.name, self.value = name, _Unread(name)
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Refine(self.name)
+
+    def __bool__(self) -> bool:
+        raise _Refine(self.name)
+
+
 class _Steering:
-    """The chance of the kernel's steps: a test drawn as one branch point (``draw_lazily``,
-    :meth:`CompiledRoll.run`) enters as two branches, passed and failed, each weighing all
-    its totals (:class:`_Steered`), unless it is one of ``full`` (read for more before)."""
+    """The chance of the kernel's steps, drawing less where the rules read less: a test
+    drawn as one branch point (``draw_lazily``, :meth:`CompiledRoll.run`) enters as two
+    branches, passed and failed, each weighing all its totals (:class:`_Steered`); a roll's
+    value is not drawn until something reads it (:class:`_UnreadRoll`); each unless it is one
+    of ``full`` (read for more before)."""
 
-    __slots__ = ("chance", "full")
+    __slots__ = ("chance", "full", "rolls")
 
-    def __init__(self, chance: Any, full: frozenset[str]) -> None:
-        self.chance, self.full = chance, full
+    def __init__(self, chance: Any, full: frozenset[str], rolls: Any) -> None:
+        self.chance, self.full, self.rolls = chance, full, rolls
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.chance, name)
@@ -159,6 +202,9 @@ class _Steering:
         """The chance's lazy draw; a test's as passed or failed only, unless in ``full``."""
         if tag in self.full:
             return self.chance.draw_lazily(dist_of, tag)
+        roll = self.rolls.get(tag)
+        if roll is not None and not roll.decl.is_test:
+            return _UnreadRoll(tag)
         return self.chance.draw_lazily(lambda: _steered(dist_of()), tag)
 
 
@@ -498,7 +544,8 @@ def _solve(kernel: _Kernel, battle: Any, full: frozenset[str]) -> Dist[CombatEnd
 
     def enumerate_step(node: _Node) -> Dist:
         try:
-            found = enumerate_exact(lambda chance: kernel.step(node, _Steering(chance, full)),
+            found = enumerate_exact(lambda chance: kernel.step(node, _Steering(chance, full,
+                                                                       kernel.runtime.rolls)),
                                     limit=branches,
                                     draws=True)
         except ChanceError as e:
