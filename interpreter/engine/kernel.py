@@ -178,33 +178,45 @@ class _Steering:
     value is not drawn until something reads it (:class:`_UnreadRoll`); each unless it is one
     of ``full`` (read for more before)."""
 
-    __slots__ = ("chance", "full", "rolls")
+    __slots__ = ("chance", "full", "rolls", "kernel", "asked")
 
-    def __init__(self, chance: Any, full: frozenset[str], rolls: Any) -> None:
-        self.chance, self.full, self.rolls = chance, full, rolls
+    def __init__(self, chance: Any, full: frozenset[str], kernel: "_Kernel") -> None:
+        self.chance, self.full, self.kernel = chance, full, kernel
+        self.rolls = kernel.runtime.rolls
+        self.asked = 0
+        """The chance's answers asked for so far (0: the step has not branched yet)."""
+
+    def _ask(self) -> None:
+        self.asked += 1
+        self.kernel.branched.add(self.kernel.top)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.chance, name)
 
     def roll(self, dice: Any, tag: str) -> Any:
         """The chance's roll."""
+        self._ask()
         return self.chance.roll(dice, tag)
 
     def choose(self, n: int, tag: str) -> int:
         """The chance's choice."""
+        self._ask()
         return self.chance.choose(n, tag)
 
     def draw(self, dist: Any, tag: str) -> Any:
         """The chance's draw."""
+        self._ask()
         return self.chance.draw(dist, tag)
 
     def draw_lazily(self, dist_of: Any, tag: str) -> Any:
         """The chance's lazy draw; a test's as passed or failed only, unless in ``full``."""
         if tag in self.full:
+            self._ask()
             return self.chance.draw_lazily(dist_of, tag)
         roll = self.rolls.get(tag)
         if roll is not None and not roll.decl.is_test:
             return _UnreadRoll(tag)
+        self._ask()
         return self.chance.draw_lazily(lambda: _steered(dist_of()), tag)
 
 
@@ -294,6 +306,14 @@ class _Kernel:
         fires; the phases before it are skipped)."""
         self.phase_calls = 0
         """The ``turn`` block's phase calls so far in the turn being played."""
+        self.top: str | None = None
+        """The ``turn`` block's phase being played (None: none yet)."""
+        self.branched: set[str | None] = set()
+        """The ``turn`` block's phases some step has branched in (asked the chance)."""
+        self.nodes_at: frozenset[str | None] = frozenset()
+        """:attr:`branched` as a node's enumeration began: the phases its steps make nodes
+        at (unchanged while it lasts, so each replay of the step stops where the others
+        did)."""
         self.outer: Any = None
         """The side active before the turn being played began."""
         self.over: CombatEnd | None = None
@@ -421,10 +441,12 @@ class _Kernel:
         self.next = key
         raise _Reached
 
-    def phase(self) -> bool:
+    def phase(self, name: str) -> bool:
         """A phase of the ``turn`` block begins: True to skip it (a phase node's turn
         replayed up to the node's own phase, which is played from the node's state); from
-        the second on, in a turn being played, a new node."""
+        the second on, in a turn being played, a new node once the step has branched (a node
+        merges its paths) or where the phase branched before (a node spares its branches
+        the phases before it); else the step's one path goes on."""
         state = self.state
         index = self.phase_calls
         self.phase_calls = index + 1
@@ -438,9 +460,11 @@ class _Kernel:
             self._watch()
             self.met = node.met
             self.env.steps = node.steps
+            self.top = name
             return False
-        if index == 0:
-            return False
+        if index == 0 or not (getattr(self.env.chance, "asked", 1) or name in self.nodes_at):
+            self.top = name   # the turn's first phase, or a phase that never branched after
+            return False      # a step that has not either: its one path goes on
         self.check()
         self._unwatch()
         key = (state.state_key(self.left_out), self.calls - 1, state.active_side, self.met,
@@ -483,7 +507,7 @@ class _KernelState(BattleState):
     def enter_phase(self, env, name, body) -> Any:
         kernel = self.kernel
         if (kernel.phase_nodes and self.phase is None and self.active_side is not None
-                and kernel.phase()):
+                and kernel.phase(name)):
             return None
         return super().enter_phase(env, name, body)
 
@@ -543,9 +567,9 @@ def _solve(kernel: _Kernel, battle: Any, full: frozenset[str]) -> Dist[CombatEnd
     branches = limit("combat_branches")
 
     def enumerate_step(node: _Node) -> Dist:
+        kernel.nodes_at = frozenset(kernel.branched)
         try:
-            found = enumerate_exact(lambda chance: kernel.step(node, _Steering(chance, full,
-                                                                       kernel.runtime.rolls)),
+            found = enumerate_exact(lambda chance: kernel.step(node, _Steering(chance, full, kernel)),
                                     limit=branches,
                                     draws=True)
         except ChanceError as e:
