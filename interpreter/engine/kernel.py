@@ -29,6 +29,7 @@ of generic code, repaid only by a state many runs reach.
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -513,8 +514,8 @@ class _KernelState(BattleState):
 
     def fire(self, env, event, args=None) -> None:
         kernel = self.kernel
-        if kernel.over is not None or kernel.skipping:
-            return
+        if kernel.over is not None or kernel.skipping or sys.exc_info()[0] is not None:
+            return   # over, replaying, or a step ending (a ``finally`` of the rules' flow)
         super().fire(env, event, args)
         if not kernel.waiting:
             kernel.check()
