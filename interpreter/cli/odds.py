@@ -221,7 +221,7 @@ def _print_combat(ruleset, found: CombatOdds, until: str | None, samples: int,
     a, b = found.units
     print(escaped(f"Combat of {a.name} ({a.id}) and {b.name} ({b.id}) under {ruleset.id}, "
                   f"fought to its end{f' (or {until})' if until else ''}: exact over "
-                  f"{found.nodes} player-turn states, {found.leaves} branches"))
+                  f"{found.nodes} states, {found.leaves} branches"))
     sampled = dict(_combat_rows(attrs.evolve(found, ends=found.sampled))) if (
         found.sampled is not None) else {}
     for what, dist in _combat_rows(found):
@@ -250,6 +250,7 @@ def _combat_json(ruleset, found: CombatOdds, until: str | None, samples: int) ->
         "states": found.nodes,
         "branches": found.leaves,
         "left_out": list(found.left_out),
+        "in_full": list(found.in_full),
         "ends": [{"how": e.how,
                   "units": {u.unit: {"state": u.state, "statuses": list(u.statuses),
                                      "models": u.models} for u in e.units},

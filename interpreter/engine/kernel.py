@@ -9,13 +9,20 @@ until the combat of A and B is over:
 - the two have fought each other (been engaged) and no longer are;
 - the battle is over (its rounds, or an ``end if``): the combat did not end.
 
-The battle's state at the start of each player turn is a node. From a node one player turn
-is enumerated exactly (:func:`rules_run.chance.enumerate_exact` with ``draws``): a volley's
-total damage enters as one branch point weighted by its exact distribution, and so does a
-roll or test that changes nothing (as the rules can read it, its faces left out); the turn
-ends in the next node or in the combat's end. The exact distribution of the end is then the
-nodes' distributions mixed, each node worked out once, memoised by its reduced state key
-(:meth:`BattleState.state_key`).
+The battle's state at the start of each player turn is a node, and so is its state as a
+phase of the ``turn`` block begins, where the step has branched or that phase has branched
+before (when the block is phase calls, :func:`_phases_split`; a phase node's step replays
+the turn's flow up to its phase, firing nothing, then puts the node's state back). From a
+node one step is enumerated exactly (:func:`rules_run.chance.enumerate_exact` with
+``draws``) to the next node or the combat's end: a volley's total damage enters as one
+branch point weighted by its exact distribution, and so does a roll or test that changes
+nothing (as the rules can read it, its faces left out). The rules are asked for no more
+than they read: a test enters as two branches, passed and failed (:class:`_Steered`), a
+roll's value is drawn only when something reads it (:class:`_Unread`); reading more (a
+test's value, any use of an unread value) enumerates that test or roll in full and starts
+again (:class:`_Refine`), so the result is the same as enumerating every total. The exact
+distribution of the end is then the nodes' distributions mixed, each node worked out once,
+memoised by its reduced state key (:meth:`BattleState.state_key`).
 
 The reduced key leaves out a counter's values when the counter is written before it is read
 in every player turn enumerated (a fact left out is never read before it is written: the
@@ -78,11 +85,14 @@ class CombatOdds:
     units: tuple[Any, Any]
     ends: Dist[CombatEnd]
     nodes: int
-    """Player-turn starts worked out (distinct reduced keys)."""
+    """Player-turn and phase starts worked out (distinct reduced keys)."""
     leaves: int
     """Branches enumerated over all of them."""
     left_out: tuple[str, ...]
     """The counters the reduced key left out (each written before it is read)."""
+    in_full: tuple[str, ...] = ()
+    """The tests and rolls drawn with every total (read for more than whether they passed,
+    or for their value): the others entered passed or failed, or undrawn."""
     sampled: Dist[CombatEnd] | None = None
 
 
@@ -557,7 +567,7 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
     sampled = sample_combat(runtime, battle, a_id, b_id, samples, seed, until=until,
                             progress=progress) if samples else None
     return CombatOdds((a, b), ends, len(kernel.reached), kernel.leaves,
-                      tuple(sorted(left_out)), sampled)
+                      tuple(sorted(left_out)), tuple(sorted(full)), sampled)
 
 
 def _solve(kernel: _Kernel, battle: Any, full: frozenset[str]) -> Dist[CombatEnd]:
@@ -589,7 +599,7 @@ def _solve(kernel: _Kernel, battle: Any, full: frozenset[str]) -> Dist[CombatEnd
         if len(memo) >= most:
             raise UsageError([Diagnostic(
                 "the combat reaches " + too_many(
-                    "combat_states", "player-turn states to work out exactly"),
+                    "combat_states", "player-turn and phase states to work out exactly"),
                 battle.doc.span(("units",)), code="too-many-states")])
         memo[key] = Dist.certain(None)   # a turn cannot lead back to itself (turns count)
         step = enumerate_step(node)
