@@ -25,11 +25,11 @@ distribution of the end is then the nodes' distributions mixed, each node worked
 memoised by its reduced state key (:meth:`BattleState.state_key`).
 
 The reduced key leaves out a counter's values when the counter is written before it is read
-in every player turn enumerated (a fact left out is never read before it is written: the
+in every step enumerated (a fact left out is never read before it is written: the
 kernel watches every read and write of the counters, and when a left-out counter is read
 first it keeps that counter in the key and starts again, so the result never depends on a
-value left out). Each branch runs the ruleset's generic code for the rest of a player
-turn, so the cost is the states times their branches (docs/cli.md). A statistics run
+value left out). Each branch runs the ruleset's generic code for the rest of its phase or
+player turn, so the cost is the states times their branches (docs/cli.md). A statistics run
 (``--runs``) draws no player turn from a kernel: working one out costs many turns' worth
 of generic code, repaid only by a state many runs reach.
 """
