@@ -538,7 +538,7 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
 
     Raises:
         UsageError: a unit that is not in the battle, the same unit twice, ``until`` not a
-            status, a battle the ruleset cannot run, or a combat that needs more player-turn
+            status, a battle the ruleset cannot run, or a combat that needs more player-turn and phase
             states (``combat_states``) or branches from one (``combat_branches``) than the
             limits allow.
     """
