@@ -538,9 +538,9 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
 
     Raises:
         UsageError: a unit that is not in the battle, the same unit twice, ``until`` not a
-            status, a battle the ruleset cannot run, or a combat that needs more player-turn and phase
-            states (``combat_states``) or branches from one (``combat_branches``) than the
-            limits allow.
+            status, a battle the ruleset cannot run, or a combat that needs more player-turn
+            and phase states (``combat_states``) or branches from one (``combat_branches``)
+            than the limits allow.
     """
     a, b = battle_unit(battle, a_id, "--combat:"), battle_unit(battle, b_id, "--combat:")
     if a is b:
