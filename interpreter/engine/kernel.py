@@ -580,9 +580,9 @@ def _solve(kernel: _Kernel, battle: Any, full: frozenset[str]) -> Dist[CombatEnd
     def enumerate_step(node: _Node) -> Dist:
         kernel.nodes_at = frozenset(kernel.branched)
         try:
-            found = enumerate_exact(lambda chance: kernel.step(node, _Steering(chance, full, kernel)),
-                                    limit=branches,
-                                    draws=True)
+            found = enumerate_exact(
+                lambda chance: kernel.step(node, _Steering(chance, full, kernel)),
+                limit=branches, draws=True)
         except ChanceError as e:
             if "more than" not in str(e):
                 raise
