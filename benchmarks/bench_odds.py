@@ -7,21 +7,36 @@ Prints; asserts nothing.
 The sequence is wfb8's melee attack of the reference duel (Orc Boyz on Halberdiers: hit,
 wound, armour save, ward; the regeneration step is impossible for them and not rolled).
 
+With ``--combat``, instead: ``rules-odds --combat halberdiers orcs --until fleeing`` on the
+duel (``--models N`` a side, ``--rounds R`` game rounds to cut it down), CPU time, states and
+branches, P(Orcs win) beside the exact calculation tests/engine/test_kernel.py writes by
+hand; with ``--samples N``, the same combat fought N times with seeded dice, and how many
+standard deviations its estimate is from the exact value.
+
     python benchmarks/bench_odds.py
+    python benchmarks/bench_odds.py --combat [--models 20] [--rounds 6] [--samples 0]
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import random
 import statistics
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from rules_run import open_battle
 from rules_run.cli.odds import odds as rules_odds
+from rules_run.engine.kernel import combat_odds
 from rules_run.engine.odds import attack_odds, plan_attacks, sample_attacks
 from rules_run.limits import set_limits
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.engine.test_kernel import DUEL, hand_duel  # noqa: E402
 
 ATTACKS = 40
 SAMPLES = 100_000
@@ -38,7 +53,46 @@ def plain_python(samples: int, attacks: int, seed: int) -> float:
     return total / samples
 
 
+def combat(models: int, rounds: int, samples: int) -> None:
+    """The duel's combat to the first break, exact (and sampled), against the hand
+    calculation."""
+    text = DUEL.read_text().replace("models: 20", f"models: {models}").replace(
+        "rounds: 6", f"rounds: {rounds}")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "duel.yaml"
+        path.write_text(text)
+        _, runtime, battle = open_battle("wfb8", str(path))
+        t = time.process_time()
+        found = combat_odds(runtime, battle, "halberdiers", "orcs", until="fleeing",
+                            samples=samples, seed=1)
+        cpu = time.process_time() - t
+
+    def broke(end) -> bool:
+        unit = end.units[0]
+        return unit.state != "in play" or "fleeing" in unit.statuses
+
+    exact = float(found.ends.probability_where(broke))
+    hand = hand_duel(models, models, 2 * rounds, one=1.0)[0]
+    print(f"rules-odds --combat, {models} a side, {rounds} rounds: {cpu:8.2f} s CPU "
+          f"(with {samples} samples), {found.nodes} states, {found.leaves} branches, "
+          f"drawn in full: {', '.join(found.in_full) or 'none'}")
+    print(f"P(Orcs win) = {exact:.7f}, by hand {hand:.7f}, difference {abs(exact - hand):.1e}")
+    if found.sampled is not None:
+        q = float(found.sampled.probability_where(broke))
+        sigma = (exact * (1 - exact) / samples) ** 0.5
+        print(f"Monte Carlo, {samples} combats: {q:.4f}, {(q - exact) / sigma:+.2f} sigma")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--combat", action="store_true", help="the duel's combat instead")
+    parser.add_argument("--models", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--samples", type=int, default=0)
+    args = parser.parse_args()
+    if args.combat:
+        combat(args.models, args.rounds, args.samples)
+        return
     set_limits({"odds_attacks": 3000})   # 3000 attacks are past the default limit
     _, runtime, battle = open_battle("wfb8", "rulesets/wfb8/battles/duel.yaml")
     orcs, halberdiers = battle.unit("orcs"), battle.unit("halberdiers")

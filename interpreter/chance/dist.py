@@ -187,6 +187,22 @@ class ExactWeights(Generic[Out]):
         i = bisect.bisect_left(numbers, k)
         return (total - (bounds[i - 1] if i else 0)) / total
 
+    def probability_float(self, outcome: object) -> float:
+        """``float(self.probability(outcome))``, without reducing the fraction first (the
+        same float: int division rounds correctly).
+
+        Examples:
+            >>> Dist.uniform(range(1, 7)).probability_float(2)
+            0.16666666666666666
+        """
+        _, bounds, total, numbers = self._running()
+        if numbers is None or not isinstance(outcome, int):
+            return float(self.probability(outcome))
+        i = bisect.bisect_left(numbers, outcome)
+        if i == len(numbers) or numbers[i] != outcome:
+            return 0.0
+        return (bounds[i] - (bounds[i - 1] if i else 0)) / total
+
     def p_at_most(self, k: Any) -> Fraction:
         """P(outcome <= k).
 

@@ -221,7 +221,7 @@ def _print_combat(ruleset, found: CombatOdds, until: str | None, samples: int,
     a, b = found.units
     print(escaped(f"Combat of {a.name} ({a.id}) and {b.name} ({b.id}) under {ruleset.id}, "
                   f"fought to its end{f' (or {until})' if until else ''}: exact over "
-                  f"{found.nodes} player-turn states, {found.leaves} branches"))
+                  f"{found.nodes} states, {found.leaves} branches"))
     sampled = dict(_combat_rows(attrs.evolve(found, ends=found.sampled))) if (
         found.sampled is not None) else {}
     for what, dist in _combat_rows(found):
@@ -250,6 +250,7 @@ def _combat_json(ruleset, found: CombatOdds, until: str | None, samples: int) ->
         "states": found.nodes,
         "branches": found.leaves,
         "left_out": list(found.left_out),
+        "in_full": list(found.in_full),
         "ends": [{"how": e.how,
                   "units": {u.unit: {"state": u.state, "statuses": list(u.statuses),
                                      "models": u.models} for u in e.units},
@@ -283,6 +284,8 @@ def settings_from(values: list[str]) -> dict[str, Any]:
 
 def _pct(p: Fraction | float) -> str:
     """A percentage; a chance too small to show at two decimals is ``<0.01%``, never 0."""
+    if type(p) is float:
+        return "<0.01%" if 0 < p < 1 / 20000 else f"{p:.2%}"
     return "<0.01%" if 0 < p < Fraction(1, 20000) else f"{float(p):.2%}"
 
 
@@ -379,9 +382,12 @@ def _print_table(found: list[Odds], exact: bool) -> None:
         top = max(d.max() for d in dists)
         widths = []   # each attacker's exact columns: a space, then the longest fraction
         for d in dists:
+            if not exact:
+                widths.append((0, 0))
+                continue
             exactly = max(len(str(d.probability(k))) for k in range(top + 1))
             at_least = max(len(str(d.p_at_least(k))) for k in range(top + 1))
-            widths.append((max(exactly, 7) + 2, max(at_least, 8) + 2) if exact else (0, 0))
+            widths.append((max(exactly, 7) + 2, max(at_least, 8) + 2))
         cols = [f"{'exactly':>9}{'at least':>10}" + (f"{'exactly':>{wx}}{'at least':>{wa}}"
                                                      if exact else "") for wx, wa in widths]
         print(f"{what}:" + "".join(f"  {o.attacker.name[:19 + wx + wa - 2]:<{19 + wx + wa}}"
@@ -391,7 +397,7 @@ def _print_table(found: list[Odds], exact: bool) -> None:
         for k in range(0, top + 1):
             cells = []
             for d, (wx, wa) in zip(dists, widths):
-                cell = f"{_pct(d.probability(k)):>9}{_pct(d.p_at_least_float(k)):>10}"
+                cell = f"{_pct(d.probability_float(k)):>9}{_pct(d.p_at_least_float(k)):>10}"
                 if exact:
                     cell += f"{str(d.probability(k)):>{wx}}{str(d.p_at_least(k)):>{wa}}"
                 cells.append(cell)

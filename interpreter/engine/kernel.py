@@ -9,26 +9,34 @@ until the combat of A and B is over:
 - the two have fought each other (been engaged) and no longer are;
 - the battle is over (its rounds, or an ``end if``): the combat did not end.
 
-The battle's state at the start of each player turn is a node. From a node one player turn
-is enumerated exactly (:func:`rules_run.chance.enumerate_exact` with ``draws``): a volley's
-total damage enters as one branch point weighted by its exact distribution, and so does a
-roll or test that changes nothing (as the rules can read it, its faces left out); the turn
-ends in the next node or in the combat's end. The exact distribution of the end is then the
-nodes' distributions mixed, each node worked out once, memoised by its reduced state key
-(:meth:`BattleState.state_key`).
+The battle's state at the start of each player turn is a node, and so is its state as a
+phase of the ``turn`` block begins, where the step has branched or that phase has branched
+before (when the block is phase calls, :func:`_phases_split`; a phase node's step replays
+the turn's flow up to its phase, firing nothing, then puts the node's state back). From a
+node one step is enumerated exactly (:func:`rules_run.chance.enumerate_exact` with
+``draws``) to the next node or the combat's end: a volley's total damage enters as one
+branch point weighted by its exact distribution, and so does a roll or test that changes
+nothing (as the rules can read it, its faces left out). The rules are asked for no more
+than they read: a test enters as two branches, passed and failed (:class:`_Steered`), a
+roll's value is drawn only when something reads it (:class:`_Unread`); reading more (a
+test's value, any use of an unread value) enumerates that test or roll in full and starts
+again (:class:`_Refine`), so the result is the same as enumerating every total. The exact
+distribution of the end is then the nodes' distributions mixed, each node worked out once,
+memoised by its reduced state key (:meth:`BattleState.state_key`).
 
 The reduced key leaves out a counter's values when the counter is written before it is read
-in every player turn enumerated (a fact left out is never read before it is written: the
+in every step enumerated (a fact left out is never read before it is written: the
 kernel watches every read and write of the counters, and when a left-out counter is read
 first it keeps that counter in the key and starts again, so the result never depends on a
-value left out). Each branch runs the ruleset's generic code for the rest of a player
-turn, so the cost is the states times their branches (docs/cli.md). A statistics run
+value left out). Each branch runs the ruleset's generic code for the rest of its phase or
+player turn, so the cost is the states times their branches (docs/cli.md). A statistics run
 (``--runs``) draws no player turn from a kernel: working one out costs many turns' worth
 of generic code, repaid only by a state many runs reach.
 """
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -41,6 +49,7 @@ from rules_run.engine.odds import battle_unit
 from rules_run.engine.state import BattleState, Snapshot
 from rules_run.lang import ast
 from rules_run.limits import limit, too_many
+from rules_run.runtime.env import RollResult
 
 __all__ = ["CombatEnd", "UnitEnd", "CombatOdds", "combat_odds", "sample_combat"]
 
@@ -76,11 +85,14 @@ class CombatOdds:
     units: tuple[Any, Any]
     ends: Dist[CombatEnd]
     nodes: int
-    """Player-turn starts worked out (distinct reduced keys)."""
+    """Player-turn and phase starts worked out (distinct reduced keys)."""
     leaves: int
     """Branches enumerated over all of them."""
     left_out: tuple[str, ...]
     """The counters the reduced key left out (each written before it is read)."""
+    in_full: tuple[str, ...] = ()
+    """The tests and rolls drawn with every total (read for more than whether they passed,
+    or for their value): the others entered passed or failed, or undrawn."""
     sampled: Dist[CombatEnd] | None = None
 
 
@@ -94,6 +106,138 @@ class _Over(BaseException):
 
 class _Restart(BaseException):
     """A counter the key leaves out was read before it was written: start again."""
+
+
+class _Refine(BaseException):
+    """A test drawn as passed or failed only (:class:`_Steered`) was read for more: enumerate
+    that test in full, and start again."""
+
+    def __init__(self, test: str) -> None:
+        super().__init__(test)
+        self.test = test
+
+
+class _Steered:
+    """A test's result as drawn when the rules may read only whether it passed: its name
+    and ``passed`` (and its truth). Reading anything else of it (its value, natural score,
+    marks, need) raises :class:`_Refine`, so a value left out never changes a result."""
+
+    __slots__ = ("name", "passed")
+
+    def __init__(self, name: str, passed: bool) -> None:
+        self.name, self.passed = name, passed
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is _Steered and self.name == other.name
+                and self.passed == other.passed)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.passed))
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Refine(self.name)
+
+
+class _Unread:
+    """A roll's value not drawn yet: the step goes on as if it had every value at once, which
+    is exact while nothing reads it (a broken unit's flight roll when the combat ends as it
+    flees). Any use of it (arithmetic, a comparison, its truth, hashing it into a state key,
+    reading an attribute) raises :class:`_Refine`, and that roll is drawn from then on."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "name", name)
+
+    def _read(self, *args: Any) -> Any:
+        raise _Refine(object.__getattribute__(self, "name"))
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Refine(object.__getattribute__(self, "name"))
+
+    __setattr__ = __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _read
+    __hash__ = __int__ = __float__ = __index__ = __str__ = __repr__ = __format__ = _read
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __neg__ = __abs__ = _read
+    __floordiv__ = __rfloordiv__ = __truediv__ = __rtruediv__ = __mod__ = __rmod__ = _read
+    __pow__ = __rpow__ = __round__ = __trunc__ = __floor__ = __ceil__ = __iter__ = _read
+    __len__ = __contains__ = __getitem__ = __call__ = __reduce__ = __reduce_ex__ = _read
+
+
+class _UnreadRoll:
+    """A roll's result not drawn yet (:class:`_Unread`): its ``value`` is one; anything
+    else read of it raises :class:`_Refine`."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str) -> None:
+        self.name, self.value = name, _Unread(name)
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Refine(self.name)
+
+    def __bool__(self) -> bool:
+        raise _Refine(self.name)
+
+
+class _Steering:
+    """The chance of the kernel's steps, drawing less where the rules read less: a test
+    drawn as one branch point (``draw_lazily``, :meth:`CompiledRoll.run`) enters as two
+    branches, passed and failed, each weighing all its totals (:class:`_Steered`); a roll's
+    value is not drawn until something reads it (:class:`_UnreadRoll`); each unless it is one
+    of ``full`` (read for more before)."""
+
+    __slots__ = ("chance", "full", "rolls", "kernel", "asked")
+
+    def __init__(self, chance: Any, full: frozenset[str], kernel: "_Kernel") -> None:
+        self.chance, self.full, self.kernel = chance, full, kernel
+        self.rolls = kernel.runtime.rolls
+        self.asked = 0
+        """The chance's answers asked for so far (0: the step has not branched yet)."""
+
+    def _ask(self) -> None:
+        self.asked += 1
+        self.kernel.branched.add(self.kernel.top)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.chance, name)
+
+    def roll(self, dice: Any, tag: str) -> Any:
+        """The chance's roll."""
+        self._ask()
+        return self.chance.roll(dice, tag)
+
+    def choose(self, n: int, tag: str) -> int:
+        """The chance's choice."""
+        self._ask()
+        return self.chance.choose(n, tag)
+
+    def draw(self, dist: Any, tag: str) -> Any:
+        """The chance's draw."""
+        self._ask()
+        return self.chance.draw(dist, tag)
+
+    def draw_lazily(self, dist_of: Any, tag: str) -> Any:
+        """The chance's lazy draw; a test's as passed or failed only, unless in ``full``."""
+        if tag in self.full:
+            self._ask()
+            return self.chance.draw_lazily(dist_of, tag)
+        roll = self.rolls.get(tag)
+        if roll is not None and not roll.decl.is_test:
+            return _UnreadRoll(tag)
+        self._ask()
+        return self.chance.draw_lazily(lambda: _steered(dist_of()), tag)
+
+
+def _steered(dist: Dist[Any]) -> Dist[Any]:
+    """A test's distribution as passed or failed (:class:`_Steered`); any other the same."""
+    outcomes = list(dist.support())
+    if not outcomes or not all(isinstance(r, RollResult) and r.passed is not None
+                               for r in outcomes):
+        return dist
+    return dist.map(lambda r: _Steered(r.name, bool(r.passed)))
 
 
 class _ReadFirst(dict):
@@ -120,8 +264,9 @@ class _ReadFirst(dict):
 
 @attrs.define
 class _Node:
-    """A player turn about to begin: the battle then, which ``play_turn`` call of its round
-    it is, for which side, and whether the two units have met yet."""
+    """A player turn, or a phase of one, about to begin: the battle then, which
+    ``play_turn`` call of its round it is, for which side, which of the turn's phases (-1:
+    the turn itself), and whether the two units have met yet."""
 
     snapshot: Snapshot | None
     """None: the battle's start (its set-up is the first step)."""
@@ -130,6 +275,12 @@ class _Node:
     met: bool
     steps: int = 0
     """The env's statement count then (the runaway-loop cap counts over the battle)."""
+    phase: int = -1
+    """-1: the player turn's start; else the number of the ``turn`` block's phase call
+    about to run (from 1: the first phase is part of the turn's own step)."""
+    outer: Any = None
+    """The side active before the turn began (a phase node's turn puts it back at its
+    end)."""
 
 
 class _Kernel:
@@ -159,6 +310,23 @@ class _Kernel:
         self.waiting = False
         self.calls = 0
         self.met = False
+        self.phase_nodes = _phases_split(runtime)
+        """Whether the turn's phases are nodes too (:func:`_phases_split`)."""
+        self.skipping = False
+        """True while a phase node's turn is replayed up to the node's phase (nothing
+        fires; the phases before it are skipped)."""
+        self.phase_calls = 0
+        """The ``turn`` block's phase calls so far in the turn being played."""
+        self.top: str | None = None
+        """The ``turn`` block's phase being played (None: none yet)."""
+        self.branched: set[str | None] = set()
+        """The ``turn`` block's phases some step has branched in (asked the chance)."""
+        self.nodes_at: frozenset[str | None] = frozenset()
+        """:attr:`branched` as a node's enumeration began: the phases its steps make nodes
+        at (unchanged while it lasts, so each replay of the step stops where the others
+        did)."""
+        self.outer: Any = None
+        """The side active before the turn being played began."""
         self.over: CombatEnd | None = None
         self.next: tuple | None = None
 
@@ -196,6 +364,7 @@ class _Kernel:
         """Play from ``node`` to the next player turn's start or the combat's end:
         ``("node", key)`` (the node kept in :attr:`reached`) or ``("end", CombatEnd)``."""
         self.node, self.over, self.next, self.met = node, None, None, node.met
+        self.skipping = False
         self.leaves += 1
         state = self.state
         try:
@@ -258,9 +427,19 @@ class _Kernel:
                 return
             self.waiting = False
             assert node.snapshot is not None, "only the start node has no snapshot"
+            self.phase_calls = 0
+            if node.phase >= 0:
+                # the turn's flow up to the node's phase, which restores the node (phase)
+                self.skipping = True
+                self.outer = state.active_side = node.outer
+                self._unwatch()
+                BattleState.play_turn(state, self.env, node.side)
+                self.check()
+                return
             state.restore(node.snapshot)   # as it was, whatever the skipped calls did
             self._watch()
             self.met = node.met
+            self.outer = state.active_side
             BattleState.play_turn(state, self.env, node.side)
             self.check()
             return
@@ -273,6 +452,59 @@ class _Kernel:
         self.next = key
         raise _Reached
 
+    def phase(self, name: str) -> bool:
+        """A phase of the ``turn`` block begins: True to skip it (a phase node's turn
+        replayed up to the node's own phase, which is played from the node's state); from
+        the second on, in a turn being played, a new node once the step has branched (a node
+        merges its paths) or where the phase branched before (a node spares its branches
+        the phases before it); else the step's one path goes on."""
+        state = self.state
+        index = self.phase_calls
+        self.phase_calls = index + 1
+        node = self.node
+        if self.skipping:
+            if index < node.phase:
+                return True
+            self.skipping = False
+            assert node.snapshot is not None, "a phase node has a snapshot"
+            state.restore(node.snapshot)
+            self._watch()
+            self.met = node.met
+            self.env.steps = node.steps
+            self.top = name
+            return False
+        if index == 0 or not (getattr(self.env.chance, "asked", 1) or name in self.nodes_at):
+            self.top = name   # the turn's first phase, or a phase that never branched after
+            return False      # a step that has not either: its one path goes on
+        self.check()
+        self._unwatch()
+        key = (state.state_key(self.left_out), self.calls - 1, state.active_side, self.met,
+               index)
+        if key not in self.reached:
+            self.reached[key] = _Node(state.snapshot(), self.calls - 1, state.active_side,
+                                      self.met, self.env.steps, index, self.outer)
+        self.next = key
+        raise _Reached
+
+
+def _phases_split(runtime: Any) -> bool:
+    """Whether a player turn's phases may be nodes of their own: the battle's ``turn``
+    block is phase calls without arguments (then calls of actions without arguments, which
+    run after every phase), so replaying it up to a phase runs nothing but the turn's own
+    start, which a phase node's state replaces."""
+    decl = runtime.battle_decl
+    phases = True
+    for stmt in decl.turn:
+        call = getattr(stmt, "call", None)
+        if not isinstance(stmt, ast.CallStmt) or not isinstance(call, ast.Call) or call.args \
+                or call.kwargs:
+            return False
+        is_phase = isinstance(runtime.decls.get(call.name), ast.PhaseDecl)
+        if is_phase and not phases:
+            return False
+        phases = is_phase
+    return True
+
 
 class _KernelState(BattleState):
     """The battle state of a kernel: its player turns and triggers go through the kernel."""
@@ -283,10 +515,17 @@ class _KernelState(BattleState):
     def play_turn(self, env, side) -> None:
         self.kernel.turn(side)
 
+    def enter_phase(self, env, name, body) -> Any:
+        kernel = self.kernel
+        if (kernel.phase_nodes and self.phase is None and self.active_side is not None
+                and kernel.phase(name)):
+            return None
+        return super().enter_phase(env, name, body)
+
     def fire(self, env, event, args=None) -> None:
         kernel = self.kernel
-        if kernel.over is not None:
-            return
+        if kernel.over is not None or kernel.skipping or sys.exc_info()[0] is not None:
+            return   # over, replaying, or a step ending (a ``finally`` of the rules' flow)
         super().fire(env, event, args)
         if not kernel.waiting:
             kernel.check()
@@ -300,8 +539,8 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
     Raises:
         UsageError: a unit that is not in the battle, the same unit twice, ``until`` not a
             status, a battle the ruleset cannot run, or a combat that needs more player-turn
-            states (``combat_states``) or branches from one (``combat_branches``) than the
-            limits allow.
+            and phase states (``combat_states``) or branches from one (``combat_branches``)
+            than the limits allow.
     """
     a, b = battle_unit(battle, a_id, "--combat:"), battle_unit(battle, b_id, "--combat:")
     if a is b:
@@ -315,29 +554,35 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
         raise UsageError(f"the ruleset {runtime.ruleset.id!r} declares no 'battle', so "
                          "its combats cannot be fought")
     left_out = frozenset(n for n, d in runtime.decls.items() if isinstance(d, ast.CounterDecl))
+    full: frozenset[str] = frozenset()
     while True:
         kernel = _Kernel(runtime, battle, a, b, until, left_out)
         try:
-            ends = _solve(kernel, battle)
+            ends = _solve(kernel, battle, full)
             break
         except _Restart:   # keep in the key what was read first, and start again
             left_out = left_out - kernel.read_first
+        except _Refine as e:   # enumerate the test in full, and start again
+            full = full | {e.test}
     sampled = sample_combat(runtime, battle, a_id, b_id, samples, seed, until=until,
                             progress=progress) if samples else None
     return CombatOdds((a, b), ends, len(kernel.reached), kernel.leaves,
-                      tuple(sorted(left_out)), sampled)
+                      tuple(sorted(left_out)), tuple(sorted(full)), sampled)
 
 
-def _solve(kernel: _Kernel, battle: Any) -> Dist[CombatEnd]:
-    """The combat's end from its start: each node's turn enumerated once, mixed."""
+def _solve(kernel: _Kernel, battle: Any, full: frozenset[str]) -> Dist[CombatEnd]:
+    """The combat's end from its start: each node's step enumerated once, mixed; the
+    tests in ``full`` in full, the others as passed or failed (:class:`_Steering`)."""
     memo: dict[Any, Dist[Any]] = {}
     most = limit("combat_states")
     branches = limit("combat_branches")
 
     def enumerate_step(node: _Node) -> Dist:
+        kernel.nodes_at = frozenset(kernel.branched)
         try:
-            found = enumerate_exact(lambda chance: kernel.step(node, chance), limit=branches,
-                                    draws=True)
+            found = enumerate_exact(
+                lambda chance: kernel.step(node, _Steering(chance, full, kernel)),
+                limit=branches, draws=True)
         except ChanceError as e:
             if "more than" not in str(e):
                 raise
@@ -354,7 +599,7 @@ def _solve(kernel: _Kernel, battle: Any) -> Dist[CombatEnd]:
         if len(memo) >= most:
             raise UsageError([Diagnostic(
                 "the combat reaches " + too_many(
-                    "combat_states", "player-turn states to work out exactly"),
+                    "combat_states", "player-turn and phase states to work out exactly"),
                 battle.doc.span(("units",)), code="too-many-states")])
         memo[key] = Dist.certain(None)   # a turn cannot lead back to itself (turns count)
         step = enumerate_step(node)
