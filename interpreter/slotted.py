@@ -27,7 +27,7 @@ import marshal
 import sys
 from collections.abc import Callable, Mapping
 from types import CodeType, MappingProxyType
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 __all__ = ["frozen", "define", "slot", "Field", "FrozenError", "fields", "NOTHING"]
 
@@ -67,7 +67,7 @@ class Field:
                      self.metadata, True)
 
 
-def slot(*, default: Any = NOTHING, kw_only: bool = False, eq: bool = True,
+def _slot(*, default: Any = NOTHING, kw_only: bool = False, eq: bool = True,
           repr: bool = True, metadata: Mapping[str, Any] | None = None) -> Any:
     """A field's options, written as its default in the class body (``attrs.field``)."""
     return Field("", default, kw_only, eq, repr, metadata)
@@ -182,7 +182,7 @@ class _AttrsView:
     def __get__(self, obj: Any, cls: type) -> tuple[Any, ...]:
         import attrs
 
-        found = tuple(attrs.Attribute(   # type: ignore[call-arg]
+        found: tuple[Any, ...] = tuple(attrs.Attribute(   # type: ignore[call-arg]
             name=f.name, default=attrs.NOTHING if f.default is NOTHING else f.default,
             validator=None, repr=f.repr, cmp=None, hash=None, init=True,
             inherited=f.inherited,
@@ -250,18 +250,27 @@ def _make(cls: type, frozen: bool, kw_only: bool) -> type:
     return made
 
 
-def frozen(cls: Record) -> Record:
+def _frozen(cls: Record) -> Record:
     """An immutable record class (``attrs.frozen``): hashable by its fields' values."""
     return _make(cls, True, False)  # type: ignore[return-value]
 
 
 @overload
-def define(cls: Record, *, kw_only: bool = False) -> Record: ...
+def _define(cls: Record, *, kw_only: bool = False) -> Record: ...
 @overload
-def define(cls: None = None, *, kw_only: bool = False) -> Callable[[Record], Record]: ...
-def define(cls: Any = None, *, kw_only: bool = False) -> Any:
+def _define(cls: None = None, *, kw_only: bool = False) -> Callable[[Record], Record]: ...
+def _define(cls: Any = None, *, kw_only: bool = False) -> Any:
     """A mutable record class (``attrs.define``), not hashable; ``kw_only``: every field
     is given by keyword."""
     if cls is None:
         return lambda c: _make(c, False, kw_only)
     return _make(cls, False, kw_only)
+
+
+if TYPE_CHECKING:
+    # a type checker reads the classes as the attrs classes they behave as (attrs' plugin
+    # then knows their __init__, attrs.evolve and attrs.fields on them)
+    from attrs import define, frozen
+    from attrs import field as slot
+else:
+    frozen, define, slot = _frozen, _define, _slot
