@@ -13,8 +13,9 @@ functions (``attrs.fields``, ``attrs.has``, ``attrs.evolve``, ``attrs.asdict``) 
 What costs when attrs defines a class is compiling the methods it writes for it. Here the
 methods' text depends only on the fields' names and kinds, so their code is kept in the disk
 cache (:mod:`rules_run.cache`) by that text and Python's version: a process compiles only the
-methods it has not met before (a class added or changed), and the cache then holds what the
-last process that compiled any used.
+methods it has not met before (a class added or changed), and adds them to what the cache
+holds (so processes that define different classes, a command and the language server, do
+not take turns writing it).
 
 A new class follows with one line: ``@slotted.frozen`` (a node) or
 ``@slotted.define(kw_only=True)`` (an event) above it.
@@ -82,9 +83,8 @@ def fields(cls: type) -> tuple[Field, ...]:
 # ---------------------------------------------------------------- the methods' code
 
 _CODES: dict[str, CodeType] | None = None
-"""The methods' code by their text: read from the disk cache when first needed."""
-_USED: dict[str, CodeType] = {}
-"""The code this process used; written to the disk cache at exit if it compiled any."""
+"""The methods' code by their text: read from the disk cache when first needed, and what
+this process compiled."""
 _KEY = sys.version   # the code of one Python is for that Python only
 
 
@@ -106,7 +106,6 @@ def _code(source: str) -> CodeType:
         if not _compiled:
             atexit.register(_keep)
         _compiled.append(source)
-    _USED[source] = found
     return found
 
 
@@ -115,10 +114,11 @@ _compiled: list[str] = []
 
 
 def _keep() -> None:
-    """At exit: keep the code this process used, if it compiled some."""
+    """At exit: keep the code the disk cache had and what this process compiled (called only
+    when it compiled some)."""
     from rules_run import cache
 
-    cache.write("classes", "methods", _KEY, marshal.dumps(_USED))
+    cache.write("classes", "methods", _KEY, marshal.dumps(_CODES))
 
 
 def _methods(names: tuple[str, ...], kw: tuple[str, ...], defaults: tuple[str, ...],

@@ -116,7 +116,6 @@ def test_nodes_and_events_are_records():
 def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """As in a new process: nothing read from the disk cache, nothing compiled."""
     monkeypatch.setattr(slotted, "_CODES", None)
-    monkeypatch.setattr(slotted, "_USED", {})
     monkeypatch.setattr(slotted, "_compiled", [])
 
 
@@ -157,3 +156,24 @@ def test_code_kept_by_another_python_is_not_used(fresh_cache, monkeypatch):
     monkeypatch.setattr(slotted, "_KEY", "another Python's magic number")
     _define()
     assert len(slotted._compiled) == 1
+
+
+def test_processes_defining_different_classes_add_to_what_is_kept(fresh_cache, monkeypatch):
+    # a command, then a process that defines another class (the language server): the
+    # command's classes are still kept for the next command
+    _fresh_process_state(monkeypatch)
+    _define()
+    slotted._keep()
+    _fresh_process_state(monkeypatch)
+
+    @slotted.define(kw_only=True)
+    class Other:
+        """Another process's class."""
+
+        seen: int = 0
+
+    assert len(slotted._compiled) == 1
+    slotted._keep()
+    _fresh_process_state(monkeypatch)
+    _define()
+    assert slotted._compiled == []
