@@ -1,5 +1,5 @@
-"""Cold and warm (cached) load time of each bundled ruleset, and a fresh command's start.
-Prints; asserts nothing.
+"""Cold and warm (cached) load time of each bundled ruleset, a fresh command's start, and
+what a second worker gives. Prints; asserts nothing.
 
 Cold: a fresh process's first load (parse, patches, check, tables, unit data, compile).
 Warm: the same load again, answered from the in-process cache.
@@ -9,12 +9,20 @@ PAIRS pairs (CPU time, so that other work on the machine counts little); then wh
 start's time goes (Python itself, attrs, the interpreter's modules, reading the checked
 ruleset, compiling it, opening the battle, the battle), each the median over PAIRS fresh
 processes.
+Workers: the wall time of a whole ``rules-run --edition wfb8 --runs RUNS`` with
+``--workers 1`` and with ``--workers 2`` (warm disk cache), interleaved, the median of
+PAIRS pairs, and their ratio; it means something only where two cores are free (the
+machine's load average is printed with it).
 
-    python benchmarks/bench_load.py
+Fresh processes run as a user's would: with ``PYTHONDONTWRITEBYTECODE`` unset, so Python
+reads the interpreter's modules from their ``.pyc`` files instead of compiling them.
+
+    python benchmarks/bench_load.py [--pairs 5] [--runs 200] [--start-only]
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import statistics
@@ -52,12 +60,14 @@ def main() -> None:
 
 PAIRS = 5
 START = [sys.executable, "-m", "rules_run.cli.run", "--edition", "wfb8", "--runs", "1"]
+USER_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""The environment of the fresh processes: a user's (modules read from ``.pyc`` files)."""
 
 
 def start_cpu(cache: str) -> float:
     """CPU seconds (user and system) of one fresh ``START`` process with this cache."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(START, env={**os.environ, "RULES_RUN_CACHE": cache},
+    subprocess.run(START, env={**USER_ENV, "RULES_RUN_CACHE": cache},
                    stdout=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -71,7 +81,29 @@ def start() -> None:
             cold.append(start_cpu("off"))
             warm.append(start_cpu(folder))
     print(f"start: {' '.join(START[2:])}: CPU {statistics.median(cold):.3f} s with no disk "
-          f"cache, {statistics.median(warm):.3f} s with a warm one (median of {PAIRS} pairs)")
+          f"cache, {statistics.median(warm):.3f} s with a warm one (median of {PAIRS} pairs; "
+          f"fastest warm {min(warm):.3f} s)")
+
+
+def workers(runs: int) -> None:
+    """``--workers 1`` against ``--workers 2`` on ``runs`` battles: wall seconds."""
+    command = START[:-1] + [str(runs)]
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**USER_ENV, "RULES_RUN_CACHE": folder}
+        subprocess.run(command + ["--workers", "1"], env=env, stdout=subprocess.DEVNULL,
+                       check=True)   # fills the cache
+        found: dict[int, list[float]] = {1: [], 2: []}
+        for _ in range(PAIRS):
+            for n in found:
+                t = time.perf_counter()
+                subprocess.run(command + ["--workers", str(n)], env=env,
+                               stdout=subprocess.DEVNULL, check=True)
+                found[n].append(time.perf_counter() - t)
+    one, two = statistics.median(found[1]), statistics.median(found[2])
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"workers: {' '.join(command[2:])}: {one:.2f} s with --workers 1, {two:.2f} s with "
+          f"--workers 2: {one / two:.2f}x (wall, median of {PAIRS} pairs; {cores} cores, "
+          f"load average {os.getloadavg()[0]:.1f})")
 
 
 PHASES = """
@@ -107,7 +139,7 @@ STEPS = ("python", "attrs", "modules", "ruleset read", "compiled", "battle opene
 
 def phases() -> None:
     with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "RULES_RUN_CACHE": folder}
+        env = {**USER_ENV, "RULES_RUN_CACHE": folder}
         subprocess.run([sys.executable, "-c", PHASES], env=env, check=True,
                        stdout=subprocess.DEVNULL)   # fills the cache
         found = [list(map(float, subprocess.run(
@@ -120,6 +152,17 @@ def phases() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=PAIRS, help="pairs (and samples) per figure")
+    parser.add_argument("--runs", type=int, default=200,
+                        help="battles of the --workers comparison (0: leave it out)")
+    parser.add_argument("--start-only", action="store_true",
+                        help="leave out the per-ruleset load table")
+    args = parser.parse_args()
+    PAIRS = args.pairs
+    if not args.start_only:
+        main()
     start()
     phases()
+    if args.runs:
+        workers(args.runs)

@@ -10,11 +10,11 @@ cannot be read (corrupt, cut short, from another Python) counts as missing and i
 again; a cache that cannot be written is skipped. Entries are written to a temporary file
 and renamed, so processes sharing the cache never read half an entry.
 
-An instance of a slotted attrs class (a syntax tree's node, a span) is written as a call of
-its class with its fields' values when its ``__init__`` is the one attrs wrote and does
-nothing more than set them (no converter, no keyword-only field, no post-init hook): read
-back through ``__init__``, it costs half of attrs' ``__setstate__`` (a warm start unpickles
-tens of thousands of them).
+An instance of a record class (:mod:`rules_run.slotted`: a syntax tree's node) or of a
+slotted attrs class (a span) is written as a call of its class with its fields' values when
+its ``__init__`` takes them all by position and does nothing more than set them (no
+converter, no keyword-only field, no post-init hook): read back through ``__init__``, it
+costs half of a ``__setstate__`` (a warm start unpickles tens of thousands of them).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -140,8 +139,12 @@ usual); see :class:`_Pickler`."""
 
 def _init_fields(cls: type) -> tuple[str, ...] | None:
     """The field names, in ``__init__``'s order, by which an instance of ``cls`` is
-    rebuilt by calling it; None when it is not a slotted attrs class whose attrs-written
-    ``__init__`` takes every field by position and does nothing else with them."""
+    rebuilt by calling it; None when it is neither a record class of
+    :mod:`rules_run.slotted` nor a slotted attrs class whose attrs-written ``__init__``
+    takes every field by position and does nothing else with them."""
+    own = cls.__dict__.get("__slotted__")   # a record class of rules_run.slotted
+    if own is not None:
+        return None if any(f.kw_only for f in own) else tuple(f.name for f in own)
     fields = getattr(cls, "__attrs_attrs__", None)
     init = getattr(getattr(cls, "__init__", None), "__code__", None)
     if (fields is None or "__slots__" not in cls.__dict__ or init is None
@@ -179,6 +182,8 @@ def write(kind: str, name: str, key: str, value: Any,
     if path is None:
         return
     try:
+        import tempfile   # only when an entry is written: a warm start writes none
+
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         try:

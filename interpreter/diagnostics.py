@@ -11,7 +11,6 @@ Lines and columns are 1-based, as editors show them.
 
 from __future__ import annotations
 
-import difflib
 import enum
 from collections.abc import Iterable, Sequence
 
@@ -287,6 +286,8 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
         >>> did_you_mean("zzz", ["WS"]) is None
         True
     """
+    import difflib   # only when a name is unknown: a plain run never needs it
+
     pool = sorted(set(candidates))
     # A difference of case only ("Ws" for "WS") is the likeliest slip: it comes first, even
     # when difflib rates a shorter name ("W") closer.

@@ -3,7 +3,7 @@ and no two packages import each other, even through others.
 
 The order, lowest first (docs/architecture.md)::
 
-    foundation (diagnostics, limits, paths, buffers, cache)
+    foundation (diagnostics, limits, paths, buffers, cache, slotted)
     < chance, space, data < lang < editions < runtime < engine < diff, replay < api
     < cli, editor
 
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1] / "interpreter"
 PACKAGE = "rules_run"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("diagnostics", "limits", "paths", "buffers", "cache"),
+    ("diagnostics", "limits", "paths", "buffers", "cache", "slotted"),
     ("chance", "space", "data"),
     ("lang",),
     ("editions",),

@@ -19,7 +19,6 @@ import json
 import os
 import sys
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -115,6 +114,8 @@ def run_command(body: Callable[[], int], args: argparse.Namespace | None = None)
         return EXIT_OK
     except Exception as exc:  # a bug: say so, briefly; the traceback is for --debug
         if debug:
+            import traceback
+
             traceback.print_exc()
         print(f"internal error: {type(exc).__name__}: {escaped(str(exc))}\n"
               "This is a bug in rules-run, not a mistake in your input: please report it, "

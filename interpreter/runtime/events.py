@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import attrs
+from rules_run import slotted
 
 __all__ = [
     "Event", "BattleStart", "Round", "Turn", "Phase", "Roll", "Test", "AutomaticTest",
@@ -45,10 +45,10 @@ Placed = dict[str, dict[str, Any]]
 def _maybe() -> Any:
     """A field only some events of the kind have: None when absent, and then left out of
     the JSON object."""
-    return attrs.field(default=None, metadata={_OMITTED: True})
+    return slotted.slot(default=None, metadata={_OMITTED: True})
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Event:
     """What every event has: where it happened (docs/event-log.md, "Fields every event
     has")."""
@@ -95,7 +95,7 @@ class Event:
         return out
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class BattleStart(Event):
     """The battle begins, the units where the battle file puts them."""
 
@@ -111,7 +111,7 @@ class BattleStart(Event):
     placed: Placed
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Round(Event):
     """A battle round begins (``round`` is its number)."""
 
@@ -119,14 +119,14 @@ class Round(Event):
     round: int | None
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Turn(Event):
     """A player turn begins (``side`` is whose)."""
 
     kind: ClassVar[str] = "turn"
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Phase(Event):
     """A declared phase begins (``phase`` is its name; ``within`` the phase it runs in)."""
 
@@ -136,7 +136,7 @@ class Phase(Event):
     cite: str = ""
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Roll(Event):
     """One roll of dice."""
 
@@ -161,14 +161,14 @@ class Roll(Event):
     """The rules whose re-roll was refused: a die is re-rolled at most once."""
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Test(Roll):
     """One test: a roll that passes (``result`` ``pass``) or fails (``fail``)."""
 
     kind: ClassVar[str] = "test"
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class AutomaticTest(Event):
     """A test passed or failed without rolling (``automatic``: the rule that decided it)."""
 
@@ -179,7 +179,7 @@ class AutomaticTest(Event):
     automatic: str
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Volley(Event):
     """A volley of attacks resolved with ``fight()``."""
 
@@ -197,7 +197,7 @@ class Volley(Event):
     cite: str = ""
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Casualties(Event):
     """Damage allocated one model at a time."""
 
@@ -212,7 +212,7 @@ class Casualties(Event):
     placed: Placed
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Destroyed(Event):
     """A unit is removed from the battle."""
 
@@ -220,7 +220,7 @@ class Destroyed(Event):
     unit: str
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class LeftTable(Event):
     """A unit moved off the battlefield, with the units attached to it."""
 
@@ -231,7 +231,7 @@ class LeftTable(Event):
     """Why, when the engine knows (a move that reached the table edge)."""
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class SetAside(Event):
     """A unit waits off the table (reserves)."""
 
@@ -239,7 +239,7 @@ class SetAside(Event):
     unit: str
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Arrive(Event):
     """A unit set aside arrives on the table."""
 
@@ -250,7 +250,7 @@ class Arrive(Event):
     placed: Placed
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Attach(Event):
     """A unit starts moving with another (a joined character)."""
 
@@ -260,7 +260,7 @@ class Attach(Event):
     placed: Placed
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Detach(Event):
     """A unit stops moving with another."""
 
@@ -269,7 +269,7 @@ class Detach(Event):
     to: str
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Decision(Event):
     """A declared decision was made (``side``: the side deciding)."""
 
@@ -283,7 +283,7 @@ class Decision(Event):
     cite: str = ""
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Win(Event):
     """``win()`` decided the battle (``winner`` None: a draw)."""
 
@@ -292,7 +292,7 @@ class Win(Event):
     reason: str
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Status(Event):
     """A status was applied or cleared (``quiet``: bookkeeping the report leaves out)."""
 
@@ -303,7 +303,7 @@ class Status(Event):
     quiet: bool
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Expire(Event):
     """Statuses that last until the end of a period run out."""
 
@@ -312,7 +312,7 @@ class Expire(Event):
     statuses: dict[str, list[str]]
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class StraightMove(Event):
     """A straight move ``toward`` or ``away_from`` something, or along a ``heading`` (0
     inches: only a turn)."""
@@ -327,7 +327,7 @@ class StraightMove(Event):
     placed: Placed
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Heal(Event):
     """Damage points removed."""
 
@@ -337,7 +337,7 @@ class Heal(Event):
     wounds: int
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Returned(Event):
     """Slain models came back."""
 
@@ -349,7 +349,7 @@ class Returned(Event):
     placed: Placed
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Engage(Event):
     """Units were put in base contact (``arc``: where the unit moved to)."""
 
@@ -360,7 +360,7 @@ class Engage(Event):
     placed: Placed
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Marker(Event):
     """A marker laid, moved, stretched, or removed (then with no ``at``, ``to``,
     ``diameters``)."""
@@ -373,7 +373,7 @@ class Marker(Event):
     diameters: list[float] | None = _maybe()
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class TerrainChange(Event):
     """A terrain piece added, moved or removed during the battle (then with no ``at``,
     ``size``, ``effects``, ``shape``); ``shape`` is its rectangle, for rules-replay."""
@@ -387,7 +387,7 @@ class TerrainChange(Event):
     shape: dict[str, Any] | None = _maybe()
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Wheel(Event):
     """A unit turned about a front corner."""
 
@@ -398,7 +398,7 @@ class Wheel(Event):
     placed: Placed
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Align(Event):
     """A unit turned and moved flush against another."""
 
@@ -410,7 +410,7 @@ class Align(Event):
     placed: Placed
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class RollOff(Event):
     """A roll-off between two sides (ties are rolled again)."""
 
@@ -419,7 +419,7 @@ class RollOff(Event):
     rolls: list[int]
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Score(Event):
     """Victory points scored (``side``: the side scoring)."""
 
@@ -429,7 +429,7 @@ class Score(Event):
     total: int
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Log(Event):
     """A ``log`` statement in the rules (``at``: its ``path:line:col``)."""
 
@@ -440,7 +440,7 @@ class Log(Event):
     cite: str = ""
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Trigger(Event):
     """A rule's ``when <event>`` effect ran (``unit``: its bearer)."""
 
@@ -451,7 +451,7 @@ class Trigger(Event):
     cite: str = ""
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Result(Event):
     """The battle is over."""
 
@@ -461,7 +461,7 @@ class Result(Event):
     victory_points: dict[str, int]
 
 
-@attrs.define(kw_only=True)
+@slotted.define(kw_only=True)
 class Unknown(Event):
     """An event of a kind this version does not know (a newer log's), kept as it came."""
 
@@ -479,7 +479,7 @@ def _registered(*classes: type[Event]) -> dict[str, type[Event]]:
     """Each kind's class by its name, with the order and the optional ones of its fields
     worked out from its declaration."""
     for cls in classes:
-        own = [f for f in attrs.fields(cls) if f.name not in (*_WHERE, "seq", "in_attack")
+        own = [f for f in slotted.fields(cls) if f.name not in (*_WHERE, "seq", "in_attack")
                or not f.inherited]
         cls.keys = tuple(f.name for f in own)
         cls.optional = frozenset(f.name for f in own if f.metadata.get(_OMITTED))
@@ -507,8 +507,8 @@ def from_json(data: Mapping[str, Any]) -> Event:
     cls = AutomaticTest if kind == "test" and "automatic" in data else KINDS.get(str(kind))
     if cls is None:
         return Unknown(name=str(kind), fields=dict(data))
-    fields = attrs.fields(cls)
+    fields = slotted.fields(cls)
     for field in fields:
-        if field.default is attrs.NOTHING and field.name not in data:
+        if field.default is slotted.NOTHING and field.name not in data:
             raise KeyError(field.name)
     return cls(**{f.name: data[f.name] for f in fields if f.name in data})

@@ -78,6 +78,48 @@ def test_a_changed_file_is_loaded_afresh(fresh_cache, tmp_path):
     assert second.units != first.units
 
 
+def _builds(monkeypatch) -> list:
+    """The folders of the rulesets built from their files from now on (not read from the
+    disk cache)."""
+    built: list = []
+    build = loader._Builder.build
+    monkeypatch.setattr(loader._Builder, "build",
+                        lambda self: built.append(self.folder) or build(self))
+    return built
+
+
+def test_an_edited_rule_file_is_built_and_compiled_afresh(fresh_cache, tmp_path, monkeypatch):
+    folder = tmp_path / "wfb8"
+    shutil.copytree(RULESETS_DIR / "wfb8", folder)
+    compile_ruleset(loader.load_ruleset(folder), builtins=BUILTINS)
+    loader.clear_cache()
+    built = _builds(monkeypatch)
+    warm = loader.load_ruleset(folder)
+    assert built == [] and compile_ruleset(warm, builtins=BUILTINS).codegen.compiled == 0
+    loader.clear_cache()
+    rules = folder / "core.rules"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    edited = loader.load_ruleset(folder)
+    assert built == [folder]
+    assert compile_ruleset(edited, builtins=BUILTINS).codegen.compiled > 0
+
+
+def test_another_interpreter_version_builds_and_compiles_afresh(fresh_cache, monkeypatch):
+    import rules_run
+
+    compile_ruleset(loader.load_edition("wfb8"), builtins=BUILTINS)
+    loader.clear_cache()
+    built = _builds(monkeypatch)
+    monkeypatch.setattr(rules_run, "__version__", "0.0.0+another")
+    cache.code_fingerprint.cache_clear()
+    try:
+        again = loader.load_edition("wfb8")
+        assert built == [again.folder]
+        assert compile_ruleset(again, builtins=BUILTINS).codegen.compiled > 0
+    finally:
+        cache.code_fingerprint.cache_clear()
+
+
 def test_a_patch_whose_base_changed_is_loaded_afresh(fresh_cache, tmp_path):
     shutil.copytree(RULESETS_DIR / "aos4", tmp_path / "aos4")
     shutil.copytree(RULESETS_DIR / "aos4-gh2025", tmp_path / "aos4-gh2025")

@@ -340,9 +340,9 @@ def test_alias_bomb_is_stopped() -> None:
 
 
 def test_the_alias_cap_counts_values_reached_through_aliases_only(monkeypatch) -> None:
-    from rules_run.data import yaml_loader
+    from rules_run.data import yaml_parse
 
-    monkeypatch.setattr(yaml_loader, "_MAX_ALIASED", 50)
+    monkeypatch.setattr(yaml_parse, "_MAX_ALIASED", 50)
     plain = "n: [" + ", ".join(["1"] * 1000) + "]\n"   # a big file: no alias in it
     assert len(load_yaml("big.yaml", plain).value["n"]) == 1000
     aliased = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9]\nb: [" + ", ".join(["*a"] * 6) + "]\n"

@@ -1,6 +1,7 @@
 """A warm start (issue #18): what a command builds on every start is read from the disk
 cache instead (a YAML file once read, the exact volleys a statistics run worked out), and a
-warm ``rules-run --runs`` imports neither Lark nor jsonschema; results stay the same."""
+warm ``rules-run --runs`` imports neither Lark nor jsonschema nor PyYAML, and compiles
+nothing; results stay the same."""
 
 from __future__ import annotations
 
@@ -64,20 +65,27 @@ def test_a_warm_statistics_run_gives_the_same_results(fresh_cache):
     assert warm.stdout == cold.stdout
 
 
-def test_a_warm_start_imports_neither_lark_nor_jsonschema(fresh_cache):
+def test_a_warm_start_imports_neither_lark_nor_jsonschema_nor_yaml_and_compiles_nothing(
+        fresh_cache):
+    # compiles nothing: neither the rules' generated functions nor the record classes'
+    # methods (rules_run.slotted)
     env = {**os.environ, cache.ENV: str(fresh_cache)}
     code = ("import sys, contextlib, io\n"
             "from rules_run.cli.run import main\n"
+            "from rules_run import slotted\n"
+            "from rules_run.runtime import compiled\n"
             "sys.argv = ['rules-run', '--edition', 'wfb8', '--runs', '1']\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    main()\n"
-            "print(sorted(m for m in ('lark', 'jsonschema') if m in sys.modules))\n")
+            "print(sorted(m for m in ('lark', 'jsonschema', 'yaml') if m in sys.modules),\n"
+            "      len(slotted._compiled) > 0,\n"
+            "      [r[2].codegen.compiled > 0 for r in compiled._RUNTIMES.values()])\n")
     cold = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True)
-    assert cold.stdout.strip() == "['jsonschema', 'lark']"
+    assert cold.stdout.strip() == "['jsonschema', 'lark', 'yaml'] True [True]"
     warm = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True)
-    assert warm.stdout.strip() == "[]"
+    assert warm.stdout.strip() == "[] False [False]"
 
 
 def test_the_code_fingerprint_reads_the_files_only_when_they_changed(fresh_cache, tmp_path,

@@ -8,6 +8,8 @@ from typing import Any, ClassVar
 
 import attrs
 
+from rules_run import slotted
+
 from rules_run.diagnostics import Span
 from rules_run.lang.ast.expressions import Call, Cite, CountedDice, DiceLit, Expr, Param
 from rules_run.lang.ast.statements import Let, Stmt
@@ -26,7 +28,7 @@ __all__ = [
 # ---------------------------------------------------------------- declarations
 
 
-@attrs.frozen
+@slotted.frozen
 class Decl:
     """Base of every declaration: a named thing with a citation."""
 
@@ -46,7 +48,7 @@ class Decl:
         return ()
 
 
-@attrs.frozen
+@slotted.frozen
 class SourceDecl:
     """``source "000_c4300f58fce5f1da.txt"``: a seed file the ruleset cites."""
 
@@ -54,7 +56,7 @@ class SourceDecl:
     file: str
 
 
-@attrs.frozen
+@slotted.frozen
 class Header:
     """``ruleset <id> "<title>" [extends <id>]`` and its sources."""
 
@@ -66,7 +68,7 @@ class Header:
     sources: tuple[SourceDecl, ...] = ()
 
 
-@attrs.frozen
+@slotted.frozen
 class CharacteristicDecl(Decl):
     """One characteristic of a profile kind (model, weapon)."""
 
@@ -95,20 +97,20 @@ class CharacteristicDecl(Decl):
         return f"{self.name} {value!r} is outside its declared range {low_text}..{high_text}"
 
 
-@attrs.frozen
+@slotted.frozen
 class TableDecl(Decl):
     KIND: ClassVar[str] = "table"
     keys: tuple[str, ...] = ()
     file: str = ""
 
 
-@attrs.frozen
+@slotted.frozen
 class DieDecl(Decl):
     KIND: ClassVar[str] = "die"
     faces: tuple[int | str, ...] = ()
 
 
-@attrs.frozen
+@slotted.frozen
 class OptionDecl(Decl):
     """A reading of an ambiguous rule, selectable in battle files."""
 
@@ -123,7 +125,7 @@ class OptionDecl(Decl):
     """The largest, if bounded."""
 
 
-@attrs.frozen
+@slotted.frozen
 class StatusDecl(Decl):
     KIND: ClassVar[str] = "status"
     until: str | None = None
@@ -142,7 +144,7 @@ class StatusDecl(Decl):
     duration and arguments replace the old)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class CounterDecl(Decl):
     KIND: ClassVar[str] = "counter"
     keys: tuple[str, ...] = ("unit",)
@@ -158,7 +160,7 @@ class CounterDecl(Decl):
         return tuple(k for k in self.keys if k != "battle")
 
 
-@attrs.frozen
+@slotted.frozen
 class RecordDecl(Decl):
     """A small value with named fields: ``record Cast(total: int, ones: int)``."""
 
@@ -167,12 +169,12 @@ class RecordDecl(Decl):
     """Its fields, in order, as a call's parameters (a call builds one)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class KeywordDecl(Decl):
     KIND: ClassVar[str] = "keyword"
 
 
-@attrs.frozen
+@slotted.frozen
 class Natural:
     """``natural 6 passes`` / ``natural 1 fails`` / ``natural 6 is critical``."""
 
@@ -188,7 +190,7 @@ class Natural:
         return f"natural {', '.join(str(v) for v in self.values)} {said}"
 
 
-@attrs.frozen
+@slotted.frozen
 class RerollNeeding:
     """``reroll natural 1 needing 6 [if COND]``: a test's own re-roll of those unmodified
     totals, which passes on its own need (used when no rule's re-roll is)."""
@@ -202,7 +204,7 @@ class RerollNeeding:
     """When the test has this re-roll at all (read before rolling; None: always)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class RollDecl(Decl):
     """A roll (a value) or a test (a roll with a pass condition)."""
 
@@ -238,7 +240,7 @@ class RollDecl(Decl):
         return "test" if self.is_test else "roll"
 
 
-@attrs.frozen
+@slotted.frozen
 class ClausePatch(Decl):
     """``override test NAME`` with clauses: the roll of that name with these clauses in place
     of its own; its parameters, and every clause not given, stay."""
@@ -275,14 +277,14 @@ class ClausePatch(Decl):
         return attrs.evolve(base, span=self.span, cite=self.cite, **fields)
 
 
-@attrs.frozen
+@slotted.frozen
 class HookEffect:
     span: Span
     kind: HookKind
     arg: Expr | str | None = None
 
 
-@attrs.frozen
+@slotted.frozen
 class Hook:
     """``on critical [if cond]: chains 2`` on a sequence step."""
 
@@ -293,7 +295,7 @@ class Hook:
     cite: Cite | None = None
 
 
-@attrs.frozen
+@slotted.frozen
 class Step:
     """``step NAME: TEST(args) stops on fail|pass`` with its hooks; later steps, the hooks
     of later steps and ``damage`` read its result by ``NAME`` (``wound.six``)."""
@@ -306,7 +308,7 @@ class Step:
     hooks: tuple[Hook, ...] = ()
 
 
-@attrs.frozen
+@slotted.frozen
 class PerPoint:
     """``each point: ward(target) removes on pass``: a test per damage point."""
 
@@ -315,7 +317,7 @@ class PerPoint:
     removes_on: str
 
 
-@attrs.frozen
+@slotted.frozen
 class SequenceDecl(Decl):
     KIND: ClassVar[str] = "sequence"
     params: tuple[Param, ...] = ()
@@ -331,7 +333,7 @@ class SequenceDecl(Decl):
     """The steps (and damage) it gives in place of its base's."""
 
 
-@attrs.frozen
+@slotted.frozen
 class SequencePatch(Decl):
     """``override sequence NAME`` with steps or a ``damage`` clause: the sequence of that
     name with each step given in place of its step of that name (where it stands), and
@@ -362,7 +364,7 @@ class SequencePatch(Decl):
                             damage=base.damage if self.damage is None else self.damage)
 
 
-@attrs.frozen
+@slotted.frozen
 class OncePer:
     """``once per phase per u, command``: an action runs at most once in each period for
     each value of its keys."""
@@ -378,19 +380,19 @@ class OncePer:
         return f"once per {self.period}"
 
 
-@attrs.frozen
+@slotted.frozen
 class ActionDecl(Decl):
     KIND: ClassVar[str] = "action"
     params: tuple[Param, ...] = ()
     body: tuple[Stmt, ...] = ()
     limit: OncePer | None = None
     """``once per ...``: how often it may run (None: without limit)."""
-    listed: bool = attrs.field(default=True, eq=False, repr=False)
+    listed: bool = slotted.slot(default=True, eq=False, repr=False)
     """Whether it was written with a parameter list (``()`` for none): ``override action
     NAME`` without one changes ``let`` lines (:class:`ActionPatch`)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class ActionPatch(Decl):
     """``override action NAME`` (no parameter list) with ``let`` lines: the action of that
     name with the value of each of its ``let`` lines of those names (at any depth of its
@@ -429,15 +431,15 @@ def _with_lets(node: Any, given: Mapping[str, Let],
                                  for f in attrs.fields(type(node)) if f.name != "span"})
 
 
-@attrs.frozen
+@slotted.frozen
 class DecisionDecl(Decl):
     KIND: ClassVar[str] = "decision"
     params: tuple[Param, ...] = ()
-    options: Expr = attrs.field(kw_only=True)
+    options: Expr = slotted.slot(kw_only=True)
     default: str | None = None
 
 
-@attrs.frozen
+@slotted.frozen
 class PolicyDecl(Decl):
     KIND: ClassVar[str] = "policy"
     choices: tuple[tuple[str, Expr], ...] = ()
@@ -460,7 +462,7 @@ class PolicyDecl(Decl):
         return ()
 
 
-@attrs.frozen
+@slotted.frozen
 class PhaseDecl(Decl):
     KIND: ClassVar[str] = "phase"
     params: tuple[Param, ...] = ()
@@ -468,7 +470,7 @@ class PhaseDecl(Decl):
     body: tuple[Stmt, ...] = ()
 
 
-@attrs.frozen
+@slotted.frozen
 class BattleDecl(Decl):
     """The turn tree's root: setup, number of rounds, a round, a turn, the end, the score."""
 
@@ -484,7 +486,7 @@ class BattleDecl(Decl):
 # ---------------------------------------------------------------- files and patches
 
 
-@attrs.frozen
+@slotted.frozen
 class PatchOp:
     """``override``/``add``/``define`` a declaration, or ``remove`` one."""
 
@@ -497,7 +499,7 @@ class PatchOp:
     cite: Cite | None = None
 
 
-@attrs.frozen
+@slotted.frozen
 class RulesFile:
     """One parsed ``.rules`` file."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import attrs
+from rules_run import slotted
 
 from rules_run.diagnostics import Span
 from rules_run.lang.ast.declarations import Decl, HookEffect, StatusDecl
@@ -19,33 +19,33 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@slotted.frozen
 class Stacking:
     span: Span
     policy: StackingPolicy
     cap: int | None = None
 
 
-@attrs.frozen
+@slotted.frozen
 class Effect:
     span: Span
     condition: Expr | None
     cite: Cite | None
 
 
-@attrs.frozen
+@slotted.frozen
 class Modify(Effect):
     """``modify to_hit [need|result] by e``."""
 
     roll: str = ""
     part: str = "result"
-    amount: Expr = attrs.field(kw_only=True)
+    amount: Expr = slotted.slot(kw_only=True)
     stacking: Stacking | None = None
     despite: str | None = None
     """``despite "RULE"``: it reaches a bearer that RULE makes unaffected by friendly gains."""
 
 
-@attrs.frozen
+@slotted.frozen
 class RerollEffect(Effect):
     """``reroll failed to_hit``."""
 
@@ -53,7 +53,7 @@ class RerollEffect(Effect):
     roll: str = ""
 
 
-@attrs.frozen
+@slotted.frozen
 class DiceReroll(Effect):
     """``reroll lowest die of charge_roll if natural < 7``: some dice of a plain roll rolled
     again. ``pick`` is ``all`` (every die), ``lowest`` or ``highest`` (one die) or
@@ -67,32 +67,32 @@ class DiceReroll(Effect):
     or_more: bool = False
 
 
-@attrs.frozen
+@slotted.frozen
 class DiceEffect(Effect):
     """``roll charge_distance with lowest 2 of 3D6``: the roll's dice, set by a rule."""
 
     roll: str = ""
-    dice: DiceLit | CountedDice = attrs.field(kw_only=True)
+    dice: DiceLit | CountedDice = slotted.slot(kw_only=True)
 
 
-@attrs.frozen
+@slotted.frozen
 class RuleHook(Effect):
     """``on critical of attack.hit: chains 2``."""
 
     mark: str = ""
     sequence: str = ""
     step: str = ""
-    effect: HookEffect = attrs.field(kw_only=True)
+    effect: HookEffect = slotted.slot(kw_only=True)
 
 
-@attrs.frozen
+@slotted.frozen
 class Grant(Effect):
     """``grant "Swiftstride"``."""
 
     rule: str = ""
 
 
-@attrs.frozen
+@slotted.frozen
 class Trigger(Effect):
     """``when <event> [if c]: statements``."""
 
@@ -100,7 +100,7 @@ class Trigger(Effect):
     body: tuple[Stmt, ...] = ()
 
 
-@attrs.frozen
+@slotted.frozen
 class AutoResult(Effect):
     """``pass nerve`` / ``fail x``: the test is not rolled."""
 
@@ -111,7 +111,7 @@ class AutoResult(Effect):
     (:func:`rules_run.lang.reuse.reusing`)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class CharacteristicEffect(Effect):
     """``set WS to 10`` / ``add 1 to S`` / ``multiply S by 2`` / ``divide M by 2 rounding
     down`` [``minimum 1``] [``during combat_attack``]."""
@@ -119,7 +119,7 @@ class CharacteristicEffect(Effect):
     op: str = "add"
     """``set``, ``multiply``, ``divide`` or ``add``: also the order they apply in."""
     characteristic: str = ""
-    amount: Expr = attrs.field(kw_only=True)
+    amount: Expr = slotted.slot(kw_only=True)
     stacking: Stacking | None = None
     during: str | None = None
     """The roll, test or sequence it applies inside: its amount and condition then see that
@@ -130,7 +130,7 @@ class CharacteristicEffect(Effect):
     """For ``divide``: ``rounding up`` (else ``rounding down``)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Shield(Effect):
     """``unaffected by friendly gains to hit_roll, Attacks``: modifiers from rules of the
     bearer's own side that help it are left off those rolls and characteristics."""
@@ -139,7 +139,7 @@ class Shield(Effect):
     """Rolls, tests and characteristics."""
 
 
-@attrs.frozen
+@slotted.frozen
 class MarkEffect(Effect):
     """``mark critical on hit_roll if natural >= 5``: the roll's result gets the mark when
     the condition holds. The condition is read after the dice are rolled: it sees the
@@ -149,14 +149,14 @@ class MarkEffect(Effect):
     roll: str = ""
 
 
-@attrs.frozen
+@slotted.frozen
 class NotSimulated(Effect):
     """``not simulated "why"``: the rule is catalogued but has no effect in simulation."""
 
     reason: str = ""
 
 
-@attrs.frozen
+@slotted.frozen
 class RuleDecl(Decl):
     """A special rule, command, spell or item effect, possibly parameterised."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import attrs
+from rules_run import slotted
 
 from rules_run.diagnostics import Span
 
@@ -16,7 +16,7 @@ __all__ = [
 # ---------------------------------------------------------------- common
 
 
-@attrs.frozen
+@slotted.frozen
 class Cite:
     """Where a declaration comes from: seed lines, or a "not in seed: ..." note."""
 
@@ -47,7 +47,7 @@ def find_source(number: str | None, sources: tuple[str, ...]) -> str | None:
     return next((s for s in sources if s.startswith(number + "_") or s == number), None)
 
 
-@attrs.frozen
+@slotted.frozen
 class Param:
     """A declared parameter: ``attacker: unit``, ``n: int = 1``."""
 
@@ -60,14 +60,14 @@ class Param:
 # ---------------------------------------------------------------- expressions
 
 
-@attrs.frozen
+@slotted.frozen
 class Expr:
     """Base of every expression node."""
 
     span: Span
 
 
-@attrs.frozen
+@slotted.frozen
 class Literal(Expr):
     """An int, decimal, string, need (``4+``), bool or none."""
 
@@ -76,14 +76,14 @@ class Literal(Expr):
     """One of int, number, text, need, bool, none."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Name(Expr):
     """A name: a parameter, a local, an option, a table, a builtin constant."""
 
     name: str
 
 
-@attrs.frozen
+@slotted.frozen
 class DiceLit(Expr):
     """Dice rolled when the expression is evaluated: ``2D6``, ``highest of 2D6``, ``D6x5``."""
 
@@ -113,7 +113,7 @@ class DiceLit(Expr):
         return core
 
 
-@attrs.frozen
+@slotted.frozen
 class CountedDice(Expr):
     """A roll's dice counted: a number worked out before rolling (``levels D6``), the faces
     counted (``count 5+ in 3D6``), or both."""
@@ -131,7 +131,7 @@ class CountedDice(Expr):
     """The die each of them adds: one die, a standard or a named one."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Attribute(Expr):
     """``unit.WS``, ``weapon.Damage``, ``result.critical``."""
 
@@ -139,7 +139,7 @@ class Attribute(Expr):
     name: str
 
 
-@attrs.frozen
+@slotted.frozen
 class Lookup(Expr):
     """A table lookup: ``to_hit_melee[attacker.WS, target.WS]``."""
 
@@ -147,7 +147,7 @@ class Lookup(Expr):
     keys: tuple[Expr, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class Call(Expr):
     """A call of a builtin, a roll, a test, an action or a decision."""
 
@@ -156,7 +156,7 @@ class Call(Expr):
     kwargs: tuple[tuple[str, Expr], ...] = ()
 
 
-@attrs.frozen
+@slotted.frozen
 class BinOp(Expr):
     """``a + b``, ``a * b``, ``a // b``."""
 
@@ -165,7 +165,7 @@ class BinOp(Expr):
     right: Expr
 
 
-@attrs.frozen
+@slotted.frozen
 class Compare(Expr):
     """``a <= b`` and friends."""
 
@@ -174,7 +174,7 @@ class Compare(Expr):
     right: Expr
 
 
-@attrs.frozen
+@slotted.frozen
 class BoolOp(Expr):
     """``a and b and c`` / ``a or b``."""
 
@@ -182,17 +182,17 @@ class BoolOp(Expr):
     operands: tuple[Expr, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class Not(Expr):
     operand: Expr
 
 
-@attrs.frozen
+@slotted.frozen
 class Neg(Expr):
     operand: Expr
 
 
-@attrs.frozen
+@slotted.frozen
 class CondExpr(Expr):
     """``if c then a else b``."""
 
@@ -201,7 +201,7 @@ class CondExpr(Expr):
     otherwise: Expr
 
 
-@attrs.frozen
+@slotted.frozen
 class Has(Expr):
     """``unit has "Brave"``: the subject carries that rule (or keyword)."""
 
@@ -209,7 +209,7 @@ class Has(Expr):
     rule: str
 
 
-@attrs.frozen
+@slotted.frozen
 class IsStatus(Expr):
     """``unit is fleeing`` / ``unit is not fleeing``."""
 
@@ -218,7 +218,7 @@ class IsStatus(Expr):
     negated: bool = False
 
 
-@attrs.frozen
+@slotted.frozen
 class Member(Expr):
     """``x in collection``."""
 
@@ -226,12 +226,12 @@ class Member(Expr):
     collection: Expr
 
 
-@attrs.frozen
+@slotted.frozen
 class ListLit(Expr):
     items: tuple[Expr, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class Comprehension(Expr):
     """``[e for each x in items where c ordered by k]``: a list built from another, the
     items kept in the order of ``k`` (then of their place) when it is given."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import attrs
+from rules_run import slotted
 
 from rules_run.diagnostics import Span
 from rules_run.lang.ast.expressions import Attribute, Call, Expr, Name
@@ -16,18 +16,18 @@ __all__ = [
 # ---------------------------------------------------------------- statements
 
 
-@attrs.frozen
+@slotted.frozen
 class Stmt:
     span: Span
 
 
-@attrs.frozen
+@slotted.frozen
 class Let(Stmt):
     name: str
     value: Expr
 
 
-@attrs.frozen
+@slotted.frozen
 class Assign(Stmt):
     """``x = e``, ``x += e``, ``unit.flag = e``."""
 
@@ -36,41 +36,41 @@ class Assign(Stmt):
     value: Expr
 
 
-@attrs.frozen
+@slotted.frozen
 class CallStmt(Stmt):
     call: Call
 
 
-@attrs.frozen
+@slotted.frozen
 class Return(Stmt):
     value: Expr | None
 
 
-@attrs.frozen
+@slotted.frozen
 class Log(Stmt):
     message: str
     args: tuple[Expr, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class Pass(Stmt):
     pass
 
 
-@attrs.frozen
+@slotted.frozen
 class Stop(Stmt):
     """Stop the battle with a message (a situation the rules do not cover)."""
 
     message: str
 
 
-@attrs.frozen
+@slotted.frozen
 class If(Stmt):
     branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
     otherwise: tuple[Stmt, ...] = ()
 
 
-@attrs.frozen
+@slotted.frozen
 class ForEach(Stmt):
     var: str
     iterable: Expr
@@ -79,13 +79,13 @@ class ForEach(Stmt):
     body: tuple[Stmt, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class While(Stmt):
     condition: Expr
     body: tuple[Stmt, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class Activate(Stmt):
     """Units act one at a time: ``activate u in units alternately starting with s: ...``."""
 
