@@ -1,7 +1,7 @@
 """The abstract syntax tree of the rules language.
 
-Every node is immutable (``attrs.frozen``) and carries the :class:`Span` it was parsed from,
-so diagnostics, logs and diffs can point at the rule text. Grammar rules are snake_case and
+Every node is immutable (``slotted.frozen``, which attrs' functions read) and carries the
+:class:`Span` it was parsed from, so diagnostics, logs and diffs can point at the rule text. Grammar rules are snake_case and
 node classes CamelCase (``roll_decl`` → :class:`RollDecl`).
 
 This package is the one face importers use (``from rules_run.lang import ast``, then
