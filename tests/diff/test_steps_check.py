@@ -84,10 +84,13 @@ action a(u: unit) @ L1
 action b(u: unit) @ L1
     return u.models
 """
+    checker.forget_checked()   # a nearly full cache, left by earlier tests, would be cleared midway
     decls, rules = _decls(base)
     assert _found(decls, rules, SOURCES)[0] == [
         "x.rules:5:12: error: unknown characteristic or property 'lucky'"]
-    kept_a, kept_b = (checker._CHECKED[id(decls[n])] for n in "ab")
+    # a check that read a whole space (the hint's properties, on a fresh cache) is not kept:
+    # it is checked every time
+    kept_a, kept_b = checker._CHECKED.get(id(decls["a"])), checker._CHECKED[id(decls["b"])]
     more, _ = _decls(base + """roll luck(u: unit) @ L1
     dice D6
     mark lucky if natural == 6
@@ -95,7 +98,7 @@ action b(u: unit) @ L1
     grown = {**decls, "luck": more["luck"]}
     assert _found(grown, rules, SOURCES) == _from_scratch(monkeypatch, grown, rules, SOURCES)
     assert _found(grown, rules, SOURCES)[0] == []
-    assert checker._CHECKED[id(decls["a"])] is not kept_a
+    assert kept_a is None or checker._CHECKED[id(decls["a"])] is not kept_a
     assert checker._CHECKED[id(decls["b"])] is kept_b
 
 

@@ -39,7 +39,7 @@ def test_a_mistake_in_a_reused_clause_is_reported_once(tmp_path, monkeypatch) ->
         "magic.rules": ("            cast_spell(w,", "            cast_spel(w,"),
     })
     assert rendered(tmp_path, folder, monkeypatch) == """\
-wfb3/psychology.rules:94:23: error: unknown function 'unit_valu'
+wfb3/psychology.rules:107:23: error: unknown function 'unit_valu'
         pass if result <= unit_valu(unit, "Cl", use) - (if unit is unformed then 1 else 0)
                           ^^^^^^^^^^^^^^^^^^^^^^^^^^
   hint: did you mean 'unit_value', 'rout_value' or 'item_values'?
@@ -64,11 +64,11 @@ wfb3/battle.rules:19:33: error: unexpected 'quiet'
     status missile_tested until end quiet                                     @ L543
                                     ^
   expected: 'of'
-wfb3/rules.rules:30:71: error: unexpected '@'
+wfb3/rules.rules:21:71: error: unexpected '@'
     rule "Lose Face" (                                                    @ L707-L709
                                                                           ^
   expected: ')', a name
-wfb3/psychology.rules:94:23: error: unknown function 'unit_valu'
+wfb3/psychology.rules:107:23: error: unknown function 'unit_valu'
         pass if result <= unit_valu(unit, "Cl", use) - (if unit is unformed then 1 else 0)
                           ^^^^^^^^^^^^^^^^^^^^^^^^^^
   hint: did you mean 'unit_value', 'rout_value' or 'item_values'?
