@@ -15,11 +15,10 @@ import attrs
 
 from rules_run.chance import RandomChance, ScriptedChance
 from rules_run.diagnostics import BattleError, DiagnosticBag
-from rules_run.engine.setup import Battle
+from rules_run.engine.setup import Battle, specialised
 from rules_run.engine.state import BattleState
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.events import BattleStart, Event, Result, Round
-from rules_run.runtime.specialise import for_battle
 
 __all__ = ["BattleResult", "UnitSummary", "run_battle", "battle_state", "begin_battle", "start_round",
            "end_round", "LOG_VERSION"]
@@ -90,7 +89,7 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
         raise BattleError([DiagnosticBag().add(
             f"the ruleset {runtime.ruleset.id!r} declares no 'battle' (its turn structure), "
             "so battles cannot be run with it yet", None, code="no-battle")])
-    runtime = for_battle(runtime, battle.units)   # compiled against what the battle fixes
+    runtime = specialised(runtime, battle)   # compiled against what the battle fixes
     doc = battle.doc.value
     if scripted is None:
         scripted = doc.get("dice")

@@ -24,6 +24,11 @@ functions). The few operations that need more than an expression (arithmetic on 
 are not whole numbers, table lookups, ``ordered by``) are functions of
 :mod:`rules_run.runtime.operators` the code calls.
 
+A runtime specialised to one battle (:mod:`rules_run.runtime.specialise`) has facts the
+code is written against: a ``has`` they decide is ``False``, and an ``if`` branch, an
+``if ... then ... else`` side or an ``and``/``or`` operand they decide is left out
+(:meth:`CodeGen.decided`); without facts the code is the same for every battle.
+
 The generated source is kept on the function (``__rules_source__``) for debugging.
 """
 
@@ -51,7 +56,7 @@ from rules_run.runtime.operators import (
     table_lookup_function,
 )
 from rules_run.runtime.records import Record, field_of
-from rules_run.runtime.specialise import granted_names
+from rules_run.runtime.specialise import carries, granted_names
 from rules_run.runtime.types import Builtins
 
 if TYPE_CHECKING:
@@ -202,6 +207,8 @@ class CodeGen:
         self.compiled = 0
         """How many of :attr:`codes` this code generator compiled itself."""
         self._grantable: frozenset[str] | None = None
+        self.calls: set[str] = set()
+        """The names the code calls (declarations and builtins), found as it is written."""
         self.activating: set[str] = set()
         """The actions whose body holds an ``activate`` (so a ``return`` in its body is
         carried out of it by ``_Return``), found as their code is written."""
@@ -500,6 +507,7 @@ class CodeGen:
 
     def _x_Call(self, fn, e: ast.Call, types) -> str:
         name = e.name
+        self.calls.add(name)
         args = [self.ex(fn, a, types) for a in e.args]
         decl = self.rt.decls.get(name)
         if isinstance(decl, ast.RecordDecl):
@@ -618,7 +626,8 @@ class CodeGen:
     # ------------------------------------------------------------ facts
     def grantable(self) -> frozenset[str]:
         """The names and texts of the rules some grant of the ruleset gives (whatever its
-        condition): only those can be carried through a live grant."""
+        condition), and the statuses' names: only those can be carried through a live
+        grant (:func:`~rules_run.runtime.specialise.granted_names`, made once)."""
         if self._grantable is None:
             self._grantable = granted_names(self.rt)
         return self._grantable
@@ -626,7 +635,7 @@ class CodeGen:
     def _never_carried(self, rule: str) -> bool:
         """Whether the battle's facts say nothing of it can ever carry ``rule``."""
         facts = self.rt.facts
-        return facts is not None and rule not in facts.carried
+        return facts is not None and not carries(facts, rule)
 
     def decided(self, fn: _Function, e: ast.Expr, types) -> Any:
         """True or False when the battle's facts (:mod:`rules_run.runtime.specialise`)

@@ -13,11 +13,14 @@ used:
 
 - **the rules and keywords anything of the battle can ever carry** (:attr:`Facts.carried`):
   the names and texts of the rules, and the keywords, of every unit of the battle (its
-  parts, groups and weapons, and every item it has, in use or not), of every rule any
-  grant of the ruleset gives (whatever its condition: a grant may hold later), and every
-  status (a status with effects is carried while it lasts). ``x has "NAME"`` is false for a
-  name outside that set, whoever ``x`` is. A unit is never made during a battle (every unit
-  is in the battle file), so nothing else can come to carry a rule.
+  parts, groups and weapons, and every item it has, in use or not) and of its terrain, of
+  every rule any grant of the ruleset gives (whatever its condition: a grant may hold
+  later), and every status (a status with effects is carried while it lasts; a text naming
+  one with arguments, ``enfeebled(2)``, counts as the status). ``x has "NAME"`` is false
+  for a name outside that set, whoever ``x`` is. A unit is never made during a battle
+  (every unit is in the battle file); a battle whose rules can make a bearer from rule
+  texts known only when it runs (a new terrain piece) is not specialised
+  (:func:`rules_run.engine.setup.specialised`).
 
 A ``has`` so decided is written as ``False`` when its subject is a local name (reading it
 does nothing; else the subject is still computed), and an ``if`` branch whose condition is
@@ -44,7 +47,8 @@ from rules_run.runtime.entities import Bearer, Unit
 if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
 
-__all__ = ["Facts", "battle_facts", "enabled", "for_battle", "granted_names", "specialised"]
+__all__ = ["Facts", "battle_facts", "carries", "enabled", "for_battle", "granted_names",
+           "specialised"]
 
 SWITCH = "RULES_RUN_SPECIALISE"
 """The environment variable that turns specialisation off (``0``)."""
@@ -80,22 +84,34 @@ def _bearers(units: Sequence[Unit]) -> Iterator[Bearer]:
             yield from getattr(group, "weapons", ())
 
 
-def battle_facts(runtime: Runtime, units: Sequence[Unit]) -> Facts:
-    """The facts a battle with these units fixes (see the module's rule)."""
+def battle_facts(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Facts:
+    """The facts a battle with these units fixes (see the module's rule); ``texts``: the
+    rules the battle's other bearers carry (its terrain's effects), as written."""
     carried: set[str] = set()
+    for text in texts:
+        carried.add(text)
+        try:
+            carried.add(runtime.bind_rule(text).rule.name)
+        except (KeyError, ValueError):   # RuleRefError is a ValueError
+            pass   # the battle reports it, where its terrain is built
     for bearer in _bearers(units):
         carried.update(bearer.keywords)
         instances = [*bearer.rules, *(inst for _, inst in getattr(bearer, "item_rules", ()))]
         for inst in instances:
             carried.update((inst.rule.name, inst.text))
-    carried.update(runtime.codegen.grantable())
-    carried.update(d.name for d in runtime.decls.values() if isinstance(d, ast.StatusDecl))
+    carried.update(runtime.codegen.grantable())   # the ruleset's grants and statuses
     return Facts(frozenset(carried))
+
+
+def carries(facts: Facts, rule: str) -> bool:
+    """Whether something of the battle may carry ``rule`` (a name or a text) by the facts:
+    a text naming a status with its arguments (``enfeebled(2)``) as the status."""
+    return rule in facts.carried or rule.partition("(")[0].rstrip() in facts.carried
 
 
 def granted_names(runtime: Runtime) -> frozenset[str]:
     """The names and texts of the rules the grants of a ruleset's rules and statuses give
-    (whatever their conditions)."""
+    (whatever their conditions), and the statuses' names."""
     rules = [*runtime.ruleset.rules.values(), *(
         ast.status_rule(d) for d in runtime.decls.values() if isinstance(d, ast.StatusDecl))]
     out: set[str] = set()
@@ -103,6 +119,7 @@ def granted_names(runtime: Runtime) -> frozenset[str]:
         for effect in rule.effects:
             if isinstance(effect, ast.Grant):
                 out.update((effect.rule, runtime.bind_rule(effect.rule).rule.name))
+    out.update(d.name for d in runtime.decls.values() if isinstance(d, ast.StatusDecl))
     return frozenset(out)
 
 
@@ -134,9 +151,10 @@ def specialised(runtime: Runtime, facts: Facts) -> Runtime:
     return made
 
 
-def for_battle(runtime: Runtime, units: Sequence[Unit]) -> Runtime:
-    """The runtime to fight a battle of these units with: specialised to them (the same
-    runtime when specialisation is off, or when ``runtime`` is specialised already)."""
+def for_battle(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Runtime:
+    """The runtime to fight a battle of these units (and other bearers carrying the rules
+    ``texts``) with: specialised to them (the same runtime when specialisation is off, or
+    when ``runtime`` is specialised already)."""
     if runtime.facts is not None or not enabled():
         return runtime
-    return specialised(runtime, battle_facts(runtime, units))
+    return specialised(runtime, battle_facts(runtime, units, texts))
