@@ -15,7 +15,7 @@ import attrs
 
 from rules_run.chance import RandomChance, ScriptedChance
 from rules_run.diagnostics import BattleError, DiagnosticBag
-from rules_run.engine.setup import Battle, specialised
+from rules_run.engine.setup import Battle
 from rules_run.engine.state import BattleState
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.events import BattleStart, Event, Result, Round
@@ -89,7 +89,6 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
         raise BattleError([DiagnosticBag().add(
             f"the ruleset {runtime.ruleset.id!r} declares no 'battle' (its turn structure), "
             "so battles cannot be run with it yet", None, code="no-battle")])
-    runtime = specialised(runtime, battle)   # compiled against what the battle fixes
     doc = battle.doc.value
     if scripted is None:
         scripted = doc.get("dice")

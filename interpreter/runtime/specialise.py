@@ -1,11 +1,13 @@
 """Per-battle specialisation: a ruleset's code compiled against what one battle fixes.
 
-When a battle is fought, some facts about it cannot change while it runs. The code of
-every action, roll, test and sequence is written again against those facts
-(:class:`Facts`), so a test the facts decide costs nothing and the branch it guards is not
-written at all. The result is a :class:`~rules_run.runtime.compiled.Runtime` like any
-other, made once per ruleset and set of facts (kept in memory on the runtime it was made
-from, and its compiled code in the disk cache), so a statistics run's battles share it.
+Some facts about a battle cannot change while it runs. The code of every action, roll,
+test and sequence is written again against those facts (:class:`Facts`), so a test the
+facts decide costs nothing and the branch it guards is not written at all. The result is a
+:class:`~rules_run.runtime.compiled.Runtime` like any other, made once per ruleset and set
+of facts (kept in memory on the runtime it was made from, and its compiled code in the disk
+cache). Statistics runs use it (:func:`rules_run.engine.stats.run_many`, through
+:func:`rules_run.engine.setup.specialised`): writing the code again costs about as much as
+a few battles, which a single battle would not win back.
 
 What counts as fixed (the soundness rule): a fact is fixed only if no statement, builtin
 or rule effect can change it while the battle runs, whatever the dice. Today one fact is

@@ -1,7 +1,8 @@
 """Per-battle specialisation (issue #18, :mod:`rules_run.runtime.specialise`): the ruleset's
 code compiled against what a battle fixes gives the same battles, byte for byte, as the
-code for any battle; a ``has`` the facts decide is written as false and the branches it
-decides are left out."""
+code for any battle (narrated, logged and statistics runs of every bundled battle); a
+``has`` the facts decide is written as false and the branches it decides are left out.
+Statistics runs (``run_many``) fight specialised unless ``RULES_RUN_SPECIALISE=0``."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from rules_run.editions.registry import bundled_editions
 from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.driver import run_battle
 from rules_run.engine.narrate import Words, narrate
+from rules_run.engine.setup import specialised as for_the_battle
+from rules_run.engine.stats import RunSpec, run_many
 from rules_run.runtime.compiled import compile_ruleset
 from rules_run.runtime.entities import RuleInstance, Unit
 from rules_run.runtime.specialise import SWITCH, battle_facts, carries, for_battle, specialised
@@ -28,9 +31,12 @@ def _battles():
             yield pytest.param(edition, battle, id=f"{edition}:{battle.name}")
 
 
-def _fought(edition: str, battle: Path) -> list[str]:
+def _fought(edition: str, battle: Path, specialise: bool) -> list[str]:
     """One narrated battle (its report and its log) and two statistics runs, as text."""
     ruleset, runtime, fight = open_battle(edition, str(battle))
+    if specialise:
+        runtime = for_the_battle(runtime, fight)
+        assert runtime.facts is not None
     result = run_battle(runtime, fight, seed=fight.seed, keep_events=True)
     out = list(narrate(result.events, Words.of(ruleset, fight), decisions=True))
     out += [json.dumps(e.to_json(), sort_keys=True) for e in result.events or []]
@@ -41,11 +47,20 @@ def _fought(edition: str, battle: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("edition,battle", list(_battles()))
-def test_every_bundled_battle_is_the_same_specialised(edition, battle, monkeypatch):
+def test_every_bundled_battle_is_the_same_specialised(edition, battle):
+    assert _fought(edition, battle, True) == _fought(edition, battle, False)
+
+
+def test_statistics_runs_are_specialised_and_the_same(monkeypatch):
+    duel = "rulesets/wfb8/battles/duel.yaml"
+    spec = RunSpec("wfb8", duel, {}, 1)
+    opened = open_battle("wfb8", duel)
     monkeypatch.setenv(SWITCH, "0")
-    plain = _fought(edition, battle)
+    plain = run_many(spec, 6, opened=opened)
+    assert not opened.runtime.specialisations
     monkeypatch.setenv(SWITCH, "1")
-    assert _fought(edition, battle) == plain
+    assert run_many(spec, 6, opened=opened) == plain
+    assert len(opened.runtime.specialisations) == 1
 
 
 RULES = '''ruleset kit "Specialisation kit"
@@ -146,8 +161,6 @@ def test_a_status_with_arguments_and_the_terrain_count_as_carried(kit):
 
 
 def test_a_battle_is_specialised_to_its_terrain_too():
-    from rules_run.engine.setup import specialised as for_the_battle
-
     _, runtime, fight = open_battle("wfb8", "rulesets/wfb8/battles/shooting.yaml")
     fast = for_the_battle(runtime, fight)
     assert fast.facts is not None and {"Soft Cover", "Obstacle"} <= fast.facts.carried
