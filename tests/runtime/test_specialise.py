@@ -20,9 +20,17 @@ from rules_run.engine.driver import run_battle
 from rules_run.engine.narrate import Words, narrate
 from rules_run.engine.setup import specialised as for_the_battle
 from rules_run.engine.stats import RunSpec, run_many
-from rules_run.runtime.compiled import compile_ruleset
+from rules_run.runtime import specialise
+from rules_run.runtime.compiled import Runtime, compile_ruleset
 from rules_run.runtime.entities import RuleInstance, Unit
-from rules_run.runtime.specialise import SWITCH, battle_facts, carries, for_battle, specialised
+from rules_run.runtime.specialise import (
+    SWITCH,
+    Facts,
+    battle_facts,
+    carries,
+    for_battle,
+    specialised,
+)
 
 
 def _battles():
@@ -55,12 +63,21 @@ def test_statistics_runs_are_specialised_and_the_same(monkeypatch):
     duel = "rulesets/wfb8/battles/duel.yaml"
     spec = RunSpec("wfb8", duel, {}, 1)
     opened = open_battle("wfb8", duel)
+    made: list[Runtime] = []
+    original = specialise.specialised
+
+    def spied(runtime: Runtime, facts: Facts) -> Runtime:
+        made.append(original(runtime, facts))
+        return made[-1]
+
+    monkeypatch.setattr(specialise, "specialised", spied)
     monkeypatch.setenv(SWITCH, "0")
     plain = run_many(spec, 6, opened=opened)
-    assert not opened.runtime.specialisations
+    assert made == []
     monkeypatch.setenv(SWITCH, "1")
     assert run_many(spec, 6, opened=opened) == plain
-    assert len(opened.runtime.specialisations) == 1
+    # made once, and fought by every chunk of the batch
+    assert made and all(m is made[0] for m in made) and made[0].facts is not None
 
 
 RULES = '''ruleset kit "Specialisation kit"
