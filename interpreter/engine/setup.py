@@ -28,8 +28,9 @@ from rules_run.lang.rule_refs import RuleRefError
 from rules_run.limits import limit, too_many
 from rules_run.runtime.compiled import Runtime
 from rules_run.runtime.entities import Group, Part, Unit, Weapon, use_items
+from rules_run.runtime.specialise import for_battle
 
-__all__ = ["Battle", "load_battle", "read_battle", "battle_edition"]
+__all__ = ["Battle", "load_battle", "read_battle", "battle_edition", "specialised"]
 
 
 @attrs.define
@@ -46,6 +47,22 @@ class Battle:
     def unit(self, unit_id: str) -> Unit | None:
         """The unit with that id, or None."""
         return next((u for u in self.units if u.id == unit_id), None)
+
+
+MAKES_BEARERS = frozenset({"add_terrain"})
+"""The builtins that give a battle a new bearer of rules named only when it runs."""
+
+
+def specialised(runtime: Runtime, battle: Battle) -> Runtime:
+    """The runtime to fight ``battle`` with: compiled against what the battle fixes
+    (:mod:`rules_run.runtime.specialise`: its units and its terrain's effects); the
+    runtime itself when its rules can make a bearer during the battle (``add_terrain``), or
+    when specialisation is off."""
+    if runtime.codegen.calls & MAKES_BEARERS:
+        return runtime
+    field = battle.doc.value.get("battlefield") or {}
+    texts = [str(t) for piece in field.get("terrain") or [] for t in piece.get("effects") or []]
+    return for_battle(runtime, battle.units, texts)
 
 
 def read_battle(path: str | Path, problems: list[Diagnostic] | None = None,

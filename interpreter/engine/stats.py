@@ -1,7 +1,9 @@
 """Many battles: seeds derived per run, optional worker processes, summary statistics.
 
 Run ``i`` of a batch always uses ``derive_seed(seed, "run", i)``, and results are put back
-in run order, so the statistics are identical whatever the number of workers.
+in run order, so the statistics are identical whatever the number of workers. The battles
+are fought with the ruleset's code specialised to the battle
+(:func:`rules_run.engine.setup.specialised`), made once per process and reused by every run.
 """
 
 from __future__ import annotations
@@ -87,8 +89,10 @@ def _lent(spec: RunSpec, opened: Battle | None) -> Iterator[None]:
 
 def _run_chunk(spec: RunSpec, indices: list[int]) -> list[tuple[int, dict[str, Any]]]:
     from rules_run.engine.driver import run_battle
+    from rules_run.engine.setup import specialised
 
     _, runtime, battle = context(spec)
+    runtime = specialised(runtime, battle)   # made once per process and battle
     out = []
     for i in indices:
         result = run_battle(runtime, battle, seed=derive_seed(spec.seed, "run", i),

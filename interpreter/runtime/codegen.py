@@ -24,6 +24,11 @@ functions). The few operations that need more than an expression (arithmetic on 
 are not whole numbers, table lookups, ``ordered by``) are functions of
 :mod:`rules_run.runtime.operators` the code calls.
 
+A runtime specialised to one battle (:mod:`rules_run.runtime.specialise`) has facts the
+code is written against: a ``has`` they decide is ``False``, and an ``if`` branch, an
+``if ... then ... else`` side or an ``and``/``or`` operand they decide is left out
+(:meth:`CodeGen.decided`); without facts the code is the same for every battle.
+
 The generated source is kept on the function (``__rules_source__``) for debugging.
 """
 
@@ -51,6 +56,7 @@ from rules_run.runtime.operators import (
     table_lookup_function,
 )
 from rules_run.runtime.records import Record, field_of
+from rules_run.runtime.specialise import carries, granted_names
 from rules_run.runtime.types import Builtins
 
 if TYPE_CHECKING:
@@ -200,6 +206,9 @@ class CodeGen:
         disk cache had (:func:`rules_run.runtime.compiled.compile_ruleset` fills it)."""
         self.compiled = 0
         """How many of :attr:`codes` this code generator compiled itself."""
+        self._grantable: frozenset[str] | None = None
+        self.calls: set[str] = set()
+        """The names the code calls (declarations and builtins), found as it is written."""
         self.activating: set[str] = set()
         """The actions whose body holds an ``activate`` (so a ``return`` in its body is
         carried out of it by ``_Return``), found as their code is written."""
@@ -249,11 +258,11 @@ class CodeGen:
 
     # ------------------------------------------------------------ statements
     def _block(self, fn: _Function, depth: int, body, types, cite: str) -> None:
-        if not body:
-            fn.emit(depth, "pass")
-            return
+        start = len(fn.lines)
         for s in body:
             self._stmt(fn, depth, s, types, cite)
+        if len(fn.lines) == start:   # no statements, or only branches the facts leave out
+            fn.emit(depth, "pass")
 
     def _stmt(self, fn: _Function, depth: int, s: ast.Stmt, types, cite: str) -> None:
         fn.at = s.span
@@ -279,13 +288,7 @@ class CodeGen:
         elif isinstance(s, ast.Log):
             self._log(fn, depth, s, types, cite)
         elif isinstance(s, ast.If):
-            for i, (cond, body) in enumerate(s.branches):
-                fn.at = cond.span   # after the statements of the branch before
-                fn.emit(depth, f"{'if' if i == 0 else 'elif'} {x(fn, cond, types)}:")
-                self._block(fn, depth + 1, body, types, cite)
-            if s.otherwise:
-                fn.emit(depth, "else:")
-                self._block(fn, depth + 1, s.otherwise, types, cite)
+            self._if(fn, depth, s, types, cite)
         elif isinstance(s, ast.ForEach):
             self._for_each(fn, depth, s, types, cite)
         elif isinstance(s, ast.While):
@@ -304,6 +307,28 @@ class CodeGen:
             self._activate(fn, depth, s, types, cite)
         else:
             raise AssertionError(f"no code for {type(s).__name__}")  # pragma: no cover
+
+    def _if(self, fn: _Function, depth: int, s: ast.If, types, cite: str) -> None:
+        """``if``/``elif``/``else``; a branch whose condition the battle's facts decide
+        false is left out, and one they decide true is the last (:meth:`decided`)."""
+        written = 0
+        for cond, body in s.branches:
+            known = self.decided(fn, cond, types)
+            if known is False:
+                continue
+            if known is True:
+                if written:
+                    fn.emit(depth, "else:")
+                self._block(fn, depth + bool(written), body, types, cite)
+                return
+            fn.at = cond.span   # after the statements of the branch before
+            fn.emit(depth, f"{'elif' if written else 'if'} {self.ex(fn, cond, types)}:")
+            self._block(fn, depth + 1, body, types, cite)
+            written += 1
+        if s.otherwise:
+            if written:
+                fn.emit(depth, "else:")
+            self._block(fn, depth + bool(written), s.otherwise, types, cite)
 
     def _line(self, fn: _Function, depth: int, e: ast.Expr, types) -> str:
         """``e`` computed on a line of its own, located at ``e`` (as a function of its own
@@ -482,6 +507,7 @@ class CodeGen:
 
     def _x_Call(self, fn, e: ast.Call, types) -> str:
         name = e.name
+        self.calls.add(name)
         args = [self.ex(fn, a, types) for a in e.args]
         decl = self.rt.decls.get(name)
         if isinstance(decl, ast.RecordDecl):
@@ -555,10 +581,21 @@ class CodeGen:
                 f"and {a} {e.op} {b})")
 
     def _x_BoolOp(self, fn, e: ast.BoolOp, types) -> str:
-        parts = f" {e.op} ".join(f"({self.ex(fn, o, types)})" for o in e.operands)
+        known = self.decided(fn, e, types)
+        if known is not _UNKNOWN:
+            return repr(known)
+        # an operand the facts decide that cannot change the answer is left out: a false
+        # one of an "or", a true one of an "and" (reading it does nothing)
+        idle = e.op == "and"
+        operands = [o for o in e.operands
+                    if not (self.decided(fn, o, types) is idle and _quiet(o, types))]
+        parts = f" {e.op} ".join(f"({self.ex(fn, o, types)})" for o in operands)
         return f"(True if ({parts}) else False)"
 
     def _x_Not(self, fn, e: ast.Not, types) -> str:
+        known = self.decided(fn, e, types)
+        if known is not _UNKNOWN:
+            return repr(known)
         return f"(not {self.ex(fn, e.operand, types)})"
 
     def _x_Neg(self, fn, e: ast.Neg, types) -> str:
@@ -566,16 +603,66 @@ class CodeGen:
         return f"(None if ({t} := {self.ex(fn, e.operand, types)}) is None else -{t})"
 
     def _x_CondExpr(self, fn, e: ast.CondExpr, types) -> str:
+        known = self.decided(fn, e.condition, types)
+        if known is not _UNKNOWN:
+            return self.ex(fn, e.then if known else e.otherwise, types)
         c, a, b = (self.ex(fn, x, types) for x in (e.condition, e.then, e.otherwise))
         return f"({a} if {c} else {b})"
 
     def _x_Has(self, fn, e: ast.Has, types) -> str:
+        if self._never_carried(e.rule):   # nothing of the battle can carry it
+            if _quiet(e.subject, types):
+                return "False"
+            return f"(({self.ex(fn, e.subject, types)}), False)[1]"
         t = fn.temp()
-        if self.rt.live_granting:   # what it carries now: its live grants are read
+        if self.rt.live_granting and e.rule in self.grantable():
+            # what it carries now: its live grants are read (a rule no grant gives is
+            # carried only as its own: the plain test below)
             return (f"(({t} := {self.ex(fn, e.subject, types)}) is not None "
                     f"and {fn.const(self.rt.has_rule)}(env, {t}, {e.rule!r}))")
         return (f"(({t} := {self.ex(fn, e.subject, types)}) is not None "
                 f"and {t}.has_rule({e.rule!r}))")
+
+    # ------------------------------------------------------------ facts
+    def grantable(self) -> frozenset[str]:
+        """The names and texts of the rules some grant of the ruleset gives (whatever its
+        condition), and the statuses' names: only those can be carried through a live
+        grant (:func:`~rules_run.runtime.specialise.granted_names`, made once)."""
+        if self._grantable is None:
+            self._grantable = granted_names(self.rt)
+        return self._grantable
+
+    def _never_carried(self, rule: str) -> bool:
+        """Whether the battle's facts say nothing of it can ever carry ``rule``."""
+        facts = self.rt.facts
+        return facts is not None and not carries(facts, rule)
+
+    def decided(self, fn: _Function, e: ast.Expr, types) -> Any:
+        """True or False when the battle's facts (:mod:`rules_run.runtime.specialise`)
+        decide the condition ``e`` and leaving it out skips nothing the rules do (what it
+        reads first is :func:`_quiet`); else ``_UNKNOWN``. Without facts, always
+        ``_UNKNOWN``: the code is the same as ever."""
+        if self.rt.facts is None:
+            return _UNKNOWN
+        if isinstance(e, ast.Has):
+            return False if self._never_carried(e.rule) and _quiet(e.subject, types) else _UNKNOWN
+        if isinstance(e, ast.Not):
+            known = self.decided(fn, e.operand, types)
+            return _UNKNOWN if known is _UNKNOWN else not known
+        if isinstance(e, ast.BoolOp):
+            # "and" is false at a false operand, "or" true at a true one, when what is
+            # read before it does nothing; else decided when every operand is
+            stop = e.op == "or"
+            knowns = []
+            for o in e.operands:
+                known = self.decided(fn, o, types)
+                if known is stop:
+                    return stop
+                if not _quiet(o, types):
+                    return _UNKNOWN
+                knowns.append(known)
+            return _UNKNOWN if _UNKNOWN in knowns else not stop
+        return _UNKNOWN
 
     def _x_IsStatus(self, fn, e: ast.IsStatus, types) -> str:
         t = fn.temp()
@@ -614,6 +701,23 @@ class CodeGen:
 
     def _x_ListLit(self, fn, e: ast.ListLit, types) -> str:
         return f"[{''.join(f'{self.ex(fn, i, types)}, ' for i in e.items)}]"
+
+
+def _quiet(e: ast.Expr, types: Mapping[str, str]) -> bool:
+    """Whether computing ``e`` does nothing but read: a literal, a local name (not dice,
+    which a read rolls), ``not``/``and``/``or``, ``has`` and ``is`` of such, so code the
+    battle's facts decide may leave it out."""
+    if isinstance(e, ast.Literal):
+        return True
+    if isinstance(e, ast.Name):   # a local, an option, a declaration's name
+        return types.get(e.name) != "dice"
+    if isinstance(e, (ast.Has, ast.IsStatus)):
+        return _quiet(e.subject, types)
+    if isinstance(e, ast.Not):
+        return _quiet(e.operand, types)
+    if isinstance(e, ast.BoolOp):
+        return all(_quiet(o, types) for o in e.operands)
+    return False
 
 
 def _rolled(fn: _Function, value: str, tag: str) -> str:

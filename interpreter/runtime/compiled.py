@@ -42,6 +42,7 @@ from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Weapon
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.rolls import CompiledRoll
 from rules_run.runtime.sequences import CompiledSequence
+from rules_run.runtime.specialise import Facts
 from rules_run.runtime.types import BattleState, Builtins
 
 __all__ = ["Runtime", "compile_ruleset"]
@@ -54,11 +55,17 @@ class Runtime:
     """Statements one battle may run before it is stopped as a runaway."""
 
     def __init__(self, ruleset: Ruleset, builtins: Builtins,
-                 codes: Mapping[str, Any] | None = None) -> None:
+                 codes: Mapping[str, Any] | None = None, facts: Facts | None = None) -> None:
         """``builtins``: the battle's builtins (the engine's table), called straight from
         the generated code; ``codes``: compiled code of generated functions, by label and
-        source, to reuse (:attr:`CodeGen.codes`)."""
+        source, to reuse (:attr:`CodeGen.codes`); ``facts``: what one battle fixes, to
+        compile the code against (:mod:`rules_run.runtime.specialise`)."""
         self.ruleset = ruleset
+        self.facts = facts
+        """What the code is specialised to (None: any battle)."""
+        self.specialisations: dict[Facts, Runtime] = {}
+        """This ruleset compiled against each battle's facts met so far
+        (:func:`rules_run.runtime.specialise.specialised`)."""
         self.decls: Mapping[str, ast.Decl] = ruleset.decls
         self.tables = ruleset.tables
         self.characteristics: dict[str, ast.CharacteristicDecl] = {

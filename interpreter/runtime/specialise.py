@@ -1,0 +1,162 @@
+"""Per-battle specialisation: a ruleset's code compiled against what one battle fixes.
+
+Some facts about a battle cannot change while it runs. The code of every action, roll,
+test and sequence is written again against those facts (:class:`Facts`), so a test the
+facts decide costs nothing and the branch it guards is not written at all. The result is a
+:class:`~rules_run.runtime.compiled.Runtime` like any other, made once per ruleset and set
+of facts (kept in memory on the runtime it was made from, and its compiled code in the disk
+cache). Statistics runs use it (:func:`rules_run.engine.stats.run_many`, through
+:func:`rules_run.engine.setup.specialised`): writing the code again costs about as much as
+a few battles, which a single battle would not win back.
+
+What counts as fixed (the soundness rule): a fact is fixed only if no statement, builtin
+or rule effect can change it while the battle runs, whatever the dice. Today one fact is
+used:
+
+- **the rules and keywords anything of the battle can ever carry** (:attr:`Facts.carried`):
+  the names and texts of the rules, and the keywords, of every unit of the battle (its
+  parts, groups and weapons, and every item it has, in use or not) and of its terrain, of
+  every rule any grant of the ruleset gives (whatever its condition: a grant may hold
+  later), and every status (a status with effects is carried while it lasts; a text naming
+  one with arguments, ``enfeebled(2)``, counts as the status). ``x has "NAME"`` is false
+  for a name outside that set, whoever ``x`` is. A unit is never made during a battle
+  (every unit is in the battle file); a battle whose rules can make a bearer from rule
+  texts known only when it runs (a new terrain piece) is not specialised
+  (:func:`rules_run.engine.setup.specialised`).
+
+A ``has`` so decided is written as ``False`` when its subject is a local name (reading it
+does nothing; else the subject is still computed), and an ``if`` branch whose condition is
+so decided is left out (:meth:`rules_run.runtime.codegen.CodeGen.decided`).
+
+``RULES_RUN_SPECIALISE=0`` turns specialisation off (:func:`for_battle` then gives the
+runtime it was given): the one way to compare a specialised battle with an unspecialised
+one (they give byte-identical output: ``tests/runtime/test_specialise.py``).
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from rules_run import cache
+from rules_run.lang import ast
+from rules_run.runtime.entities import Bearer, Unit
+
+if TYPE_CHECKING:
+    from rules_run.runtime.compiled import Runtime
+
+__all__ = ["Facts", "battle_facts", "carries", "enabled", "for_battle", "granted_names",
+           "specialised"]
+
+SWITCH = "RULES_RUN_SPECIALISE"
+"""The environment variable that turns specialisation off (``0``)."""
+
+
+@attrs.frozen
+class Facts:
+    """What one battle fixes, that its code is compiled against (see the module's rule)."""
+
+    carried: frozenset[str]
+    """Every rule name, rule text and keyword anything of the battle can ever carry."""
+
+    def key(self) -> str:
+        """A text naming these facts, for the disk cache."""
+        return cache.digest(*sorted(self.carried))
+
+
+def enabled() -> bool:
+    """Whether specialisation is on (``RULES_RUN_SPECIALISE`` is not ``0``)."""
+    return os.environ.get(SWITCH, "1") != "0"
+
+
+def _bearers(units: Sequence[Unit]) -> Iterator[Bearer]:
+    """Every bearer of these units: each unit, its parts and groups, and their weapons."""
+    for unit in units:
+        yield unit
+        yield from unit.weapons
+        for part in unit.parts.values():
+            yield part
+            yield from part.weapons
+        for group in unit.groups:
+            yield group
+            yield from getattr(group, "weapons", ())
+
+
+def battle_facts(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Facts:
+    """The facts a battle with these units fixes (see the module's rule); ``texts``: the
+    rules the battle's other bearers carry (its terrain's effects), as written."""
+    carried: set[str] = set()
+    for text in texts:
+        carried.add(text)
+        try:
+            carried.add(runtime.bind_rule(text).rule.name)
+        except (KeyError, ValueError):   # RuleRefError is a ValueError
+            pass   # the battle reports it, where its terrain is built
+    for bearer in _bearers(units):
+        carried.update(bearer.keywords)
+        instances = [*bearer.rules, *(inst for _, inst in getattr(bearer, "item_rules", ()))]
+        for inst in instances:
+            carried.update((inst.rule.name, inst.text))
+    carried.update(runtime.codegen.grantable())   # the ruleset's grants and statuses
+    return Facts(frozenset(carried))
+
+
+def carries(facts: Facts, rule: str) -> bool:
+    """Whether something of the battle may carry ``rule`` (a name or a text) by the facts:
+    a text naming a status with its arguments (``enfeebled(2)``) as the status."""
+    return rule in facts.carried or rule.partition("(")[0].rstrip() in facts.carried
+
+
+def granted_names(runtime: Runtime) -> frozenset[str]:
+    """The names and texts of the rules the grants of a ruleset's rules and statuses give
+    (whatever their conditions), and the statuses' names."""
+    rules = [*runtime.ruleset.rules.values(), *(
+        ast.status_rule(d) for d in runtime.decls.values() if isinstance(d, ast.StatusDecl))]
+    out: set[str] = set()
+    for rule in rules:
+        for effect in rule.effects:
+            if isinstance(effect, ast.Grant):
+                out.update((effect.rule, runtime.bind_rule(effect.rule).rule.name))
+    out.update(d.name for d in runtime.decls.values() if isinstance(d, ast.StatusDecl))
+    return frozenset(out)
+
+
+def specialised(runtime: Runtime, facts: Facts) -> Runtime:
+    """The runtime's ruleset compiled against ``facts``: made once per runtime and facts
+    (its code kept in the disk cache by the ruleset's fingerprint and the facts)."""
+    from rules_run.runtime.compiled import Runtime
+
+    made = runtime.specialisations.get(facts)
+    if made is not None:
+        return made
+    fingerprint = runtime.ruleset.fingerprint
+    name = cache.digest(fingerprint, facts.key()) if fingerprint else ""
+    key = cache.digest(cache.code_fingerprint(), name)
+    codes: dict[str, Any] = dict(runtime.codegen.codes)
+    stored = cache.read("code", name, key) if name else None
+    try:
+        found = marshal.loads(stored) if isinstance(stored, bytes) else {}
+    except (ValueError, EOFError, TypeError):
+        found = {}
+    if isinstance(found, dict):
+        codes.update(found)
+    made = Runtime(runtime.ruleset, runtime.codegen.battle_builtins, codes, facts=facts)
+    made.fight_cache = runtime.fight_cache   # a volley's distribution is the same in both
+    if name and made.codegen.compiled:
+        own = {k: v for k, v in made.codegen.codes.items() if k not in runtime.codegen.codes}
+        cache.write("code", name, key, marshal.dumps(own))
+    runtime.specialisations[facts] = made
+    return made
+
+
+def for_battle(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Runtime:
+    """The runtime to fight a battle of these units (and other bearers carrying the rules
+    ``texts``) with: specialised to them (the same runtime when specialisation is off, or
+    when ``runtime`` is specialised already)."""
+    if runtime.facts is not None or not enabled():
+        return runtime
+    return specialised(runtime, battle_facts(runtime, units, texts))
