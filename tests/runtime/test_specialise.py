@@ -18,7 +18,7 @@ from rules_run.editions.registry import bundled_editions
 from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.driver import run_battle
 from rules_run.engine.narrate import Words, narrate
-from rules_run.engine.setup import specialised as for_the_battle
+from rules_run.engine.setup import MAKES_BEARERS, specialised as for_the_battle
 from rules_run.engine.stats import RunSpec, run_many
 from rules_run.runtime import specialise
 from rules_run.runtime.compiled import Runtime, compile_ruleset
@@ -43,8 +43,9 @@ def _fought(edition: str, battle: Path, specialise: bool) -> list[str]:
     """One narrated battle (its report and its log) and two statistics runs, as text."""
     ruleset, runtime, fight = open_battle(edition, str(battle))
     if specialise:
-        runtime = for_the_battle(runtime, fight)
-        assert runtime.facts is not None
+        base, runtime = runtime, for_the_battle(runtime, fight)
+        # fought as it is when its rules can make a bearer (add_terrain: wfb3's fanatics)
+        assert (runtime.facts is None) == bool(base.codegen.calls & MAKES_BEARERS)
     result = run_battle(runtime, fight, seed=fight.seed, keep_events=True)
     out = list(narrate(result.events, Words.of(ruleset, fight), decisions=True))
     out += [json.dumps(e.to_json(), sort_keys=True) for e in result.events or []]
