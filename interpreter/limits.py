@@ -49,7 +49,7 @@ LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("faces", 1000, "faces on a die"),
     Limit("attacks", 10_000, "attacks in one volley"),
     Limit("odds_attacks", 1000, "attacks rules-odds works out exactly"),
-    Limit("combat_states", 20_000, "player-turn states rules-odds --combat works out"),
+    Limit("combat_states", 20_000, "player-turn and phase states rules-odds --combat works out"),
     Limit("combat_branches", 200_000, "branches of one player turn rules-odds --combat "
           "enumerates"),
 )}
