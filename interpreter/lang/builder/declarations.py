@@ -79,12 +79,9 @@ def action_patch(b: AstBuilder, meta: Meta, d: ast.ActionDecl) -> ast.ActionPatc
                            lets=tuple(x for x in d.body if isinstance(x, ast.Let)))
 
 
-def sequence_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
-    op, name = c[0], str(c[1])
-    what = f"override sequence {name!r}"
-    if op != "override":
-        raise BuildError(f"'{op}' takes a whole declaration; 'override sequence {name}' "
-                         "changes clauses", b.span(meta), code="syntax")
+def _step_changes(b: AstBuilder, meta: Meta, c: list[Any], name: str, what: str
+                  ) -> ast.SequencePatch:
+    """The steps (each named once) and damage that an override or a reusing sequence gives."""
     fields = clauses(c, what)
     steps = tuple(b.pick(c, ast.Step))
     seen: set[str] = set()
@@ -93,8 +90,17 @@ def sequence_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
             raise BuildError(f"{what} gives step {s.name!r} twice", s.span,
                              code="duplicate-clause")
         seen.add(s.name)
-    decl = ast.SequencePatch(span=b.span(meta), name=name, cite=b.cite(c), steps=steps,
+    return ast.SequencePatch(span=b.span(meta), name=name, cite=b.cite(c), steps=steps,
                              damage=fields.get("damage"))
+
+
+def sequence_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
+    op, name = c[0], str(c[1])
+    what = f"override sequence {name!r}"
+    if op != "override":
+        raise BuildError(f"'{op}' takes a whole declaration; 'override sequence {name}' "
+                         "changes clauses", b.span(meta), code="syntax")
+    decl = _step_changes(b, meta, c, name, what)
     return ast.PatchOp(span=b.span(meta), op=op, kind=decl.kind, name=name, decl=decl,
                        cite=decl.cite)
 
@@ -342,17 +348,7 @@ def sequence_reuse_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Sequence
     base = next(x for x in c[1:] if isinstance(x, (ast.Call, Token)))
     if isinstance(base, Token):
         base = ast.Call(b.tspan(base), str(base))
-    what = f"sequence {name!r}"
-    fields = clauses(c, what)
-    steps = tuple(b.pick(c, ast.Step))
-    seen: set[str] = set()
-    for s in steps:
-        if s.name in seen:
-            raise BuildError(f"{what} gives step {s.name!r} twice", s.span,
-                             code="duplicate-clause")
-        seen.add(s.name)
-    changes = ast.SequencePatch(span=b.span(meta), name=name, cite=b.cite(c), steps=steps,
-                                damage=fields.get("damage"))
+    changes = _step_changes(b, meta, c, name, f"sequence {name!r}")
     return ast.SequenceDecl(span=b.span(meta), name=name, cite=b.cite(c),
                             params=b.param_list(c), reuses=base, changes=changes)
 
