@@ -29,66 +29,16 @@ def resolve_reuses(decls: dict[str, ast.Decl], bag: DiagnosticBag) -> None:
     """Fill in the clauses of every roll, test or sequence that reuses another, in place."""
     done: dict[str, bool] = {}
     for name, decl in list(decls.items()):
-        if isinstance(decl, ast.RollDecl) and decl.reuses is not None:
+        if isinstance(decl, (ast.RollDecl, ast.SequenceDecl)) and decl.reuses is not None:
             _resolve(name, decls, bag, done, ())
-        elif isinstance(decl, ast.SequenceDecl) and decl.reuses is not None:
-            _resolve_sequence(name, decls, bag, done, ())
-
-
-def _resolve_sequence(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag,
-                      done: dict[str, bool], chain: tuple[str, ...]) -> bool:
-    """Resolve the sequence ``name`` (and the one it reuses first): its base's steps,
-    damage, each point and tallies, with its own changes in place; False when it cannot."""
-    decl = decls[name]
-    assert isinstance(decl, ast.SequenceDecl) and decl.reuses is not None
-    if name in done:
-        return done[name]
-    call = decl.reuses
-    what = f"sequence {name!r}"
-    if name in chain:
-        cycle = chain[chain.index(name):]
-        bag.add(f"{what} reuses itself: {' -> '.join(cycle + (name,))}", call.span,
-                code="reuse-cycle")
-        done.update(dict.fromkeys(cycle, False))
-        return False
-    base = decls.get(call.name)
-    if not isinstance(base, ast.SequenceDecl):
-        found = "" if base is None else f" (it is declared with '{base.kind}')"
-        bag.add(f"{what} reuses {call.name!r}, which is no sequence{found}", call.span,
-                code="unknown-reuse", hint=did_you_mean(call.name, [
-                    n for n, d in decls.items() if isinstance(d, ast.SequenceDecl) and n != name]))
-        done[name] = False
-        return False
-    if base.reuses is not None and not _resolve_sequence(call.name, decls, bag, done,
-                                                         chain + (name,)):
-        done[name] = False
-        return False
-    base = decls[call.name]
-    assert isinstance(base, ast.SequenceDecl)
-    bound = _bind(decl, base)
-    done[name] = bound is not None
-    if bound is None:
-        return False
-    params, values = bound
-    changes = decl.changes or ast.SequencePatch(span=decl.span, name=name, cite=decl.cite)
-    steps = [s.name for s in base.steps]
-    for step in changes.missing(base):
-        bag.add(f"{what} reuses {call.name!r}, which has no step {step.name!r} to change",
-                step.span, code="unknown-step",
-                hint=did_you_mean(step.name, steps) or "its steps: " + ", ".join(steps))
-    taken = changes.applied_to(attrs.evolve(
-        base, steps=_substitute(base.steps, values), damage=_substitute(base.damage, values),
-        per_point=_substitute(base.per_point, values)))
-    decls[name] = attrs.evolve(decl, params=params, steps=taken.steps, damage=taken.damage,
-                               per_point=taken.per_point, tallies=base.tallies)
-    return True
 
 
 def _resolve(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag, done: dict[str, bool],
              chain: tuple[str, ...]) -> bool:
-    """Resolve ``name`` (and the roll it reuses first); False when it cannot be."""
+    """Resolve the roll, test or sequence ``name`` (and what it reuses first); False when it
+    cannot be."""
     decl = decls[name]
-    assert isinstance(decl, ast.RollDecl) and decl.reuses is not None
+    assert isinstance(decl, (ast.RollDecl, ast.SequenceDecl)) and decl.reuses is not None
     if name in done:
         return done[name]
     call = decl.reuses
@@ -99,32 +49,71 @@ def _resolve(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag, done: di
                 code="reuse-cycle")
         done.update(dict.fromkeys(cycle, False))
         return False
+    same: type[ast.RollDecl] | type[ast.SequenceDecl] = (
+        ast.SequenceDecl if isinstance(decl, ast.SequenceDecl) else ast.RollDecl)
     base = decls.get(call.name)
-    if not isinstance(base, ast.RollDecl):
-        rolls = [n for n, d in decls.items() if isinstance(d, ast.RollDecl) and n != name]
+    if not isinstance(base, same):
         found = "" if base is None else f" (it is declared with '{base.kind}')"
-        bag.add(f"{what} reuses {call.name!r}, which is no roll or test{found}", call.span,
-                code="unknown-reuse", hint=did_you_mean(call.name, rolls))
+        noun = "sequence" if same is ast.SequenceDecl else "roll or test"
+        bag.add(f"{what} reuses {call.name!r}, which is no {noun}{found}", call.span,
+                code="unknown-reuse", hint=did_you_mean(call.name, [
+                    n for n, d in decls.items() if isinstance(d, same) and n != name]))
+        done[name] = False
         return False
     if base.kind != decl.kind:
         bag.add(f"{what} reuses {base.kind} {call.name!r}: a {decl.kind} reuses a {decl.kind}",
                 call.span, code="reuse-kind", hint=f"write: {base.kind} {name} is {call.name}")
+        done[name] = False
         return False
     if base.reuses is not None and not _resolve(call.name, decls, bag, done, chain + (name,)):
         done[name] = False
         return False
     base = decls[call.name]
-    assert isinstance(base, ast.RollDecl)
+    assert isinstance(base, same)
     bound = _bind(decl, base)
     done[name] = bound is not None
     if bound is None:
         return False
     params, values = bound
+    if isinstance(decl, ast.SequenceDecl):
+        assert isinstance(base, ast.SequenceDecl)
+        decls[name] = _reused_sequence(decl, base, params, values, bag, what)
+    else:
+        assert isinstance(base, ast.RollDecl)
+        decls[name] = _reused_roll(decl, base, params, values, bag, what)
+    return True
+
+
+def _reused_sequence(decl: ast.SequenceDecl, base: ast.SequenceDecl,
+                     params: tuple[ast.Param, ...], values: dict[str, ast.Expr],
+                     bag: DiagnosticBag, what: str) -> ast.SequenceDecl:
+    """The sequence: its base's steps, damage, each point and tallies, with its own changes
+    in place."""
+    call = decl.reuses
+    assert call is not None
+    changes = decl.changes or ast.SequencePatch(span=decl.span, name=decl.name, cite=decl.cite)
+    steps = [s.name for s in base.steps]
+    for step in changes.missing(base):
+        bag.add(f"{what} reuses {call.name!r}, which has no step {step.name!r} to change",
+                step.span, code="unknown-step",
+                hint=did_you_mean(step.name, steps) or "its steps: " + ", ".join(steps))
+    taken = changes.applied_to(attrs.evolve(
+        base, steps=_substitute(base.steps, values), damage=_substitute(base.damage, values),
+        per_point=_substitute(base.per_point, values)))
+    return attrs.evolve(decl, params=params, steps=taken.steps, damage=taken.damage,
+                        per_point=taken.per_point, tallies=base.tallies)
+
+
+def _reused_roll(decl: ast.RollDecl, base: ast.RollDecl, params: tuple[ast.Param, ...],
+                 values: dict[str, ast.Expr], bag: DiagnosticBag, what: str) -> ast.RollDecl:
+    """The roll or test: its base's clauses, with its own in their place (naturals and marks
+    added)."""
+    call = decl.reuses
+    assert call is not None
     taken = {f.name: _substitute(getattr(base, f.name), values)
              for f in attrs.fields(ast.RollDecl) if f.name not in _OWN}
     resolved = attrs.evolve(decl, params=params, **taken)
     if decl.changes is not None:
-        # its own clauses, in place of the base's (naturals and marks added)
         told = {d.span for d in bag.found}   # a patch's removal is reported where it is
         for n in decl.changes.missing(resolved):
             if n.span in told:
@@ -134,8 +123,7 @@ def _resolve(name: str, decls: dict[str, ast.Decl], bag: DiagnosticBag, done: di
                         "; ".join(m.text() for m in resolved.naturals) or "none"))
         resolved = attrs.evolve(decl.changes.applied_to(attrs.evolve(resolved, reuses=None)),
                                 span=decl.span, cite=decl.cite, reuses=decl.reuses)
-    decls[name] = resolved
-    return True
+    return resolved
 
 
 def _bind(decl: ast.RollDecl | ast.SequenceDecl, base: ast.RollDecl | ast.SequenceDecl
