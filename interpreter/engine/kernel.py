@@ -44,11 +44,13 @@ import attrs
 
 from rules_run.chance import Dist, RandomChance, enumerate_exact
 from rules_run.diagnostics import ChanceError, Diagnostic, UsageError, did_you_mean
+from rules_run.engine.builtins.fight import chance_key
 from rules_run.engine.driver import battle_state, begin_battle, end_round, start_round
 from rules_run.engine.odds import battle_unit
 from rules_run.engine.state import BattleState, Snapshot
 from rules_run.lang import ast
 from rules_run.limits import limit, too_many
+from rules_run.runtime.entities import Unit
 from rules_run.runtime.env import RollResult
 
 __all__ = ["CombatEnd", "UnitEnd", "CombatOdds", "combat_odds", "sample_combat"]
@@ -201,34 +203,39 @@ class _Steering:
         self.asked += 1
         self.kernel.branched.add(self.kernel.top)
 
+    def _answered(self, answer: Any) -> Any:
+        """Give ``answer`` back, kept on the step's trail (:class:`_Trail`)."""
+        self.kernel.trail.answered(answer)
+        return answer
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.chance, name)
 
     def roll(self, dice: Any, tag: str) -> Any:
         """The chance's roll."""
         self._ask()
-        return self.chance.roll(dice, tag)
+        return self._answered(self.chance.roll(dice, tag))
 
     def choose(self, n: int, tag: str) -> int:
         """The chance's choice."""
         self._ask()
-        return self.chance.choose(n, tag)
+        return self._answered(self.chance.choose(n, tag))
 
     def draw(self, dist: Any, tag: str) -> Any:
         """The chance's draw."""
         self._ask()
-        return self.chance.draw(dist, tag)
+        return self._answered(self.chance.draw(dist, tag))
 
     def draw_lazily(self, dist_of: Any, tag: str) -> Any:
         """The chance's lazy draw; a test's as passed or failed only, unless in ``full``."""
         if tag in self.full:
             self._ask()
-            return self.chance.draw_lazily(dist_of, tag)
+            return self._answered(self.chance.draw_lazily(dist_of, tag))
         roll = self.rolls.get(tag)
         if roll is not None and not roll.decl.is_test:
             return _UnreadRoll(tag)
         self._ask()
-        return self.chance.draw_lazily(lambda: _steered(dist_of()), tag)
+        return self._answered(self.chance.draw_lazily(lambda: _steered(dist_of()), tag))
 
 
 def _steered(dist: Dist[Any]) -> Dist[Any]:
@@ -238,6 +245,124 @@ def _steered(dist: Dist[Any]) -> Dist[Any]:
                                for r in outcomes):
         return dist
     return dist.map(lambda r: _Steered(r.name, bool(r.passed)))
+
+
+_MISSING = object()
+
+
+class _Trail:
+    """What the replays of one node's step share: the value of each call of a pure action
+    (one that writes nothing and draws nothing, :func:`~rules_run.runtime.sequences.purity`
+    without dice), by where it stands on the step's path.
+
+    :func:`~rules_run.chance.enumerate_exact` plays the step once per branch from the node,
+    replaying the answers the branch shares with the others before its own. The step is
+    deterministic given its answers, so the ``i``-th pure call after the same answers (the
+    *trail*) is the same call on the same battle, and gives the same value: a replay takes
+    it from here instead of running the rules again. Only the outermost pure calls count
+    (the ones inside run, or are skipped, with their caller), so a replay counts them as
+    the first play did. An answer that cannot be a key (unhashable) stops the sharing for
+    the rest of that play. Outside an enumerated step (:attr:`on` False) calls run as
+    always."""
+
+    __slots__ = ("on", "trail", "count", "depth", "values", "shared")
+
+    def __init__(self) -> None:
+        self.on = False
+        self.trail: Any = ()
+        """The answers so far in this play, as nested pairs (None: not shared)."""
+        self.count = 0
+        """Outermost pure calls since the last answer."""
+        self.depth = 0
+        """Pure calls running now (inside one: not counted, not shared)."""
+        self.values: dict[tuple, tuple[str, Any]] = {}
+        """(trail, count) -> (the action, its value), for the node being worked out."""
+        self.shared = 0
+        """Calls a replay took from here instead of running (over the whole combat)."""
+
+    def begin(self) -> None:
+        """A play of the step begins: no answers yet."""
+        self.trail, self.count, self.depth = (), 0, 0
+
+    def answered(self, answer: Any) -> None:
+        """The chance gave ``answer``: the trail grows by it (by its type and value, so
+        that two answers equal as numbers but of different kinds stay apart)."""
+        if self.trail is None:
+            return
+        try:
+            hash(answer)
+        except TypeError:
+            self.trail = None
+            return
+        self.trail, self.count = (self.trail, type(answer), answer), 0
+
+    def wrap(self, name: str, call: Any) -> Any:
+        """The pure action ``name``'s call ``call(env, ...)``, shared along the trail."""
+        def shared(env: Any, *args: Any) -> Any:
+            if self.depth or not self.on or self.trail is None:
+                return call(env, *args)   # inside a pure call, or not shared
+            key = (self.trail, self.count)
+            self.count += 1
+            known = self.values.get(key, _MISSING)
+            if known is not _MISSING:
+                assert known[0] == name, "a replay calls as the first play did"
+                self.shared += 1
+                return known[1]
+            self.depth += 1
+            try:
+                value = call(env, *args)
+            finally:
+                self.depth -= 1
+            self.values[key] = (name, value)
+            return value
+        return shared
+
+
+class _Known:
+    """The exact distributions of the pure rolls and tests the kernel draws as one branch
+    point, kept by what their chances depend on
+    (:func:`~rules_run.engine.builtins.fight.chance_key`, as the volleys' are): the same
+    test of the same unit in the same state is worked out once for the whole combat, not
+    once per branch point where it is taken."""
+
+    def __init__(self, runtime: Any) -> None:
+        from rules_run.runtime.sequences import purity
+        self.runtime = runtime
+        self.dists: dict[tuple, Dist[Any]] = {}
+        self.reads: dict[str, Any] = {}
+        for name, roll in runtime.rolls.items():
+            _, reads, statuses = purity(runtime, roll.decl)
+            self.reads[name] = _Reads(reads, statuses)
+
+    def wrap(self, roll: Any) -> Any:
+        """``roll.exact``, kept by its key."""
+        exact, reads = roll.exact, self.reads[roll.name]
+
+        def known(env: Any, vars: dict) -> Dist[Any]:
+            units = tuple(v for v in vars.values() if isinstance(v, Unit))
+            key, _ = chance_key(self.runtime, env, roll.name, reads, units, vars)
+            dist = self.dists.get(key)
+            if dist is None:
+                dist = self.dists[key] = exact(env, vars)
+            return dist
+        return known
+
+
+@attrs.frozen
+class _Reads:
+    """What a roll reads of its units (as a sequence's ``reads`` and ``statuses``)."""
+
+    reads: frozenset[str]
+    statuses: frozenset[str]
+
+
+def _pure_actions(runtime: Any) -> list[str]:
+    """The actions whose calls the replays of a step may share (:class:`_Trail`): they
+    change nothing and draw nothing."""
+    from rules_run.runtime.sequences import purity
+    return [n for n, d in runtime.decls.items()
+            if type(d) is ast.ActionDecl and n not in runtime.triggers
+            and purity(runtime, d, dice=False)[0]]
 
 
 class _ReadFirst(dict):
@@ -287,8 +412,10 @@ class _Kernel:
     """One combat's enumeration: the battle's state it plays in and the step procedure."""
 
     def __init__(self, runtime: Any, battle: Any, a: Any, b: Any, until: str | None,
-                 left_out: frozenset[str]) -> None:
+                 left_out: frozenset[str], trail: _Trail | None = None) -> None:
         self.runtime, self.until, self.left_out = runtime, until, left_out
+        self.trail = trail if trail is not None else _Trail()
+        """The pure calls the replays of a node's step share."""
         self.state = state = battle_state(runtime, battle, _KernelState)
         assert isinstance(state, _KernelState)
         state.kernel = self
@@ -366,6 +493,7 @@ class _Kernel:
         self.node, self.over, self.next, self.met = node, None, None, node.met
         self.skipping = False
         self.leaves += 1
+        self.trail.begin()
         state = self.state
         try:
             if node.snapshot is None:
@@ -555,15 +683,30 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
                          "its combats cannot be fought")
     left_out = frozenset(n for n, d in runtime.decls.items() if isinstance(d, ast.CounterDecl))
     full: frozenset[str] = frozenset()
-    while True:
-        kernel = _Kernel(runtime, battle, a, b, until, left_out)
-        try:
-            ends = _solve(kernel, battle, full)
-            break
-        except _Restart:   # keep in the key what was read first, and start again
-            left_out = left_out - kernel.read_first
-        except _Refine as e:   # enumerate the test in full, and start again
-            full = full | {e.test}
+    trail = _Trail()
+    namespace = runtime.codegen.namespace
+    calls = {f"_call_{n}": namespace[f"_call_{n}"] for n in _pure_actions(runtime)
+             if f"_call_{n}" in namespace}
+    namespace.update({k: trail.wrap(k, call) for k, call in calls.items()})
+    known = _Known(runtime)
+    drawn = [roll for roll in runtime.rolls.values() if roll.drawable()]
+    for roll in drawn:
+        roll.exact = known.wrap(roll)
+    try:
+        while True:
+            kernel = _Kernel(runtime, battle, a, b, until, left_out, trail)
+            try:
+                ends = _solve(kernel, battle, full)
+                break
+            except _Restart:   # keep in the key what was read first, and start again
+                left_out = left_out - kernel.read_first
+            except _Refine as e:   # enumerate the test in full, and start again
+                full = full | {e.test}
+    finally:
+        namespace.update(calls)
+        trail.on = False
+        for roll in drawn:
+            del roll.exact
     sampled = sample_combat(runtime, battle, a_id, b_id, samples, seed, until=until,
                             progress=progress) if samples else None
     return CombatOdds((a, b), ends, len(kernel.reached), kernel.leaves,
@@ -579,6 +722,8 @@ def _solve(kernel: _Kernel, battle: Any, full: frozenset[str]) -> Dist[CombatEnd
 
     def enumerate_step(node: _Node) -> Dist:
         kernel.nodes_at = frozenset(kernel.branched)
+        trail = kernel.trail
+        trail.values, trail.on = {}, True
         try:
             found = enumerate_exact(
                 lambda chance: kernel.step(node, _Steering(chance, full, kernel)),

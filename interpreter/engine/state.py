@@ -56,6 +56,16 @@ def _copied(value: Any) -> Any:
     return value
 
 
+def _sorted(items: list[Any]) -> tuple:
+    """A dict's items or a set's members in one order whatever their insertion order: their
+    own when they compare (no two are equal, being a dict's keys or a set's members), else
+    by their text."""
+    try:
+        return tuple(sorted(items))
+    except TypeError:
+        return tuple(sorted(items, key=repr))
+
+
 def _frozen(value: Any) -> Any:
     """A value as part of a state key: a unit, part, group or weapon by what events call it;
     containers as tuples (a dict's and a set's items sorted); rule instances by their text."""
@@ -64,11 +74,11 @@ def _frozen(value: Any) -> Any:
             "weapon", value.name, event_id(value.owner) if value.owner is not None else None)
     kind = type(value)
     if kind is dict or isinstance(value, dict):
-        return tuple(sorted(((_frozen(k), _frozen(v)) for k, v in value.items()), key=repr))
+        return _sorted([(_frozen(k), _frozen(v)) for k, v in value.items()])
     if kind is list or kind is tuple:
         return tuple(_frozen(v) for v in value)
     if kind is set or kind is frozenset:
-        return tuple(sorted((_frozen(v) for v in value), key=repr))
+        return _sorted([_frozen(v) for v in value])
     if isinstance(value, RuleInstance):
         return ("rule", value.text)
     try:

@@ -23,7 +23,7 @@ from rules_run.runtime.events import Volley
 if TYPE_CHECKING:
     from rules_run.engine.state import BattleState
 
-__all__: list[str] = []
+__all__ = ["chance_key"]
 
 _PROPERTIES = frozenset(UNIT_PROPERTIES)
 
@@ -118,14 +118,8 @@ def _summed(one: Dist, attacks: int) -> Dist:
 def _attack_dist(state: BattleState, env, seq, args, attacker, target):
     """One attack's exact outcome (its damage, then its tallies), enumerated from the
     sequence and cached per ruleset for the attacker's and target's current state."""
-    extra = tuple(sorted((k, _key_of(v)) for k, v in args.items()
-                         if v is not attacker and v is not target))
     runtime = state.runtime
-    bearing = bearers(args) if runtime.live_grants else []
-    held = runtime.rules_now(env, bearing)
-    key = (seq.name, _snapshot(attacker, seq), _snapshot(target, seq), extra,
-           tuple(sorted(env.options.items())),
-           tuple(tuple(r.text for r in held[id(b)]) for b in bearing))
+    key, held = chance_key(runtime, env, seq.name, seq, (attacker, target), args)
     cache = runtime.fight_cache
     dist = cache.get(key)
     if dist is None:
@@ -138,6 +132,22 @@ def _attack_dist(state: BattleState, env, seq, args, attacker, target):
             runtime.held = {}
         cache[key] = dist
     return dist
+
+
+def chance_key(runtime: Any, env, name: str, reads: Any, units: tuple[Unit, ...],
+               args: dict) -> tuple[tuple, dict]:
+    """What the chances of a pure roll or sequence ``name`` (``reads``: what it reads, as
+    :func:`~rules_run.runtime.sequences.purity` finds) with arguments ``args`` depend on,
+    as a hashable key: each of ``units`` by :func:`_snapshot`, the other arguments by
+    :func:`_key_of`, the options, and the rules the bearers among the arguments hold now
+    (given back too, by bearer id, for the enumeration to use)."""
+    extra = tuple(sorted((k, _key_of(v)) for k, v in args.items()
+                         if all(v is not u for u in units)))
+    bearing = bearers(args) if runtime.live_grants else []
+    held = runtime.rules_now(env, bearing)
+    return (name, *(_snapshot(u, reads) for u in units), extra,
+            tuple(sorted(env.options.items())),
+            tuple(tuple(r.text for r in held[id(b)]) for b in bearing)), held
 
 
 def _snapshot(unit: Unit, seq: Any) -> tuple:
