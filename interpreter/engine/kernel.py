@@ -326,21 +326,20 @@ class _Known:
     once per branch point where it is taken."""
 
     def __init__(self, runtime: Any) -> None:
-        from rules_run.runtime.sequences import purity
         self.runtime = runtime
         self.dists: dict[tuple, Dist[Any]] = {}
-        self.reads: dict[str, Any] = {}
-        for name, roll in runtime.rolls.items():
-            _, reads, statuses = purity(runtime, roll.decl)
-            self.reads[name] = _Reads(reads, statuses)
 
     def wrap(self, roll: Any) -> Any:
         """``roll.exact``, kept by its key."""
-        exact, reads = roll.exact, self.reads[roll.name]
+        from rules_run.runtime.sequences import purity
+        exact = roll.exact
+        reads: list[_Reads] = []   # what the roll reads, found when it is first drawn
 
         def known(env: Any, vars: dict) -> Dist[Any]:
+            if not reads:
+                reads.append(_Reads(*purity(self.runtime, roll.decl)[1:]))
             units = tuple(v for v in vars.values() if isinstance(v, Unit))
-            key, _ = chance_key(self.runtime, env, roll.name, reads, units, vars)
+            key, _ = chance_key(self.runtime, env, roll.name, reads[0], units, vars)
             dist = self.dists.get(key)
             if dist is None:
                 dist = self.dists[key] = exact(env, vars)

@@ -56,6 +56,10 @@ def _copied(value: Any) -> Any:
     return value
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""The types a state key keeps as they are."""
+
+
 def _sorted(items: list[Any]) -> tuple:
     """A dict's items or a set's members in one order whatever their insertion order: their
     own when they compare (no two are equal, being a dict's keys or a set's members), else
@@ -69,10 +73,12 @@ def _sorted(items: list[Any]) -> tuple:
 def _frozen(value: Any) -> Any:
     """A value as part of a state key: a unit, part, group or weapon by what events call it;
     containers as tuples (a dict's and a set's items sorted); rule instances by their text."""
+    kind = type(value)
+    if kind in _PLAIN or kind is tuple and all(type(v) in _PLAIN for v in value):
+        return value   # itself (most keys and values: a counter's, a profile's)
     if isinstance(value, Bearer):
         return ("bearer", event_id(value)) if not isinstance(value, Weapon) else (
             "weapon", value.name, event_id(value.owner) if value.owner is not None else None)
-    kind = type(value)
     if kind is dict or isinstance(value, dict):
         return _sorted([(_frozen(k), _frozen(v)) for k, v in value.items()])
     if kind is list or kind is tuple:
