@@ -10,8 +10,10 @@ wound, armour save, ward; the regeneration step is impossible for them and not r
 With ``--combat``, instead: ``rules-odds --combat halberdiers orcs --until fleeing`` on the
 duel (``--models N`` a side, ``--rounds R`` game rounds to cut it down), CPU time, states and
 branches, P(Orcs win) beside the exact calculation tests/engine/test_kernel.py writes by
-hand; with ``--samples N``, the same combat fought N times with seeded dice, and how many
-standard deviations its estimate is from the exact value.
+hand, and the states and branches the hand calculation walks (for this duel and for the
+whole one: the kernel's work is about its branches); with ``--samples N``, the same combat
+fought N times with seeded dice, and how many standard deviations its estimate is from the
+exact value.
 
     python benchmarks/bench_odds.py
     python benchmarks/bench_odds.py --combat [--models 20] [--rounds 6] [--samples 0]
@@ -53,6 +55,36 @@ def plain_python(samples: int, attacks: int, seed: int) -> float:
     return total / samples
 
 
+def hand_count(models: int, turns: int) -> tuple[int, int]:
+    """The close-combat states and branches of the duel's combat as the hand calculation
+    walks it (a state per models left a side and player turn; a branch per pair of volley
+    totals, two where a side loses and takes a Break test): about the kernel's branches,
+    which add a few for the charge and the turns' other phases."""
+    from tests.engine.test_kernel import _attacks, _ranks
+    seen: set[tuple[int, int, int]] = set()
+    branches = 0
+    todo = [(models, models, 0)]
+    while todo:
+        h, o, turn = todo.pop()
+        if (h, o, turn) in seen or turn == turns:
+            continue
+        seen.add((h, o, turn))
+        for d1 in range(_attacks(h, 1) + 1):
+            o2 = max(0, o - d1)
+            for d2 in range(_attacks(o2, 0) + 1 if o2 else 1):
+                h2 = max(0, h - d2)
+                if not (o2 and h2):
+                    branches += 1
+                    continue
+                sh = d1 + (h2 > o2) + (h2 > 1) + _ranks(h2)
+                so = d2 + (turn == 0) + (o2 > h2) + 1 + _ranks(o2)
+                if sh == so:
+                    sh, so = sh + (h2 > 2 and o2 <= 1), so + (o2 > 1 and h2 <= 2)
+                branches += 2 if sh != so else 1
+                todo.append((h2, o2, turn + 1))
+    return len(seen), branches
+
+
 def combat(models: int, rounds: int, samples: int) -> None:
     """The duel's combat to the first break, exact (and sampled), against the hand
     calculation."""
@@ -74,9 +106,13 @@ def combat(models: int, rounds: int, samples: int) -> None:
     exact = float(found.ends.probability_where(broke))
     hand = hand_duel(models, models, 2 * rounds, one=1.0)[0]
     print(f"rules-odds --combat, {models} a side, {rounds} rounds: {cpu:8.2f} s CPU "
-          f"(with {samples} samples), {found.nodes} states, {found.leaves} branches, "
+          f"(with {samples} samples), {found.nodes} states, {found.leaves} branches "
+          f"({1000 * cpu / found.leaves:.2f} ms each, {found.shared} pure calls shared), "
           f"drawn in full: {', '.join(found.in_full) or 'none'}")
     print(f"P(Orcs win) = {exact:.7f}, by hand {hand:.7f}, difference {abs(exact - hand):.1e}")
+    states, branches = hand_count(models, 2 * rounds)
+    print(f"the hand calculation walks {states} close-combat states and {branches} branches; "
+          f"the whole duel (20 a side, 6 rounds) {', '.join(map(str, hand_count(20, 12)))}")
     if found.sampled is not None:
         q = float(found.sampled.probability_where(broke))
         sigma = (exact * (1 - exact) / samples) ** 0.5

@@ -50,6 +50,7 @@ from rules_run.engine.odds import battle_unit
 from rules_run.engine.state import BattleState, Snapshot
 from rules_run.lang import ast
 from rules_run.limits import limit, too_many
+from rules_run.runtime.builtins import PURE_NAMES
 from rules_run.runtime.entities import Unit
 from rules_run.runtime.env import RollResult
 
@@ -96,6 +97,9 @@ class CombatOdds:
     """The tests and rolls drawn with every total (read for more than whether they passed,
     or for their value): the others entered passed or failed, or undrawn."""
     sampled: Dist[CombatEnd] | None = None
+    shared: int = 0
+    """Calls of pure actions a replay of a step took from an earlier play (:class:`_Trail`)
+    instead of running them."""
 
 
 class _Reached(BaseException):
@@ -355,13 +359,22 @@ class _Reads:
     statuses: frozenset[str]
 
 
+READING = PURE_NAMES | frozenset({
+    "engaged_with", "arc", "units", "friends", "enemies", "all_units", "within", "distance",
+    "in_contact", "in_arc", "terrain_at", "on_table", "opponent", "sides", "unit_named"})
+"""The builtins an action shared along a step's trail (:class:`_Trail`) may call: the pure
+ones, and battle builtins that read the battle and change nothing in it (a cache of
+geometry aside). Not ``counter``: reading a counter first sets its initial value."""
+
+
 def _pure_actions(runtime: Any) -> list[str]:
     """The actions whose calls the replays of a step may share (:class:`_Trail`): they
-    change nothing and draw nothing."""
+    change nothing and draw nothing (they call no roll, and builtins of :data:`READING`
+    only)."""
     from rules_run.runtime.sequences import purity
     return [n for n, d in runtime.decls.items()
             if type(d) is ast.ActionDecl and n not in runtime.triggers
-            and purity(runtime, d, dice=False)[0]]
+            and purity(runtime, d, dice=False, names=READING)[0]]
 
 
 class _ReadFirst(dict):
@@ -709,7 +722,7 @@ def combat_odds(runtime: Any, battle: Any, a_id: str, b_id: str, *,
     sampled = sample_combat(runtime, battle, a_id, b_id, samples, seed, until=until,
                             progress=progress) if samples else None
     return CombatOdds((a, b), ends, len(kernel.reached), kernel.leaves,
-                      tuple(sorted(left_out)), tuple(sorted(full)), sampled)
+                      tuple(sorted(left_out)), tuple(sorted(full)), sampled, trail.shared)
 
 
 def _solve(kernel: _Kernel, battle: Any, full: frozenset[str]) -> Dist[CombatEnd]:

@@ -263,11 +263,12 @@ class CompiledSequence:
         return tuple(past), points or 0, tuple(spawned), tuple(tallies)
 
 
-def purity(runtime: Runtime, decl: object, dice: bool = True
+def purity(runtime: Runtime, decl: object, dice: bool = True, names: frozenset[str] = PURE_NAMES
            ) -> tuple[bool, frozenset[str], frozenset[str]]:
     """Whether a declaration (or a call) can run without a battle and change nothing in it, which
     properties of things (``x.models``, ...) it reads, and which statuses it asks about
-    (``x is charging``).
+    (``x is charging``). ``names``: the builtins it may call (the pure ones; the combat
+    kernel adds those that read the battle without changing it).
 
     It may call rolls and tests (with ``dice``; without, it rolls nothing), actions whose
     statements are pure, and the pure builtins, none of them with a ``when`` trigger or a
@@ -303,7 +304,7 @@ def purity(runtime: Runtime, decl: object, dice: bool = True
                     elif node.name not in seen:
                         seen.add(node.name)
                         todo.append(target)
-                elif target is not None or node.name not in PURE_NAMES:
+                elif target is not None or node.name not in names:
                     pure = False
             if not pure:
                 break

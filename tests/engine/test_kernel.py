@@ -153,6 +153,8 @@ def test_a_mid_size_duels_combat_is_exactly_the_hand_calculation(tmp_path) -> No
     assert found.ends.probability_where(lambda e: _broke(e, 0)) == orcs
     assert found.ends.probability_where(lambda e: _broke(e, 1)) == empire
     assert found.in_full == ("charge_distance",)
+    # the replays of a step took pure calls from their trail (and the odds are still exact)
+    assert found.shared > 0
 
 
 def test_a_combat_fought_past_the_break_reads_the_flight_roll_and_agrees(tmp_path) -> None:
@@ -220,7 +222,57 @@ def test_a_turn_block_that_is_not_phase_calls_is_not_split_at_its_phases() -> No
     assert not _phases_split(fake)
 
 
+def test_a_replay_takes_a_pure_call_from_the_play_with_the_same_answers() -> None:
+    from rules_run.engine.kernel import _Trail
+    trail = _Trail()
+    ran: list = []
+
+    def inner(env, x):
+        ran.append(("inner", x))
+        return x
+
+    def outer(env, args):
+        ran.append(("outer", args["x"]))
+        return shared_inner(env, args["x"]) * 10
+
+    shared_inner, shared_outer = trail.wrap("inner", inner), trail.wrap("outer", outer)
+
+    def play(answers):
+        trail.begin()
+        got = [shared_outer(None, {"x": 1})]
+        for a in answers:
+            trail.answered(a)
+            got.append(shared_inner(None, 2))
+        return got
+
+    assert play([3]) == [10, 2]   # off: every call runs
+    assert len(ran) == 3
+    trail.on, ran[:] = True, []
+    assert play([3]) == [10, 2] and len(ran) == 3   # the first play runs them all
+    assert play([3]) == [10, 2] and ran[3:] == []   # a replay takes them (not the inner one)
+    assert play([4]) == [10, 2] and ran[3:] == [("inner", 2)]   # another answer: runs
+    assert play([4.0]) == [10, 2] and ran[4:] == [("inner", 2)]   # equal, of another kind
+    assert play([[4]]) == [10, 2] and ran[5:] == [("inner", 2)]   # unhashable: not shared
+    assert trail.shared == 5   # the outer call at the start of each replay, one inner
+
+
+def test_the_builtins_a_shared_call_may_use_change_nothing() -> None:
+    # each is a builtin (pure, or a battle's); counter() sets a counter it reads first
+    from rules_run.engine.builtins.registry import BUILTINS
+    from rules_run.engine.kernel import READING
+    from rules_run.runtime.builtins import PURE_NAMES
+    assert READING - PURE_NAMES <= set(BUILTINS)
+    assert "counter" not in READING and "apply" not in READING and "decide" not in READING
+
+
 # ---------------------------------------------------------------- snapshots and keys
+def test_a_state_key_does_not_depend_on_the_order_things_were_added() -> None:
+    from rules_run.engine.state import _frozen
+    assert _frozen({("b", 1): 2, ("a", 2): 1}) == _frozen({("a", 2): 1, ("b", 1): 2})
+    assert _frozen({1, "x", (2, None)}) == _frozen({(2, None), "x", 1})   # by their text
+    assert _frozen({"k": [1, {2, 3}]}) == (("k", (1, (2, 3))),)
+
+
 def test_restoring_a_snapshot_plays_the_battle_on_alike() -> None:
     _, runtime, battle = open_battle("wfb8", str(DUEL))
     from rules_run.engine.driver import battle_state, begin_battle, start_round
