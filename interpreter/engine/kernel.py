@@ -29,7 +29,10 @@ in every step enumerated (a fact left out is never read before it is written: th
 kernel watches every read and write of the counters, and when a left-out counter is read
 first it keeps that counter in the key and starts again, so the result never depends on a
 value left out). Each branch runs the ruleset's generic code for the rest of its phase or
-player turn, so the cost is the states times their branches (docs/cli.md). A statistics run
+player turn, but for the calls of pure actions it shares with the branches before it
+(:class:`_Trail`) and the distributions of tests worked out before for the same state of
+what they read (:class:`_Known`), so the cost is the states times their branches
+(docs/cli.md). A statistics run
 (``--runs``) draws no player turn from a kernel: working one out costs many turns' worth
 of generic code, repaid only by a state many runs reach.
 """
@@ -267,7 +270,8 @@ class _Trail:
     (the ones inside run, or are skipped, with their caller), so a replay counts them as
     the first play did. An answer that cannot be a key (unhashable) stops the sharing for
     the rest of that play. Outside an enumerated step (:attr:`on` False) calls run as
-    always."""
+    always. A value taken is the very object the first play got (the rules never change a
+    list in place); the statements it skips are not counted towards the runaway-loop cap."""
 
     __slots__ = ("on", "trail", "count", "depth", "values", "shared")
 
