@@ -254,9 +254,6 @@ def _steered(dist: Dist[Any]) -> Dist[Any]:
     return dist.map(lambda r: _Steered(r.name, bool(r.passed)))
 
 
-_MISSING = object()
-
-
 class _Trail:
     """What the replays of one node's step share: the value of each call of a pure action
     (one that writes nothing and draws nothing, :func:`~rules_run.runtime.sequences.purity`
@@ -311,8 +308,8 @@ class _Trail:
                 return call(env, *args)   # inside a pure call, or not shared
             key = (self.trail, self.count)
             self.count += 1
-            known = self.values.get(key, _MISSING)
-            if known is not _MISSING:
+            known = self.values.get(key)
+            if known is not None:
                 assert known[0] == name, "a replay calls as the first play did"
                 self.shared += 1
                 return known[1]
