@@ -164,6 +164,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            choices=((2, ("front", "flank", "rear")),)),
         _b("disengage", 1, 1, "unit -> bool", "take the unit out of every combat"),
         _b("engaged_with", 1, 1, "unit -> list:unit", "the units in base contact with this one"),
+        _b("engaged_group", 1, 1, "unit -> list:unit",
+           "the unit and every unit joined to it by base contact, directly or through others (a "
+           "multiple combat): the unit first, then those nearer it in contact first"),
         _b("apply", 2, 3, "status, unit|weapon|part|group, text -> bool",
            "apply(status, thing[, until]): give it a status"),
         _b("clear", 2, 2, "status, unit|weapon|part|group -> bool", "clear(status, thing): remove a status"),

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import attrs
+
 from rules_run.diagnostics import did_you_mean
 from rules_run.lang import ast
 from rules_run.lang import types as ty
@@ -92,6 +94,7 @@ class StatementChecker:
             for e in (s.where, s.order):
                 if e is not None:
                     self.ctx.exprs.expr(e, inner)
+            self.keep_going(s, inner)
             self.block(s.body, inner)
         elif isinstance(s, ast.While):
             self.ctx.exprs.expr(s.condition, scope)
@@ -110,6 +113,20 @@ class StatementChecker:
                 self.ctx.exprs.expr(s.where, inner)
             self.block(s.body, inner)
 
+    def keep_going(self, s: ast.ForEach, scope: Scope) -> None:
+        """A loop's ``while C``, read again before each item: a truth, and one the loop can
+        change (it reads the loop's name, a local the body changes, or the battle);
+        otherwise it would be read once, as ``if C`` around the loop is."""
+        if s.keep_going is None:
+            return
+        self.ctx.exprs.expect(s.keep_going, scope, "bool", "'while' of a 'for each'")
+        if _fixed(s.keep_going, _changed_names(s.body) | {s.var}):
+            self.ctx.error("'while' of a 'for each' reads nothing the loop changes, so it would "
+                           "end the loop before its first item or never", s.keep_going.span,
+                           "fixed-while",
+                           hint=f"test it once with 'if' before the loop, or read the loop's "
+                                f"{s.var!r} or a local its body changes")
+
     def local(self, name: str, t: str) -> str:
         """The type of a local that starts as a ``t``: no known type if it is given another
         value later (:func:`_reassigned`)."""
@@ -121,3 +138,36 @@ class StatementChecker:
         if not ty.iterable(t):
             self.ctx.error(f"{what} goes over a list, got {ty.show(t)}", e.span, "wrong-type")
         return ty.item_of(t)
+
+
+_FIXED_EXPRS = (ast.Literal, ast.Name, ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg,
+                ast.CondExpr, ast.ListLit, ast.Member, ast.Lookup)
+"""Expressions whose value only their names decide (no call, no unit's value, no status)."""
+
+
+def _fixed(e: object, moving: set[str]) -> bool:
+    """Whether ``e`` keeps its value while the names in ``moving`` keep theirs and the battle
+    changes: it reads none of them and nothing of the battle."""
+    if isinstance(e, tuple):
+        return all(_fixed(x, moving) for x in e)
+    if not isinstance(e, ast.Expr):
+        return True
+    if not isinstance(e, _FIXED_EXPRS) or (isinstance(e, ast.Name) and e.name in moving):
+        return False
+    return all(_fixed(getattr(e, f.name), moving)
+               for f in attrs.fields(type(e)) if f.name != "span")
+
+
+def _changed_names(body: tuple[ast.Stmt, ...]) -> set[str]:
+    """Names the statements give a new value (``=``, ``+=``, ``-=``), in nested blocks too."""
+    out: set[str] = set()
+    for s in body:
+        if isinstance(s, ast.Assign) and isinstance(s.target, ast.Name):
+            out.add(s.target.name)
+        elif isinstance(s, ast.If):
+            for _, branch in s.branches:
+                out |= _changed_names(branch)
+            out |= _changed_names(s.otherwise)
+        elif isinstance(s, (ast.ForEach, ast.While, ast.Activate)):
+            out |= _changed_names(s.body)
+    return out

@@ -388,7 +388,14 @@ class CodeGen:
             fn.emit(depth, f"{items} = {fn.const(ordered_function(order))}({keyed})")
         fn.emit(depth, f"for {item} in {items}:")
         fn.emit(depth + 1, f"vars[{var}] = {item}")
+        self._loop_while(fn, depth + 1, s, types)
         self._block(fn, depth + 1, s.body, types, cite)
+
+    def _loop_while(self, fn: _Function, depth: int, s: ast.ForEach, types) -> None:
+        """A loop's ``while C``: read before each item, once its name is bound; the loop ends
+        at the first item for which it does not hold."""
+        if s.keep_going is not None:
+            fn.emit(depth, f"if not ({self.ex(fn, s.keep_going, types)}): break")
 
     @staticmethod
     def _each_item(fn: _Function, depth: int, items: str, item: str, var: str,

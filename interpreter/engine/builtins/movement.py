@@ -47,6 +47,16 @@ def engaged_with(state, env, span, unit):
     return [u for u in unit.engaged if state.alive(u)]
 
 
+@builtin("engaged_group")
+def engaged_group(state, env, span, unit):
+    """``unit``, then the units in base contact with it, then those in contact with them,
+    and so on: each once, in the order :func:`engaged_with` meets them, breadth first."""
+    group = [unit]
+    for member in group:
+        group += [u for u in engaged_with(state, env, span, member) if u not in group]
+    return group
+
+
 @builtin("arc")
 def arc(state, env, span, a, b):
     return arc_of(b.pose, state.footprint(b), a.pose.x, a.pose.y)

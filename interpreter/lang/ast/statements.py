@@ -77,6 +77,9 @@ class ForEach(Stmt):
     where: Expr | None
     order: Expr | None
     body: tuple[Stmt, ...]
+    keep_going: Expr | None = None
+    """``while C``: read again before each item (after ``where`` and ``ordered by`` picked
+    the items); the loop ends at the first item for which it does not hold."""
 
 
 @slotted.frozen

@@ -44,7 +44,7 @@ def if_stmt(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.If:
 
 def for_stmt(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.ForEach:
     return ast.ForEach(b.span(meta), str(c[0]), c[1], b.part(c, "where"),
-                       b.part(c, "order_by"), b.body(c[2:]))
+                       b.part(c, "order_by"), b.body(c[2:]), b.part(c, "while"))
 
 
 def activate_stmt(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Activate:

@@ -305,6 +305,7 @@ GENERATED: dict[str, Callback] = {
     "else_clause": part("else", body(0)),
     "for_where": part("where", at(0)),
     "for_order": part("order_by", at(0)),
+    "for_while": part("while", at(0)),
     "while_stmt": node(ast.While, at(0), body(1)),
     "activation_order": part("order", joined),
     "activation_where": part("where", at(0)),
