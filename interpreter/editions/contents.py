@@ -220,10 +220,11 @@ def _check_rule_refs(reader: FolderReader, located: Located, rules: Mapping[str,
 
 
 def report_words(reader: FolderReader, manifest: YamlDocument, decls: Mapping[str, ast.Decl],
-                 rules: Mapping[str, ast.RuleDecl], base: Ruleset | None
-                 ) -> dict[str, dict[str, str]]:
+                 rules: Mapping[str, ast.RuleDecl], base: Ruleset | None,
+                 tables: Mapping[str, Table]) -> dict[str, dict[str, str]]:
     """The battle report's words: the base's, then this ruleset's ``report:`` file,
-    each entry checked against what the ruleset declares."""
+    each entry checked against what the ruleset declares (and the words its tables' keys
+    take, such as a spell's name)."""
     out: dict[str, dict[str, str]] = {k: dict(v) for k, v in base.report.items()
                                       } if base else {}
     rel = manifest.value.get("report")
@@ -237,8 +238,9 @@ def report_words(reader: FolderReader, manifest: YamlDocument, decls: Mapping[st
     if doc is None:
         return out
     logs: dict[str, int] = {}
-    words: set[str] = set()
-    """The words the rules write as text ("fireball"): names may name them too."""
+    words: set[str] = {str(v) for t in tables.values() for vs in t.key_values for v in vs}
+    """The words the rules write as text ("fireball"), or a table's keys take: names may
+    name them too."""
     for d in list(decls.values()) + list(rules.values()):
         for node in walk(d):
             if isinstance(node, ast.Log):
