@@ -5,6 +5,11 @@ order, each with the values it takes, and gives the cells as nested lists in the
 the first key picks a row, the second an entry in that row, and so on. :func:`load_table`
 checks the file against the schema, then checks that the nesting matches the keys exactly,
 and returns a :class:`Table` whose every cell knows where it was written.
+
+A key may type some of its values' cells (``types: {hits: dice}``): a cell under a value
+typed ``dice`` holds dice written as data writes them (``D6``, ``2D6``, ``D3+1``, a whole
+number, or null), listed in :attr:`Table.dice_cells`. This layer knows which cells those
+are; the ruleset loader checks their text as dice, and the runtime rolls them when read.
 """
 
 from __future__ import annotations
@@ -15,17 +20,22 @@ from typing import Any, TypeAlias
 
 import attrs
 
+from rules_run.chance.dice import DiceExpr
 from rules_run.data.schema import load_and_check
 from rules_run.data.yaml_loader import DataPath, YamlDocument, path_text
-from rules_run.diagnostics import DataError, DiagnosticBag, Span
+from rules_run.diagnostics import DataError, DiagnosticBag, Span, did_you_mean
 
-__all__ = ["Cell", "KeyValue", "Table", "TableKeyError", "load_table"]
+__all__ = ["CELL_TYPES", "Cell", "KeyValue", "Table", "TableKeyError", "load_table"]
 
 KeyValue: TypeAlias = int | str
 """A value one of a table's keys takes: ``3`` (a characteristic), ``"charge"``."""
 
-Cell: TypeAlias = int | str | None
-"""What a table gives: a number, a short symbol, or None for "impossible" (``-``)."""
+Cell: TypeAlias = int | str | DiceExpr | None
+"""What a table gives: a number, a short symbol, or None for "impossible" (``-``); a dice
+cell as the runtime holds it, read as dice (:func:`rules_run.runtime.dice.dice_table`)."""
+
+CELL_TYPES = ("dice",)
+"""The types a key's ``types`` may give the cells under one of its values."""
 
 
 class TableKeyError(KeyError):
@@ -83,6 +93,8 @@ class Table:
     """The file it was loaded from."""
     description: str | None = None
     """What the table gives."""
+    dice_cells: frozenset[tuple[KeyValue, ...]] = frozenset()
+    """The cells typed ``dice`` by a key's ``types`` (their text is dice: ``D3+1``)."""
     _cell_spans: Mapping[tuple[KeyValue, ...], Span] = attrs.field(
         factory=dict, repr=False, eq=False, alias="cell_spans"
     )
@@ -150,6 +162,7 @@ def load_table(path: str | Path, name: str, *, text: str | None = None) -> Table
     doc = load_and_check(path, "table", text=text)
     builder = _TableBuilder(doc)
     builder.check_keys()
+    builder.check_types()
     builder.walk(doc.value["cells"], ("cells",), 0, ())
     builder.bag.raise_if_errors(DataError)
     return Table(
@@ -160,6 +173,7 @@ def load_table(path: str | Path, name: str, *, text: str | None = None) -> Table
         cite=doc.value["cite"],
         path=doc.path,
         description=doc.value.get("description"),
+        dice_cells=frozenset(builder.dice),
         cell_spans=builder.spans,
     )
 
@@ -176,6 +190,25 @@ class _TableBuilder:
         self.values: tuple[tuple[KeyValue, ...], ...] = tuple(tuple(k["values"]) for k in keys)
         self.cells: dict[tuple[KeyValue, ...], Cell] = {}
         self.spans: dict[tuple[KeyValue, ...], Span] = {}
+        self.typed: list[dict[KeyValue, str]] = [dict(k.get("types", {})) for k in keys]
+        """For each key, the cell type its ``types`` gives each value it names."""
+        self.dice: set[tuple[KeyValue, ...]] = set()
+
+    def check_types(self) -> None:
+        """Report a ``types`` entry naming a value its key does not take."""
+        for index, (name, values, typed) in enumerate(zip(self.names, self.values,
+                                                          self.typed)):
+            for value in typed:
+                if value in values:
+                    continue
+                hint = did_you_mean(str(value), [str(v) for v in values])
+                self.bag.add(
+                    f"types names {value!r}, which is not a value of key {name!r} "
+                    f"({_values_text(values)})",
+                    self.doc.key_span(("keys", index, "types", value)),
+                    code="unknown-value",
+                    hint=hint,
+                )
 
     def check_keys(self) -> None:
         """Report key names, and values of one key, given twice."""
@@ -216,6 +249,8 @@ class _TableBuilder:
             else:
                 self.cells[prefix] = node
                 self.spans[prefix] = span
+                if any(typed.get(v) == "dice" for typed, v in zip(self.typed, prefix)):
+                    self.dice.add(prefix)
             return
         name, values = self.names[depth], self.values[depth]
         if not isinstance(node, list):

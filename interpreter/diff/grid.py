@@ -300,7 +300,7 @@ def _rule_text(rule: ast.RuleDecl) -> str | None:
 
 
 def _dice_max(decl: ast.Decl, runtime: Runtime) -> int:
-    if isinstance(decl, ast.RollDecl) and decl.dice is not None:
+    if isinstance(decl, ast.RollDecl) and isinstance(decl.dice, (ast.DiceLit, ast.CountedDice)):
         try:
             expr = dice_of(decl.dice, runtime.dice_decls)
             if expr.is_numeric():

@@ -12,7 +12,14 @@ from typing import Any
 
 from rules_run.data.tables import Table, load_table
 from rules_run.data.yaml_loader import YamlDocument, path_text
-from rules_run.diagnostics import DataError, Diagnostic, Span, did_you_mean
+from rules_run.diagnostics import (
+    DataError,
+    Diagnostic,
+    DiagnosticBag,
+    LanguageError,
+    Span,
+    did_you_mean,
+)
 from rules_run.editions.reading import FolderReader, by_text
 from rules_run.editions.ruleset import Origin, Ruleset
 from rules_run.lang import ast
@@ -20,7 +27,8 @@ from rules_run.lang.rule_refs import rule_reference_problem
 from rules_run.lang.walk import walk
 from rules_run.paths import shown
 
-__all__ = ["Located", "read_tables", "read_unit_data", "check_unit_data", "report_words"]
+__all__ = ["Located", "dice_cell_problems", "read_tables", "read_unit_data", "check_unit_data",
+           "report_words"]
 
 
 def read_tables(reader: FolderReader, decls: Mapping[str, ast.Decl],
@@ -46,9 +54,11 @@ def read_tables(reader: FolderReader, decls: Mapping[str, ast.Decl],
         def read(text: str | None, name: str = name, path: Path = path
                  ) -> tuple[Any, list[Diagnostic]]:
             try:
-                return load_table(shown(path), name, text=text), []
+                table = load_table(shown(path), name, text=text)
             except DataError as err:
                 return None, err.diagnostics
+            problems = dice_cell_problems(table, text)
+            return (None if problems else table), problems
 
         table, problems = by_text(("table", name), path, read)
         if table is None:
@@ -62,6 +72,39 @@ def read_tables(reader: FolderReader, decls: Mapping[str, ast.Decl],
             )
         out[name] = table
     return out
+
+
+def dice_cell_problems(table: Table, text: str | None) -> list[Diagnostic]:
+    """A located error for each cell typed ``dice`` whose text is not dice (``D6``, ``2D6``,
+    ``D3+1``, ``D6x2``; a whole number and null are dice too); ``text``: the table file's,
+    for the lines shown."""
+    if not table.dice_cells:
+        return []
+    bag = DiagnosticBag()
+    if text is not None:
+        bag.remember_source(table.path, text)
+    spans = {keys: table.cell_span(keys) for keys in table.dice_cells}
+    for keys in sorted(spans, key=lambda k: (spans[k].line, spans[k].column)):
+        cell = table.cells[keys]
+        if not isinstance(cell, str) or _is_dice(cell):
+            continue
+        hint = (f"did you mean {cell.upper()!r}?" if _is_dice(cell.upper())
+                else "write dice as D6, 2D6, D3+1 or D6x2, a whole number, or null")
+        bag.add(f"cell [{', '.join(map(str, keys))}] of table {table.name!r} holds dice, "
+                f"but {cell!r} is not dice", spans[keys], code="bad-dice",
+                hint=hint)
+    return list(bag.items)
+
+
+def _is_dice(text: str) -> bool:
+    """Whether ``text`` is standard dice (not a named die, nor counted by a name)."""
+    from rules_run.lang.parser import parse_dice   # Lark only for a table with dice cells
+
+    try:
+        lit = parse_dice(text, Span("<cell>", 1))
+    except LanguageError:
+        return False
+    return isinstance(lit, ast.DiceLit) and lit.die_name is None
 
 
 def read_unit_data(reader: FolderReader, manifest: YamlDocument, units: dict[str, Any],
@@ -177,10 +220,11 @@ def _check_rule_refs(reader: FolderReader, located: Located, rules: Mapping[str,
 
 
 def report_words(reader: FolderReader, manifest: YamlDocument, decls: Mapping[str, ast.Decl],
-                 rules: Mapping[str, ast.RuleDecl], base: Ruleset | None
-                 ) -> dict[str, dict[str, str]]:
+                 rules: Mapping[str, ast.RuleDecl], base: Ruleset | None,
+                 tables: Mapping[str, Table]) -> dict[str, dict[str, str]]:
     """The battle report's words: the base's, then this ruleset's ``report:`` file,
-    each entry checked against what the ruleset declares."""
+    each entry checked against what the ruleset declares (and the words its tables' keys
+    take, such as a spell's name)."""
     out: dict[str, dict[str, str]] = {k: dict(v) for k, v in base.report.items()
                                       } if base else {}
     rel = manifest.value.get("report")
@@ -194,8 +238,9 @@ def report_words(reader: FolderReader, manifest: YamlDocument, decls: Mapping[st
     if doc is None:
         return out
     logs: dict[str, int] = {}
-    words: set[str] = set()
-    """The words the rules write as text ("fireball"): names may name them too."""
+    words: set[str] = {str(v) for t in tables.values() for vs in t.key_values for v in vs}
+    """The words the rules write as text ("fireball"), or a table's keys take: names may
+    name them too."""
     for d in list(decls.values()) + list(rules.values()):
         for node in walk(d):
             if isinstance(node, ast.Log):

@@ -266,7 +266,7 @@ class _Builder:
                              manifest.span(("default_battle",)), code="no-file")
         else:
             default_path = battles[0] if battles else (base.default_battle if base else None)
-        report = report_words(self.reader, manifest, decls, rules, base)
+        report = report_words(self.reader, manifest, decls, rules, base, tables)
         raise_errors(self.bag)
         report_unused(decls, usage, self.bag, inherited=inherited,
                       base=base.usage if base else None, ops=own_ops)

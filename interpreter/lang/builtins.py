@@ -93,6 +93,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "roll_off(a, b[, bonus_a, bonus_b]): the winner; ties are re-rolled"),
         _b("random_pick", 1, 1, "list -> item", "one item of a list, chosen at random"),
         # data
+        _b("key_values", 2, 2, "any, text -> list",
+           'key_values(table, "key"): the values a key of a table takes, in its file\'s order'),
         _b("value_of", 2, 2, "any, text -> any",
            'value_of(x, "name"): a named value from its data (none if absent)'),
         _b("command_value", 3, 3, "unit, text, text -> any",

@@ -177,6 +177,9 @@ class DeclarationChecker:
         if d.dice is None:
             self.ctx.error(f"{what} says no dice", d.span, "missing-dice",
                            hint="add a line such as: dice D6")
+        elif isinstance(d.dice, ast.CellDice):
+            # a table's cell of dice, looked up before they are rolled
+            self.ctx.exprs.cell_dice(d.dice, params)
         elif isinstance(d.dice, ast.CountedDice):
             # a counted number of dice is known before they are rolled
             self.ctx.exprs.expect(d.dice.number, params, "int", "the number of dice")
@@ -249,6 +252,10 @@ class DeclarationChecker:
     def rule_dice(self, e: ast.DiceEffect) -> None:
         """``roll NAME with DICE``: dice whose number is known, of numbers where the roll
         needs a score."""
+        if isinstance(e.dice, ast.CellDice):
+            self.ctx.error(f"'roll {e.roll} with': a rule sets dice written out (D6, 2D6), "
+                           "not a table's cell", e.dice.span, "bad-dice")
+            return
         if isinstance(e.dice, ast.CountedDice):
             if e.dice.number is not None:
                 self.ctx.error(f"'roll {e.roll} with': the number of dice a rule sets is a whole "

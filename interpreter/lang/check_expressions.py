@@ -42,6 +42,30 @@ class ExpressionChecker:
                                hint=did_you_mean(d.die_name, self.ctx.names_of("die"))
                                or "declare special dice with: die <name> faces ...")
 
+    def key_values_arguments(self, table: ast.Expr, key: ast.Expr) -> None:
+        """``key_values(TABLE, "key")``: a declared table, and one of its keys."""
+        decl = self.ctx.decls.get(table.name) if isinstance(table, ast.Name) else None
+        if not isinstance(decl, ast.TableDecl):
+            self.ctx.error("key_values reads a table, given by its name", table.span,
+                           "not-a-table", hint=did_you_mean(getattr(table, "name", ""),
+                                                            self.ctx.names_of("table")))
+        elif (isinstance(key, ast.Literal) and key.kind == "text"
+              and key.value not in decl.keys):
+            self.ctx.error(f"table {decl.name!r} has no key {key.value!r} (its keys: "
+                           f"{', '.join(decl.keys)})", key.span, "unknown-key",
+                           hint=did_you_mean(str(key.value), list(decl.keys)))
+
+    def cell_dice(self, d: ast.CellDice, scope: Scope) -> None:
+        """A roll's dice from a table's cell (``dice spell_data[s, "hits"]``): the name is a
+        table's, the keys are checked as a lookup's."""
+        name = d.lookup.target
+        assert isinstance(name, ast.Name), "the grammar reads a name"
+        if self.ctx.kind_of(name.name) != "table":
+            self.ctx.error(f"dice from a table's cell: {name.name!r} is not a table", name.span,
+                           "bad-dice", hint=did_you_mean(name.name, self.ctx.names_of("table")))
+            return
+        self.expr(d.lookup, scope)
+
     def call(self, c: ast.Call, scope: Scope, want: tuple[str, ...] = ()) -> str:
         """Check a call; the type of its result."""
         args = [self.expr(a, scope) for a in c.args]
@@ -105,6 +129,8 @@ class ExpressionChecker:
                 self.ctx.effects.unaffected_argument(c.args[1])
             if c.name == "share" and len(c.args) >= 2:
                 self.share_rule(c.args[1])
+            if c.name == "key_values" and len(c.args) == 2:
+                self.key_values_arguments(c.args[0], c.args[1])
             if builtin.returns == "item":
                 return ty.item_of(args[0]) if args else ty.ANY
             return builtin.returns

@@ -383,17 +383,20 @@ def parse_dice(text: str, where: Span) -> ast.DiceLit:
     try:
         # no trailing newline: the dice_expr start rule ends at the last die, not a line end
         tree = grammar_parser().parse(text.strip(), start="dice_expr")
-        return AstBuilder(where.path, fixed_span=where).transform(tree)
+        dice = AstBuilder(where.path, fixed_span=where).transform(tree)
+        if not isinstance(dice, ast.CellDice):   # data writes dice, not a table's cell
+            return dice
     except _TokenError as err:
         raise LanguageError([DiagnosticBag().add(err.message, where, code=err.code)]) from None
     except (UnexpectedInput, IndentError, VisitError):
-        raise LanguageError(
-            [
-                DiagnosticBag().add(
-                    f"{text!r} is not a dice expression",
-                    where,
-                    code="bad-dice",
-                    hint="write dice as D6, 2D6, D3+1, D6x5, highest of 2D6 or lowest 2 of 3D6",
-                )
-            ]
-        ) from None
+        pass
+    raise LanguageError(
+        [
+            DiagnosticBag().add(
+                f"{text!r} is not a dice expression",
+                where,
+                code="bad-dice",
+                hint="write dice as D6, 2D6, D3+1, D6x5, highest of 2D6 or lowest 2 of 3D6",
+            )
+        ]
+    )

@@ -100,6 +100,7 @@ PURE_BUILTINS: dict[str, Callable[..., Any]] = {
     "count": len,
     "sum": lambda xs: sum(x for x in xs if x is not None),
     "numbers": lambda low, high: list(range(low, high + 1)),
+    "key_values": lambda table, key: list(table.key_values[table.keys.index(key)]),
     "any": lambda xs: any(xs),
     "all": lambda xs: all(xs),
 }

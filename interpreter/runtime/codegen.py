@@ -470,10 +470,17 @@ class CodeGen:
         table = self._known_table(fn, e.target, types)
         if table is not None:
             cell = self._fixed(fn, e, types)
+            if isinstance(cell, DiceExpr):   # a dice cell rolls each time it is read
+                return f"{fn.const(cell)}.roll(env.chance, {cell.text()!r})"
             if cell is not _UNKNOWN:   # a cell with constant keys is read once, here
                 return self._value(fn, cell)
             lookup = fn.const(table_lookup_function(e, table))
-            return f"{lookup}(({''.join(f'{self.ex(fn, k, types)}, ' for k in e.keys)}))"
+            read = f"{lookup}(({''.join(f'{self.ex(fn, k, types)}, ' for k in e.keys)}))"
+            if not table.dice_cells:
+                return read
+            t = fn.temp()
+            return (f"({t}.roll(env.chance, {t}.text()) "
+                    f"if isinstance(({t} := {read}), _DiceExpr) else {t})")
         lookup = fn.const(lookup_function(e))
         keys = "".join(f"{self.ex(fn, k, types)}, " for k in e.keys)
         return f"{lookup}({self.ex(fn, e.target, types)}, ({keys}))"

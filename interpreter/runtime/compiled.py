@@ -30,7 +30,7 @@ from rules_run.lang import ast
 from rules_run.runtime.actions import CompiledAction
 from rules_run.runtime.codegen import CodeGen
 from rules_run.runtime.decisions import compile_decisions
-from rules_run.runtime.dice import dice_of
+from rules_run.runtime.dice import dice_of, dice_table
 from rules_run.runtime.effects import (
     bearers,
     characteristic_effects,
@@ -67,7 +67,8 @@ class Runtime:
         """This ruleset compiled against each battle's facts met so far
         (:func:`rules_run.runtime.specialise.specialised`)."""
         self.decls: Mapping[str, ast.Decl] = ruleset.decls
-        self.tables = ruleset.tables
+        self.tables = {name: dice_table(t) for name, t in ruleset.tables.items()}
+        """The ruleset's tables, their dice cells read as dice (rolled when looked up)."""
         self.characteristics: dict[str, ast.CharacteristicDecl] = {
             n: d for n, d in self.decls.items() if isinstance(d, ast.CharacteristicDecl)
         }

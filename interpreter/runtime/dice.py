@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import attrs
+
 from rules_run.chance import (
     D6,
     Adding,
@@ -18,9 +20,26 @@ from rules_run.chance import (
     Times,
 )
 from rules_run.chance.dice import Face
+from rules_run.data.tables import Table
 from rules_run.lang import ast
 
-__all__ = ["dice_of"]
+__all__ = ["dice_of", "dice_table"]
+
+
+def dice_table(table: Table) -> Table:
+    """``table`` with each cell typed ``dice`` that holds text read as dice (``D3+1``), the
+    cells the loader checked (:func:`rules_run.editions.contents.dice_cell_problems`); a
+    whole number or null stays as it is. A table without dice cells is itself."""
+    if not table.dice_cells:
+        return table
+    from rules_run.lang.parser import parse_dice   # Lark only for a table with dice cells
+
+    cells = dict(table.cells)
+    for keys in table.dice_cells:
+        text = cells[keys]
+        if isinstance(text, str):
+            cells[keys] = dice_of(parse_dice(text, table.cell_span(keys)))
+    return attrs.evolve(table, cells=cells)
 
 
 def dice_of(lit: ast.DiceLit | ast.CountedDice,

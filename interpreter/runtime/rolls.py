@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules_run.chance import Adding, DiceExpr, Die, Dist, enumerate_exact
+from rules_run.chance import D6, Adding, Constant, DiceExpr, Die, Dist, Pool, enumerate_exact
 from rules_run.lang import ast
 from rules_run.lang.walk import walk
 from rules_run.limits import limit, too_many
@@ -18,6 +18,7 @@ from rules_run.runtime.effects import kept_off, rule_scope, stack
 from rules_run.runtime.entities import Unit
 from rules_run.runtime.env import Closure, Env, RollResult, fail
 from rules_run.runtime.events import AutomaticTest, Roll, Test
+from rules_run.runtime.operators import table_lookup_function
 from rules_run.runtime.records import as_data
 from rules_run.runtime.sequences import purity
 
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
 
 __all__ = ["CompiledRoll"]
+
+_NO_DICE = Pool(0, D6)
+"""A null cell of dice: rolls nothing, worth 0."""
 
 
 class CompiledRoll:
@@ -40,8 +44,18 @@ class CompiledRoll:
         assert decl.dice is not None, "the checker requires dice (missing-dice)"
         number = decl.dice.number if isinstance(decl.dice, ast.CountedDice) else None
         self.number = runtime.compile_expr(number, types) if number is not None else None
-        self.dice = dice_of(decl.dice, runtime.dice_decls) if number is None else None
-        """The dice, unless their number is worked out each time (:meth:`_counted_dice`)."""
+        self.cell: tuple[Any, list[Closure]] | None = None
+        """A table's cell of dice: its lookup and keys, worked out each time
+        (:meth:`_cell_dice`)."""
+        if isinstance(decl.dice, ast.CellDice):
+            cell = decl.dice.lookup
+            assert isinstance(cell.target, ast.Name), "the grammar reads a table's name"
+            self.cell = (table_lookup_function(cell, runtime.tables[cell.target.name]),
+                         [runtime.compile_expr(k, types) for k in cell.keys])
+        self.dice = (dice_of(decl.dice, runtime.dice_decls)
+                     if number is None and not isinstance(decl.dice, ast.CellDice) else None)
+        """The dice, unless their number or cell is worked out each time
+        (:meth:`_counted_dice`, :meth:`_cell_dice`)."""
         self.counted: dict[int, DiceExpr] = {}
         """The dice for each counted number rolled so far (``levels D6``)."""
         self.need = runtime.compile_expr(decl.need, ctx) if decl.need is not None else None
@@ -206,7 +220,8 @@ class CompiledRoll:
             modifier = self.hi
         dice = self._dice_by_rules(env, vars) if self.rule_dice else None
         if dice is None:
-            dice = self.dice if self.dice is not None else self._counted_dice(env, vars)
+            dice = (self.dice if self.dice is not None else self._cell_dice(env, vars)
+                    if self.cell is not None else self._counted_dice(env, vars))
         result = self._roll_once(env, vars, dice, modifier, totals["need"], marking)
         rerolled = False
         first: tuple = ()
@@ -326,6 +341,25 @@ class CompiledRoll:
                 if cond is None or cond(env, rule_scope(vars, inst, bearer)):
                     return dice
         return None
+
+    def _cell_dice(self, env: Env, vars: dict) -> DiceExpr:
+        """The dice a table's cell holds (``dice spell_data[s, "hits"]``), looked up now: a
+        whole number rolls nothing and is worth itself, null rolls nothing and is worth 0."""
+        assert self.cell is not None and isinstance(self.decl.dice, ast.CellDice)
+        lookup, keys = self.cell
+        key = tuple(k(env, vars) for k in keys)
+        cell = lookup(key)
+        if isinstance(cell, DiceExpr):
+            return cell
+        if cell is None:
+            return _NO_DICE
+        if isinstance(cell, int) and not isinstance(cell, bool):
+            return Constant(cell)
+        table = self.decl.dice.lookup.target
+        assert isinstance(table, ast.Name)
+        raise fail(f"{self.decl.kind} {self.name!r} rolls the cell {list(key)} of table "
+                   f"{table.name!r}, which holds {cell!r}, not dice", self.decl.dice.span,
+                   "bad-dice")
 
     def _counted_dice(self, env: Env, vars: dict) -> DiceExpr:
         """The dice of a roll of a counted number of dice (``levels D6``), worked out now."""

@@ -7,7 +7,8 @@ The rule, read from the loaded bundled rulesets rather than from a list of names
   table, rule). Checked as identifiers (longer than one letter: ``S``, ``T`` are ordinary type
   variables too) and as string literals.
 - **Names inside declarations**: the parameters of declarations and rules, the choices of
-  options, the symbol faces of dice, and the keys, text key values and text cells of tables.
+  options, the symbol faces of dice, and the keys, text key values and text cells of tables
+  (not a cell of dice: ``D6`` is the language's notation).
   Checked as string literals: interpreter code could bind a ruleset's parameter or name its
   value only through text (``{"charging": ...}``, ``args["shooter"]``); an identifier of the
   same spelling (a local ``margin``, a field ``effect``) is the interpreter's own variable.
@@ -87,8 +88,9 @@ def inner_names() -> dict[str, str]:
                     if isinstance(face, str):
                         names.setdefault(face, f"face of die {name} ({edition_id})")
         for name, table in ruleset.tables.items():
+            # a cell of dice (D6) is written in the language's own notation, not a word
             texts = [*table.keys, *(v for values in table.key_values for v in values),
-                     *table.cells.values()]
+                     *(c for k, c in table.cells.items() if k not in table.dice_cells)]
             for text in texts:
                 if isinstance(text, str):
                     names.setdefault(text, f"key or value of table {name} ({edition_id})")

@@ -11,7 +11,7 @@ import attrs
 from rules_run import slotted
 
 from rules_run.diagnostics import Span
-from rules_run.lang.ast.expressions import Call, Cite, CountedDice, DiceLit, Expr, Param
+from rules_run.lang.ast.expressions import Call, CellDice, Cite, CountedDice, DiceLit, Expr, Param
 from rules_run.lang.ast.statements import Let, Stmt
 from rules_run.lang.ast.words import HookKind, PatchVerb
 
@@ -211,7 +211,7 @@ class RollDecl(Decl):
     KIND: ClassVar[str] = "roll"
     is_test: bool = False
     params: tuple[Param, ...] = ()
-    dice: DiceLit | CountedDice | None = None
+    dice: DiceLit | CountedDice | CellDice | None = None
     need: Expr | None = None
     pass_if: Expr | None = None
     naturals: tuple[Natural, ...] = ()

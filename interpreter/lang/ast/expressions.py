@@ -7,7 +7,7 @@ from rules_run import slotted
 from rules_run.diagnostics import Span
 
 __all__ = [
-    "Cite", "find_source", "Param", "Expr", "Literal", "Name", "DiceLit", "CountedDice",
+    "Cite", "find_source", "Param", "Expr", "Literal", "Name", "DiceLit", "CountedDice", "CellDice",
     "Attribute", "Lookup", "Call", "BinOp", "Compare", "BoolOp", "Not", "Neg", "CondExpr",
     "Has", "IsStatus", "Member", "ListLit", "Comprehension"
 ]
@@ -129,6 +129,15 @@ class CountedDice(Expr):
     """The faces that each add a die of :attr:`added` (``each 6 adds D6``; none: no growth)."""
     added: DiceLit | None = None
     """The die each of them adds: one die, a standard or a named one."""
+
+
+@slotted.frozen
+class CellDice(Expr):
+    """A roll's dice read from a table's cell typed ``dice`` (``spell_data[s, "hits"]``): the
+    cell is looked up before the dice are rolled, from the roll's parameters."""
+
+    lookup: Lookup
+    """The cell: a lookup of a declared table."""
 
 
 @slotted.frozen

@@ -116,6 +116,14 @@ def dice_adding(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CountedDice:
                         span=b.span(meta))
 
 
+def dice_cell(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CellDice:
+    """``spell_data[s, "hits"]``: a roll's dice read from a table's cell (the checker holds
+    the name against the tables)."""
+    name, *keys = c
+    target = ast.Name(b.tspan(name), str(name))
+    return ast.CellDice(b.span(meta), ast.Lookup(b.span(meta), target, tuple(keys)))
+
+
 def dice_plus(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DiceLit:
     base, op, amount = c
     plus = int(amount) if str(op) == "+" else -int(amount)
@@ -147,6 +155,7 @@ CALLBACKS: dict[str, Callback] = {
     "dice_count": dice_count,
     "dice_adding": dice_adding,
     "dice_plus": dice_plus,
+    "dice_cell": dice_cell,
     "dice_reroll_effect": dice_reroll_effect,
 }
 """The hand-written dice callbacks, by grammar rule."""
