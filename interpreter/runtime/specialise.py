@@ -47,6 +47,7 @@ from rules_run.lang import ast
 from rules_run.runtime.entities import Bearer, Unit
 
 if TYPE_CHECKING:
+    from rules_run.editions.ruleset import Ruleset
     from rules_run.runtime.compiled import Runtime
 
 __all__ = ["Facts", "battle_facts", "carries", "enabled", "for_battle", "granted_names",
@@ -62,10 +63,13 @@ class Facts:
 
     carried: frozenset[str]
     """Every rule name, rule text and keyword anything of the battle can ever carry."""
+    values: frozenset[str] = frozenset()
+    """Every key of the named values of the battle's units and of their items
+    (``value_of``, ``item_values``): a key outside it has no value on any unit."""
 
     def key(self) -> str:
         """A text naming these facts, for the disk cache."""
-        return cache.digest(*sorted(self.carried))
+        return cache.digest(*sorted(self.carried), "\0", *sorted(self.values))
 
 
 def enabled() -> bool:
@@ -90,6 +94,11 @@ def battle_facts(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] =
     """The facts a battle with these units fixes (see the module's rule); ``texts``: the
     rules the battle's other bearers carry (its terrain's effects), as written."""
     carried: set[str] = set()
+    values: set[str] = set()
+    for unit in units:
+        values.update(unit.values)
+        for item in unit.all_equipment:
+            values.update(item.get("values") or {})
     for text in texts:
         carried.add(text)
         try:
@@ -102,7 +111,7 @@ def battle_facts(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] =
         for inst in instances:
             carried.update((inst.rule.name, inst.text))
     carried.update(runtime.codegen.grantable())   # the ruleset's grants and statuses
-    return Facts(frozenset(carried))
+    return Facts(frozenset(carried), frozenset(values))
 
 
 def carries(facts: Facts, rule: str) -> bool:
@@ -144,13 +153,25 @@ def specialised(runtime: Runtime, facts: Facts) -> Runtime:
         found = {}
     if isinstance(found, dict):
         codes.update(found)
-    made = Runtime(runtime.ruleset, runtime.codegen.battle_builtins, codes, facts=facts)
+    made = Runtime(folded(runtime, facts), runtime.codegen.battle_builtins, codes, facts=facts)
     made.fight_cache = runtime.fight_cache   # a volley's distribution is the same in both
     if name and made.codegen.compiled:
         own = {k: v for k, v in made.codegen.codes.items() if k not in runtime.codegen.codes}
         cache.write("code", name, key, marshal.dumps(own))
     runtime.specialisations[facts] = made
     return made
+
+
+def folded(runtime: Runtime, facts: Facts) -> Ruleset:
+    """The runtime's ruleset with the actions and phases a battle of these facts reaches
+    written again without what it can never do (:func:`rules_run.runtime.reach.fold`); the
+    ruleset itself when nothing changes."""
+    from rules_run.runtime.reach import fold
+
+    changed = fold(runtime, facts)
+    if not changed:
+        return runtime.ruleset
+    return attrs.evolve(runtime.ruleset, decls={**runtime.ruleset.decls, **changed})
 
 
 def for_battle(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Runtime:
