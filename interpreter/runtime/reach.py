@@ -352,7 +352,8 @@ class Reach:
             else:
                 env[name] = _map(env.get(name, ANY), value, _arith(s.op[0]))
         elif isinstance(s, ast.Assign):
-            self._expr(s.target.target, env, types, flow)
+            if isinstance(s.target, ast.Attribute):
+                self._expr(s.target.target, env, types, flow)
             self._expr(s.value, env, types, flow)
             self._effect(flow)
         elif isinstance(s, ast.CallStmt):
@@ -446,14 +447,14 @@ class Reach:
     def value(self, e: ast.Expr, env: Mapping[str, Any], types: Mapping[str, str]
               ) -> tuple[Any, bool]:
         """(what ``e`` may be, whether computing it may do anything but read)."""
-        flow = [None, False]
+        flow: list[Any] = [None, False]
         saved = self._calls, self._written, self._applied
         self._calls, self._written, self._applied = set(), set(), set()
         try:
             v = self._expr(e, dict(env), types, flow)
         finally:
             self._calls, self._written, self._applied = saved
-        return v, flow[1]
+        return v, bool(flow[1])
 
     def _expr(self, e: ast.Expr, env: Mapping[str, Any], types: Mapping[str, str],
               flow: list | None) -> Any:
@@ -555,7 +556,7 @@ class Reach:
                 return ANY
             if any(c is None for c in choices):
                 # a key not known: any cell whose known keys match, or none (a none key)
-                out = _one(None)
+                out: Any = _one(None)
                 for cells_key, cell in table.cells.items():
                     if len(cells_key) != len(choices) or not all(
                             c is None or k in c for k, c in zip(cells_key, choices)):
@@ -620,8 +621,9 @@ class Reach:
         first = args[0] if args else ANY
         if name == "count" and first == EMPTY:
             return _one(0)
-        if name == "sum" and first == EMPTY:
-            return _one(0)
+        if name == "sum" and isinstance(first, _List) and (first.item is None or set(
+                _values(first.item) or [1]) <= {0, None}):
+            return _one(0)   # nothing, or only noughts and nones
         if name in ("any", "all") and first == EMPTY:
             return _one(name == "all")
         if name in ("value_of", "item_values") and len(args) == 2:
@@ -734,10 +736,11 @@ def reach(runtime: Runtime, facts: Facts) -> Reach:
     return Reach(runtime, facts)
 
 
-def fold(runtime: Runtime, facts: Facts) -> dict[str, ast.Decl]:
+def fold(runtime: Runtime, facts: Facts, found: Reach | None = None) -> dict[str, ast.Decl]:
     """The actions and phases a battle with these facts reaches whose bodies the facts
-    change, written again (by name); the others are as they were."""
-    found = reach(runtime, facts)
+    change, written again (by name); the others are as they were. ``found``: the
+    battle's :class:`Reach`, when it was worked out already."""
+    found = found if found is not None else reach(runtime, facts)
     out: dict[str, ast.Decl] = {}
     for name in sorted(found.reached):
         decl = found.bodies[name]

@@ -10,8 +10,7 @@ cache). Statistics runs use it (:func:`rules_run.engine.stats.run_many`, through
 a few battles, which a single battle would not win back.
 
 What counts as fixed (the soundness rule): a fact is fixed only if no statement, builtin
-or rule effect can change it while the battle runs, whatever the dice. Today one fact is
-used:
+or rule effect can change it while the battle runs, whatever the dice. The facts:
 
 - **the rules and keywords anything of the battle can ever carry** (:attr:`Facts.carried`):
   the names and texts of the rules, and the keywords, of every unit of the battle (its
@@ -23,6 +22,13 @@ used:
   (every unit is in the battle file); a battle whose rules can make a bearer from rule
   texts known only when it runs (a new terrain piece) is not specialised
   (:func:`rules_run.engine.setup.specialised`).
+- **the named values its units have** (:attr:`Facts.values`): a unit's values and its
+  items' come from its data and the battle file and never change.
+- **what the battle can reach** (:mod:`rules_run.runtime.reach`, worked out from the two
+  above over the whole ruleset): the counters no reachable code writes, the statuses no
+  reachable code applies, and so each action's value where it is then constant; the
+  actions and phases are written again without the branches, loops and calls these decide
+  (:func:`folded`), before the code generator writes them.
 
 A ``has`` so decided is written as ``False`` when its subject is a local name (reading it
 does nothing; else the subject is still computed), and an ``if`` branch whose condition is
@@ -48,10 +54,11 @@ from rules_run.runtime.entities import Bearer, Unit
 
 if TYPE_CHECKING:
     from rules_run.editions.ruleset import Ruleset
+    from rules_run.runtime.reach import Reach
     from rules_run.runtime.compiled import Runtime
 
-__all__ = ["Facts", "battle_facts", "carries", "enabled", "for_battle", "granted_names",
-           "specialised"]
+__all__ = ["Facts", "battle_facts", "carries", "enabled", "folded", "for_battle",
+           "granted_names", "specialised"]
 
 SWITCH = "RULES_RUN_SPECIALISE"
 """The environment variable that turns specialisation off (``0``)."""
@@ -153,7 +160,9 @@ def specialised(runtime: Runtime, facts: Facts) -> Runtime:
         found = {}
     if isinstance(found, dict):
         codes.update(found)
-    made = Runtime(folded(runtime, facts), runtime.codegen.battle_builtins, codes, facts=facts)
+    ruleset, found = folded(runtime, facts)
+    made = Runtime(ruleset, runtime.codegen.battle_builtins, codes, facts=facts)
+    made.reach = found
     made.fight_cache = runtime.fight_cache   # a volley's distribution is the same in both
     if name and made.codegen.compiled:
         own = {k: v for k, v in made.codegen.codes.items() if k not in runtime.codegen.codes}
@@ -162,16 +171,17 @@ def specialised(runtime: Runtime, facts: Facts) -> Runtime:
     return made
 
 
-def folded(runtime: Runtime, facts: Facts) -> Ruleset:
+def folded(runtime: Runtime, facts: Facts) -> tuple[Ruleset, Reach]:
     """The runtime's ruleset with the actions and phases a battle of these facts reaches
-    written again without what it can never do (:func:`rules_run.runtime.reach.fold`); the
-    ruleset itself when nothing changes."""
-    from rules_run.runtime.reach import fold
+    written again without what it can never do (:func:`rules_run.runtime.reach.fold`; the
+    ruleset itself when nothing changes), and what the battle reaches."""
+    from rules_run.runtime.reach import fold, reach
 
-    changed = fold(runtime, facts)
+    found = reach(runtime, facts)
+    changed = fold(runtime, facts, found)
     if not changed:
-        return runtime.ruleset
-    return attrs.evolve(runtime.ruleset, decls={**runtime.ruleset.decls, **changed})
+        return runtime.ruleset, found
+    return attrs.evolve(runtime.ruleset, decls={**runtime.ruleset.decls, **changed}), found
 
 
 def for_battle(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Runtime:
