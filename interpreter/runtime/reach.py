@@ -58,6 +58,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from rules_run import slotted
 from rules_run.lang import ast
 from rules_run.runtime.builtins import PURE_BUILTINS
@@ -210,12 +212,16 @@ class Reach:
         self.statuses = frozenset(n for n, d in decls.items() if isinstance(d, ast.StatusDecl))
         self.bodies: dict[str, ast.ActionDecl | ast.PhaseDecl] = {
             n: d for n, d in decls.items() if isinstance(d, (ast.ActionDecl, ast.PhaseDecl))}
+        self.decisions = {n: d for n, d in decls.items() if isinstance(d, ast.DecisionDecl)}
+        self.policies = [d for d in decls.values() if isinstance(d, ast.PolicyDecl)]
         self.watched = frozenset(_trigger_events(runtime))
         """Names some trigger watches (``when NAME``): a call of one is never dropped."""
         self.unwritten: frozenset[str] = frozenset(self.counters)
         """Counters no reached code writes."""
         self.unapplied: frozenset[str] = self.statuses
         """Statuses no reached code applies."""
+        self.unread: frozenset[str] = frozenset(self.counters)
+        """Counters no reached code reads: writing one does nothing the battle sees."""
         self.quiet_characteristics = _quiet_characteristics(runtime)
         """Whether reading a (non-dice) characteristic does nothing but read."""
         self.reached: set[str] = set()
@@ -223,6 +229,7 @@ class Reach:
         self._busy: set[str] = set()
         self._written: set[str] = set()
         self._applied: set[str] = set()
+        self._read: set[str] = set()
         self._calls: set[str] = set()
         self._solve()
 
@@ -232,23 +239,37 @@ class Reach:
         while True:
             self._summaries = {}
             self._written, self._applied = set(self._root_written), set(self._root_applied)
+            self._read = set(self._root_read)
             self.reached = set()
             todo = sorted(roots | {n for n, d in self.bodies.items()
                                    if isinstance(d, ast.PhaseDecl)})
+            decided: set[str] = set()
             while todo:
                 name = todo.pop()
-                if name in self.reached or name not in self.bodies:
+                if name in self.reached or name in decided:
+                    continue
+                if name in self.decisions:
+                    # a decision is reached where it is decided: its code and the policies'
+                    decided.add(name)
+                    self._calls = set()
+                    policies = [] if len(decided) > 1 else self.policies
+                    self._note_code([self.decisions[name], *policies], self._calls,
+                                    self._written, self._applied, self._read)
+                    todo.extend(sorted(self._calls - self.reached - decided))
+                    continue
+                if name not in self.bodies:
                     continue
                 self.reached.add(name)
                 self._calls = set()
                 self.summary(name)
                 self._live_calls(name)
-                todo.extend(sorted(self._calls - self.reached))
+                todo.extend(sorted(self._calls - self.reached - decided))
             unwritten = self.unwritten - self._written
             unapplied = self.unapplied - self._applied
-            if unwritten == self.unwritten and unapplied == self.unapplied:
+            unread = self.unread - self._read
+            if (unwritten, unapplied, unread) == (self.unwritten, self.unapplied, self.unread):
                 return
-            self.unwritten, self.unapplied = unwritten, unapplied
+            self.unwritten, self.unapplied, self.unread = unwritten, unapplied, unread
 
     def _root_calls(self) -> set[str]:
         """The calls, writes and applies of every piece of code that is not an action's
@@ -256,17 +277,38 @@ class Reach:
         calls: set[str] = set()
         self._root_written: set[str] = set()
         self._root_applied: set[str] = set()
+        self._root_read: set[str] = set()
         rt = self.rt
-        nodes: list[Any] = [d for d in rt.decls.values()
-                            if not isinstance(d, (ast.ActionDecl, ast.PhaseDecl))]
+        nodes: list[Any] = [d for d in rt.decls.values() if not isinstance(
+            d, (ast.ActionDecl, ast.PhaseDecl, ast.DecisionDecl, ast.PolicyDecl))]
         nodes += list(rt.ruleset.rules.values())
-        for node in _walk(nodes):
-            if isinstance(node, ast.Call):
-                calls.add(node.name)
-                self._note_write(node, None, self._root_written, self._root_applied)
+        self._note_code(nodes, calls, self._root_written, self._root_applied,
+                        self._root_read)
         for mode in (rt.ruleset.attack_modes or {}).values():
             calls.update(s for s in _strings(mode) if s in self.bodies)
         return calls
+
+    def _note_code(self, nodes: list[Any], calls: set[str], written: set[str],
+                   applied: set[str], read: set[str]) -> None:
+        """The calls, writes, applies and reads anywhere in ``nodes`` (whatever their
+        conditions)."""
+        for node in _walk(nodes):
+            if isinstance(node, ast.Call):
+                calls.add(node.name)
+                self._note_write(node, None, written, applied)
+                self._note_read(node, None, read)
+                self._note_decision(node, calls)
+            elif isinstance(node, ast.Activate) and node.picker:
+                calls.add(node.picker)
+
+    def _note_decision(self, call: ast.Call, calls: set[str]) -> None:
+        """The decision ``decide(NAME, ...)`` reaches (every one, for a name not known)."""
+        if call.name == "decide":
+            first = call.args[0] if call.args else None
+            if isinstance(first, ast.Name) and first.name in self.decisions:
+                calls.add(first.name)
+            else:
+                calls.update(self.decisions)
 
     def _live_calls(self, name: str) -> None:
         """Walk the action's body as the battle may run it, noting its calls and writes."""
@@ -286,6 +328,16 @@ class Reach:
         elif call.name == "apply":
             status = self._status_names(call.args[0] if call.args else None, env)
             applied.update(self.statuses if status is None else status)
+
+    def _note_read(self, call: ast.Call, env: Mapping[str, Any] | None, read: set[str]) -> None:
+        """A counter this call reads (``counter``; ``add_counter`` reads what it adds to)."""
+        if call.name in ("counter", "add_counter"):
+            first = call.args[0] if call.args else None
+            if isinstance(first, ast.Name) and first.name in self.counters and (
+                    env is None or first.name not in env):
+                read.add(first.name)
+            else:
+                read.update(self.counters)
 
     def _status_names(self, e: ast.Expr | None, env: Mapping[str, Any] | None
                       ) -> set[str] | None:
@@ -415,6 +467,8 @@ class Reach:
                 return
         elif isinstance(s, ast.Activate):
             self._effect(flow)
+            if s.picker:
+                self._calls.add(s.picker)
             self._expr(s.units, env, types, flow)
             self._expr(s.start, env, types, flow)
             item = ANY
@@ -593,6 +647,8 @@ class Reach:
         name = e.name
         self._calls.add(name)
         self._note_write(e, env, self._written, self._applied)
+        self._note_read(e, env, self._read)
+        self._note_decision(e, self._calls)
         if name in self.bodies and not e.kwargs:
             value, effects = self.summary(name)
             if effects:
@@ -611,6 +667,13 @@ class Reach:
                 return _one(True)
             self._effect(flow)
             return ANY
+        if name == "set_counter" and args:
+            names = _values(args[0])
+            if names is not None and all(
+                    str(n) in self.unread and isinstance(
+                        self.counters[str(n)].initial, (ast.Literal, type(None)))
+                    for n in names):
+                return args[-1]   # a counter nothing reads
         if name not in _QUIET_BUILTINS:
             self._effect(flow)
             return ANY
@@ -638,6 +701,9 @@ class Reach:
                     return _one(0)
                 if isinstance(initial, ast.Literal):
                     return self._expr(initial, {}, {}, None)
+        if name == "friends" and self.facts.shared_sides is not None and not (
+                self.facts.shared_sides):
+            return EMPTY   # no side has two units
         if name in ("all_units", "units", "numbers", "parts", "groups", "weapons"):
             return _List(ANY)
         return ANY
@@ -688,11 +754,14 @@ def _walk(nodes: Iterable[Any]) -> Iterator[Any]:
             todo.extend(node.values())
             continue
         cls = type(node)
-        if "__slotted__" not in cls.__dict__ and not hasattr(cls, "__slotted__"):
-            continue
+        if "__slotted__" in cls.__dict__:
+            names = [f.name for f in slotted.fields(cls)]
+        elif attrs.has(cls):
+            names = [f.name for f in attrs.fields(cls)]
+        else:
+            continue   # a plain value
         yield node
-        for f in slotted.fields(cls) if "__slotted__" in cls.__dict__ else ():
-            todo.append(getattr(node, f.name, None))
+        todo.extend(getattr(node, name, None) for name in names)
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -23,7 +23,8 @@ or rule effect can change it while the battle runs, whatever the dice. The facts
   texts known only when it runs (a new terrain piece) is not specialised
   (:func:`rules_run.engine.setup.specialised`).
 - **the named values its units have** (:attr:`Facts.values`): a unit's values and its
-  items' come from its data and the battle file and never change.
+  items' come from its data and the battle file and never change; and **the sides with
+  more than one unit** (:attr:`Facts.shared_sides`): a unit's side never changes.
 - **what the battle can reach** (:mod:`rules_run.runtime.reach`, worked out from the two
   above over the whole ruleset): the counters no reachable code writes, the statuses no
   reachable code applies, and so each action's value where it is then constant; the
@@ -74,9 +75,14 @@ class Facts:
     """Every key of the named values of the battle's units and of their items
     (``value_of``, ``item_values``): a key outside it has no value on any unit."""
 
+    shared_sides: frozenset[str] | None = None
+    """The sides with more than one unit (a unit's side never changes): ``friends(x)`` is
+    empty when there is none (None: not known)."""
+
     def key(self) -> str:
         """A text naming these facts, for the disk cache."""
-        return cache.digest(*sorted(self.carried), "\0", *sorted(self.values))
+        shared = "?" if self.shared_sides is None else ",".join(sorted(self.shared_sides))
+        return cache.digest(*sorted(self.carried), "\0", *sorted(self.values), "\0", shared)
 
 
 def enabled() -> bool:
@@ -118,7 +124,9 @@ def battle_facts(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] =
         for inst in instances:
             carried.update((inst.rule.name, inst.text))
     carried.update(runtime.codegen.grantable())   # the ruleset's grants and statuses
-    return Facts(frozenset(carried), frozenset(values))
+    sides = [unit.side for unit in units]
+    shared = frozenset(side for side in sides if sides.count(side) > 1)
+    return Facts(frozenset(carried), frozenset(values), shared)
 
 
 def carries(facts: Facts, rule: str) -> bool:
