@@ -24,6 +24,8 @@ characteristics model: W as wounds range 0..10 @ L1
 counter charged of unit = 0 @ L1
 counter spent of unit = 0 @ L1
 counter watched of unit = 0 @ L1
+counter noted of unit = 0 @ L1
+counter asked of unit = 0 @ L1
 status hexed @ L1
 status dazed @ L1
 
@@ -33,9 +35,19 @@ action level(u: unit) @ L1
 action casters() @ L1
     return [u for each u in all_units() where level(u) > 0]
 
+decision pick(u: unit) options numbers(0, counter(asked, u)) @ L1
+
+action choosing() @ L1
+    return decide(pick, all_units()[0])
+
+action lonely(u: unit) @ L1
+    return count(friends(u))
+
 action hex_all() @ L1
     for each w in casters():
         set_counter(charged, w, 1)
+        if counter(noted, w) > 0:
+            clear(dazed, w)
         for each u in all_units() where u.side != w.side:
             apply(hexed, u)
 
@@ -72,6 +84,11 @@ phase magic @ L1
         apply(dazed, all_units()[0])
     let s = spending()
     let w = watching()
+    for each u in all_units():
+        set_counter(noted, u, 1)
+    if count(casters()) > 5:
+        choosing()
+    let f = lonely(all_units()[0])
 '''
 
 
@@ -85,9 +102,9 @@ def kit(tmp_path: Path):
     return compile_ruleset(ruleset, builtins=BUILTINS)
 
 
-def _units(wizard: bool) -> list[Unit]:
+def _units(wizard: bool, allies: bool = False) -> list[Unit]:
     a = Unit("a", "Adepts", "A", {"W": 1}, 5, values={"level": 2} if wizard else {})
-    b = Unit("b", "Brutes", "B", {"W": 1}, 5)
+    b = Unit("b", "Brutes", "A" if allies else "B", {"W": 1}, 5)
     return [a, b]
 
 
@@ -136,16 +153,16 @@ def test_a_write_counts_only_where_the_battle_reaches_it(kit):
     assert "counter" not in _source(fast, "spending")
 
 
-@pytest.mark.parametrize("wizard", [False, True])
-def test_the_folded_code_does_what_the_plain_code_does(kit, wizard):
+@pytest.mark.parametrize("wizard,allies", [(False, False), (True, False), (False, True)])
+def test_the_folded_code_does_what_the_plain_code_does(kit, wizard, allies):
     from types import SimpleNamespace
 
     from rules_run.engine.state import BattleState
 
-    fast = specialised(kit, battle_facts(kit, _units(wizard)))
+    fast = specialised(kit, battle_facts(kit, _units(wizard, allies)))
     results = []
     for runtime in (kit, fast):
-        battle = SimpleNamespace(units=_units(wizard), doc=SimpleNamespace(value={"units": [
+        battle = SimpleNamespace(units=_units(wizard, allies), doc=SimpleNamespace(value={"units": [
             {"position": {"x": 10, "y": 10}}, {"position": {"x": 20, "y": 20}}]}),
                                  sides=["A", "B"], options={})
         state = BattleState(runtime, battle, [], {})
@@ -153,6 +170,32 @@ def test_the_folded_code_does_what_the_plain_code_does(kit, wizard):
         values = [runtime.invoke(n, env, {}) for n in ("charges", "casters")]
         runtime.invoke("magic", env, {})
         values += [runtime.invoke(n, env, {}) for n in ("charges", "spending", "watching")]
+        values.append(runtime.invoke("lonely", env, {"u": state.units[0]}))
         values.append(sorted((u.id, sorted(u.statuses)) for u in state.units))
         results.append((repr(values), [repr(e) for e in env.events]))
     assert results[0] == results[1]
+
+
+def test_a_counter_nothing_reads_is_not_written(kit):
+    found = reach(kit, battle_facts(kit, _units(False)))
+    assert "noted" in found.unread and "noted" not in found.unwritten
+    assert "'noted'" not in _source(specialised(kit, battle_facts(kit, _units(False))), "magic")
+    slow = specialised(kit, battle_facts(kit, _units(True)))   # hex_all reads it
+    assert slow.reach is not None and "noted" not in slow.reach.unread
+    assert "'noted'" in _source(slow, "magic")
+
+
+def test_a_decision_is_reached_where_it_is_decided(kit):
+    found = reach(kit, battle_facts(kit, _units(False)))
+    assert "choosing" not in found.reached and "asked" in found.unread
+    found = reach(kit, battle_facts(kit, _units(True)))
+    assert "choosing" in found.reached and "asked" not in found.unread
+
+
+def test_friends_of_a_battle_of_one_unit_a_side_are_none(kit):
+    assert battle_facts(kit, _units(False)).shared_sides == frozenset()
+    fast = specialised(kit, battle_facts(kit, _units(False)))
+    assert "return 0" in _source(fast, "lonely")
+    allied = battle_facts(kit, _units(False, allies=True))
+    assert allied.shared_sides == {"A"}
+    assert "return 0" not in _source(specialised(kit, allied), "lonely")
