@@ -708,24 +708,6 @@ class Reach:
             return _List(ANY)
         return ANY
 
-    # ------------------------------------------------------------ what is quiet
-    def quiet(self, e: ast.Expr, types: Mapping[str, str]) -> bool:
-        """Whether computing ``e`` does nothing but read (with any locals)."""
-        return not self.value(e, _AnyEnv(), types)[1]
-
-
-class _AnyEnv(dict):
-    """Locals that are all *any* (their names unknown in advance)."""
-
-    def __contains__(self, key: object) -> bool:
-        return True
-
-    def __missing__(self, key: str) -> Any:
-        return ANY
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        return ANY
-
 
 def _join_envs(envs: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
