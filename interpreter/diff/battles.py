@@ -201,10 +201,20 @@ def _between_runtime(a, b, rs):
     return runtime
 
 
-def _run_chunk(spec: RunSpec, key: StateKey, indices: list[int]) -> list[tuple[int, dict]]:
+SPECIALISE_FROM = 50
+"""Runs of one state from which they are fought with the code specialised to the battle
+(:func:`rules_run.engine.setup.specialised`: the same results, byte for byte; writing the
+code costs about as much as some battles, which fewer runs would not win back)."""
+
+
+def _run_chunk(spec: RunSpec, key: StateKey, indices: list[int],
+               specialise: bool = False) -> list[tuple[int, dict]]:
     from rules_run.engine.driver import run_battle
+    from rules_run.engine.setup import specialised
 
     _, runtime, battle = state_context(spec, key)
+    if specialise:
+        runtime = specialised(runtime, battle)   # made once per process and state
     return [(i, run_battle(runtime, battle, seed=derive_seed(spec.seed, "run", i),
                            keep_events=False).to_json()) for i in indices]
 
@@ -221,16 +231,17 @@ def run_states(spec: RunSpec, keys: Sequence[StateKey], runs: int, workers: int 
     results: dict[StateKey, dict[int, dict]] = {key: {} for key in keys}
     total = runs * len(keys)
     done = 0
+    fast = runs >= SPECIALISE_FROM
     if workers <= 1 and executor is None:
         for key, indices in tasks:
-            for i, r in _run_chunk(spec, key, indices):
+            for i, r in _run_chunk(spec, key, indices, fast):
                 results[key][i] = r
             done += len(indices)
             if progress:
                 progress(done, total)
     else:
         with open_executor(executor, workers) as pool:
-            futures = [(key, pool.submit(_run_chunk, spec, key, indices))
+            futures = [(key, pool.submit(_run_chunk, spec, key, indices, fast))
                        for key, indices in tasks]
             for key, future in futures:
                 for i, r in future.result():

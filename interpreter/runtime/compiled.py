@@ -42,6 +42,7 @@ from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Weapon
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.rolls import CompiledRoll
 from rules_run.runtime.sequences import CompiledSequence
+from rules_run.runtime.reach import Reach
 from rules_run.runtime.specialise import Facts
 from rules_run.runtime.types import BattleState, Builtins
 
@@ -63,6 +64,11 @@ class Runtime:
         self.ruleset = ruleset
         self.facts = facts
         """What the code is specialised to (None: any battle)."""
+        self.reach: Reach | None = None
+        """What the battle the code is specialised to can reach (None: any battle): the
+        counters it never writes, the statuses it never applies, the actions it reaches
+        (:class:`rules_run.runtime.reach.Reach`; a counter it never writes keeps its initial
+        value, so a state key may leave it out)."""
         self.specialisations: dict[Facts, Runtime] = {}
         """This ruleset compiled against each battle's facts met so far
         (:func:`rules_run.runtime.specialise.specialised`)."""

@@ -10,8 +10,7 @@ cache). Statistics runs use it (:func:`rules_run.engine.stats.run_many`, through
 a few battles, which a single battle would not win back.
 
 What counts as fixed (the soundness rule): a fact is fixed only if no statement, builtin
-or rule effect can change it while the battle runs, whatever the dice. Today one fact is
-used:
+or rule effect can change it while the battle runs, whatever the dice. The facts:
 
 - **the rules and keywords anything of the battle can ever carry** (:attr:`Facts.carried`):
   the names and texts of the rules, and the keywords, of every unit of the battle (its
@@ -23,6 +22,14 @@ used:
   (every unit is in the battle file); a battle whose rules can make a bearer from rule
   texts known only when it runs (a new terrain piece) is not specialised
   (:func:`rules_run.engine.setup.specialised`).
+- **the named values its units have** (:attr:`Facts.values`): a unit's values and its
+  items' come from its data and the battle file and never change; and **the sides with
+  more than one unit** (:attr:`Facts.shared_sides`): a unit's side never changes.
+- **what the battle can reach** (:mod:`rules_run.runtime.reach`, worked out from the two
+  above over the whole ruleset): the counters no reachable code writes, the statuses no
+  reachable code applies, and so each action's value where it is then constant; the
+  actions and phases are written again without the branches, loops and calls these decide
+  (:func:`folded`), before the code generator writes them.
 
 A ``has`` so decided is written as ``False`` when its subject is a local name (reading it
 does nothing; else the subject is still computed), and an ``if`` branch whose condition is
@@ -47,10 +54,12 @@ from rules_run.lang import ast
 from rules_run.runtime.entities import Bearer, Unit
 
 if TYPE_CHECKING:
+    from rules_run.editions.ruleset import Ruleset
+    from rules_run.runtime.reach import Reach
     from rules_run.runtime.compiled import Runtime
 
-__all__ = ["Facts", "battle_facts", "carries", "enabled", "for_battle", "granted_names",
-           "specialised"]
+__all__ = ["Facts", "battle_facts", "carries", "enabled", "folded", "for_battle",
+           "granted_names", "specialised"]
 
 SWITCH = "RULES_RUN_SPECIALISE"
 """The environment variable that turns specialisation off (``0``)."""
@@ -62,10 +71,18 @@ class Facts:
 
     carried: frozenset[str]
     """Every rule name, rule text and keyword anything of the battle can ever carry."""
+    values: frozenset[str] = frozenset()
+    """Every key of the named values of the battle's units and of their items
+    (``value_of``, ``item_values``): a key outside it has no value on any unit."""
+
+    shared_sides: frozenset[str] | None = None
+    """The sides with more than one unit (a unit's side never changes): ``friends(x)`` is
+    empty when there is none (None: not known)."""
 
     def key(self) -> str:
         """A text naming these facts, for the disk cache."""
-        return cache.digest(*sorted(self.carried))
+        shared = "?" if self.shared_sides is None else ",".join(sorted(self.shared_sides))
+        return cache.digest(*sorted(self.carried), "\0", *sorted(self.values), "\0", shared)
 
 
 def enabled() -> bool:
@@ -90,6 +107,11 @@ def battle_facts(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] =
     """The facts a battle with these units fixes (see the module's rule); ``texts``: the
     rules the battle's other bearers carry (its terrain's effects), as written."""
     carried: set[str] = set()
+    values: set[str] = set()
+    for unit in units:
+        values.update(unit.values)
+        for item in unit.all_equipment:
+            values.update(item.get("values") or {})
     for text in texts:
         carried.add(text)
         try:
@@ -102,7 +124,9 @@ def battle_facts(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] =
         for inst in instances:
             carried.update((inst.rule.name, inst.text))
     carried.update(runtime.codegen.grantable())   # the ruleset's grants and statuses
-    return Facts(frozenset(carried))
+    sides = [unit.side for unit in units]
+    shared = frozenset(side for side in sides if sides.count(side) > 1)
+    return Facts(frozenset(carried), frozenset(values), shared)
 
 
 def carries(facts: Facts, rule: str) -> bool:
@@ -144,13 +168,28 @@ def specialised(runtime: Runtime, facts: Facts) -> Runtime:
         found = {}
     if isinstance(found, dict):
         codes.update(found)
-    made = Runtime(runtime.ruleset, runtime.codegen.battle_builtins, codes, facts=facts)
+    ruleset, found = folded(runtime, facts)
+    made = Runtime(ruleset, runtime.codegen.battle_builtins, codes, facts=facts)
+    made.reach = found
     made.fight_cache = runtime.fight_cache   # a volley's distribution is the same in both
     if name and made.codegen.compiled:
         own = {k: v for k, v in made.codegen.codes.items() if k not in runtime.codegen.codes}
         cache.write("code", name, key, marshal.dumps(own))
     runtime.specialisations[facts] = made
     return made
+
+
+def folded(runtime: Runtime, facts: Facts) -> tuple[Ruleset, Reach]:
+    """The runtime's ruleset with the actions and phases a battle of these facts reaches
+    written again without what it can never do (:func:`rules_run.runtime.reach.fold`; the
+    ruleset itself when nothing changes), and what the battle reaches."""
+    from rules_run.runtime.reach import fold, reach
+
+    found = reach(runtime, facts)
+    changed = fold(runtime, facts, found)
+    if not changed:
+        return runtime.ruleset, found
+    return attrs.evolve(runtime.ruleset, decls={**runtime.ruleset.decls, **changed}), found
 
 
 def for_battle(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Runtime:
