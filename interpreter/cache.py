@@ -10,11 +10,11 @@ cannot be read (corrupt, cut short, from another Python) counts as missing and i
 again; a cache that cannot be written is skipped. Entries are written to a temporary file
 and renamed, so processes sharing the cache never read half an entry.
 
-An instance of a record class (:mod:`rules_run.slotted`: a syntax tree's node) or of a
-slotted attrs class (a span) is written as a call of its class with its fields' values when
-its ``__init__`` takes them all by position and does nothing more than set them (no
-converter, no keyword-only field, no post-init hook): read back through ``__init__``, it
-costs half of a ``__setstate__`` (a warm start unpickles tens of thousands of them).
+An instance of a record class (:mod:`rules_run.slotted`: a syntax tree's node, a span) is
+written as a call of its class with its fields' values when its ``__init__`` takes them all
+by position and does nothing more than set them (no converter, no keyword-only field, no
+post-init hook): read back through ``__init__``, it costs half of a ``__setstate__`` (a
+warm start unpickles tens of thousands of them).
 """
 
 from __future__ import annotations
@@ -28,9 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rules_run import buffers
-
-__all__ = ["cache_dir", "code_fingerprint", "content_hash", "digest", "read", "write"]
+__all__ = ["cache_dir", "code_fingerprint", "digest", "read", "write"]
 
 ENV = "RULES_RUN_CACHE"
 _MAGIC = b"rules-run cache 1\n"
@@ -87,22 +85,6 @@ def _code_files() -> list[tuple[str, Path]]:
     return found
 
 
-def content_hash(folder: Path) -> str:
-    """A digest of every file below ``folder`` (names and bytes; hidden and ``__`` folders
-    left out), in a fixed order; a file open in an editor's buffer counts with the buffer's
-    text (:mod:`rules_run.buffers`), so an unsaved edit is never answered from the cache."""
-    digest = hashlib.sha256()
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
-        for name in sorted(files):
-            path = Path(root, name)
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            data = (buffers.read_text(path).encode("utf-8") if buffers.generation(path)
-                    else path.read_bytes())
-            digest.update(hashlib.sha256(data).digest())
-    return digest.hexdigest()
-
-
 def _entry(kind: str, name: str) -> Path | None:
     folder = cache_dir()
     if folder is None:
@@ -139,26 +121,20 @@ usual); see :class:`_Pickler`."""
 
 def _init_fields(cls: type) -> tuple[str, ...] | None:
     """The field names, in ``__init__``'s order, by which an instance of ``cls`` is
-    rebuilt by calling it; None when it is neither a record class of
-    :mod:`rules_run.slotted` nor a slotted attrs class whose attrs-written ``__init__``
-    takes every field by position and does nothing else with them."""
-    own = cls.__dict__.get("__slotted__")   # a record class of rules_run.slotted
-    if own is not None:
-        return None if any(f.kw_only for f in own) else tuple(f.name for f in own)
-    fields = getattr(cls, "__attrs_attrs__", None)
-    init = getattr(getattr(cls, "__init__", None), "__code__", None)
-    if (fields is None or "__slots__" not in cls.__dict__ or init is None
-            or not init.co_filename.startswith("<attrs generated")
-            or hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")):
+    rebuilt by calling it; None when it is not a record class of :mod:`rules_run.slotted`
+    whose ``__init__`` takes every field by position and does nothing more than set them
+    (a keyword-only field, a converter, a field ``__init__`` does not take, a post-init
+    hook)."""
+    own = cls.__dict__.get("__slotted__")
+    if own is None or hasattr(cls, "__attrs_post_init__") or any(
+            f.kw_only or not f.init or f.converter is not None for f in own):
         return None
-    if any(not f.init or f.kw_only or f.converter is not None for f in fields):
-        return None
-    return tuple(f.name for f in fields)
+    return tuple(f.name for f in own)
 
 
 class _Pickler(pickle.Pickler):
-    """A pickler that writes slotted attrs instances as calls of their class (see the
-    module's docstring)."""
+    """A pickler that writes record instances as calls of their class (see the module's
+    docstring)."""
 
     def reducer_override(self, obj: Any) -> Any:
         """``(cls, values)`` for an instance :func:`_init_fields` allows, else the usual."""

@@ -13,8 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias
 
-import attrs
-
+from rules_run import slotted
 from rules_run.data.schema import load_and_check
 from rules_run.data.yaml_loader import DataPath, YamlDocument, path_text
 from rules_run.diagnostics import DataError, DiagnosticBag, Span
@@ -44,7 +43,7 @@ class TableKeyError(KeyError):
         return self.message
 
 
-@attrs.frozen
+@slotted.frozen
 class Table:
     """A loaded lookup table.
 
@@ -75,7 +74,7 @@ class Table:
     """The keys' names, in lookup order."""
     key_values: tuple[tuple[KeyValue, ...], ...]
     """For each key, the values it takes, in the order the cells list them."""
-    cells: Mapping[tuple[KeyValue, ...], Cell] = attrs.field(repr=False, hash=False)
+    cells: Mapping[tuple[KeyValue, ...], Cell] = slotted.slot(repr=False, hash=False)
     """Every cell, by its full key tuple (a 1-tuple for a one-key table)."""
     cite: str
     """Where the table comes from."""
@@ -83,7 +82,7 @@ class Table:
     """The file it was loaded from."""
     description: str | None = None
     """What the table gives."""
-    _cell_spans: Mapping[tuple[KeyValue, ...], Span] = attrs.field(
+    _cell_spans: Mapping[tuple[KeyValue, ...], Span] = slotted.slot(
         factory=dict, repr=False, eq=False, alias="cell_spans"
     )
 

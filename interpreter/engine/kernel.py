@@ -40,8 +40,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance import Dist, RandomChance, enumerate_exact
 from rules_run.diagnostics import ChanceError, Diagnostic, UsageError, did_you_mean
 from rules_run.engine.driver import battle_state, begin_battle, end_round, start_round
@@ -54,7 +53,7 @@ from rules_run.runtime.env import RollResult
 __all__ = ["CombatEnd", "UnitEnd", "CombatOdds", "combat_odds", "sample_combat"]
 
 
-@attrs.frozen(order=True)
+@slotted.frozen(order=True)
 class UnitEnd:
     """How one unit of the combat ends it."""
 
@@ -67,7 +66,7 @@ class UnitEnd:
     models: int
 
 
-@attrs.frozen(order=True)
+@slotted.frozen(order=True)
 class CombatEnd:
     """How a combat ended: why, and each unit's end (in the order they were named)."""
 
@@ -78,7 +77,7 @@ class CombatEnd:
     units: tuple[UnitEnd, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class CombatOdds:
     """The exact distribution of a combat's end, and what working it out took."""
 
@@ -262,7 +261,7 @@ class _ReadFirst(dict):
         super().__setitem__(key, value)
 
 
-@attrs.define
+@slotted.define
 class _Node:
     """A player turn, or a phase of one, about to begin: the battle then, which
     ``play_turn`` call of its round it is, for which side, which of the turn's phases (-1:

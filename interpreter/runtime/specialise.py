@@ -40,9 +40,7 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
-from rules_run import cache
+from rules_run import cache, slotted
 from rules_run.lang import ast
 from rules_run.runtime.entities import Bearer, Unit
 
@@ -56,7 +54,7 @@ SWITCH = "RULES_RUN_SPECIALISE"
 """The environment variable that turns specialisation off (``0``)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Facts:
     """What one battle fixes, that its code is compiled against (see the module's rule)."""
 
