@@ -20,6 +20,7 @@ warm start unpickles tens of thousands of them).
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import os
 import pickle
@@ -107,7 +108,13 @@ def read(kind: str, name: str, key: str,
             unpickler = pickle.Unpickler(f)
             if persistent_load is not None:
                 unpickler.persistent_load = persistent_load  # type: ignore[method-assign]
-            return unpickler.load()
+            paused = gc.isenabled()   # the collector would walk the growing graph again
+            gc.disable()               # and again, and finds nothing in it to free
+            try:
+                return unpickler.load()
+            finally:
+                if paused:
+                    gc.enable()
     except FileNotFoundError:
         return None
     except Exception:  # noqa: BLE001 - a corrupt entry is a miss, never a failure

@@ -158,8 +158,8 @@ def _keep() -> None:
 def _methods(ordered: tuple[Field, ...], frozen: bool, post_init: bool, order: bool) -> str:
     """The text of ``__init__``, ``__eq__`` (and ``__hash__`` when frozen, the four
     orderings with ``order``) for these fields: in the globals, a default is ``_d_<name>``,
-    a factory ``_f_<name>``, a converter ``_c_<name>``, and ``_N`` the mark of a factory's
-    value not given; ``post_init``: ``__init__`` ends by calling ``__attrs_post_init__``.
+    a factory ``_f_<name>``, a converter ``_c_<name>``, a frozen record's slot's setter
+    ``_s_<name>``, and ``_N`` the mark of a factory's value not given; ``post_init``: ``__init__`` ends by calling ``__attrs_post_init__``.
     The text depends only on the fields' names and kinds (it is the key of its code)."""
     def param(f: Field) -> str:
         if f.factory is not None:
@@ -181,10 +181,8 @@ def _methods(ordered: tuple[Field, ...], frozen: bool, post_init: bool, order: b
     params = "".join(f", {p}" for p in given + (["*", *kw] if kw else []))
     lines = [f"def __init__(self{params}):"]
     setting = [f for f in ordered if f.init or f.has_default]
-    if frozen:
-        if setting:
-            lines.append("    _set = _setattr.__get__(self)")
-        lines += [f"    _set({f.name!r}, {value(f)})" for f in setting]
+    if frozen:   # through each slot's own setter (the class's __setattr__ refuses)
+        lines += [f"    _s_{f.name}(self, {value(f)})" for f in setting]
     else:
         lines += [f"    self.{f.name} = {value(f)}" for f in setting]
     if post_init:
@@ -283,7 +281,6 @@ def _make(cls: type, frozen: bool, kw_only: bool, repr: bool = True,
     globals_.update((f"_f_{f.name}", f.factory) for f in ordered if f.factory is not None)
     globals_.update((f"_c_{f.name}", f.converter) for f in ordered if f.converter is not None)
     globals_["_N"] = NOTHING
-    globals_["_setattr"] = object.__setattr__
     globals_["_name"] = cls.__qualname__
     post_init = hasattr(cls, "__attrs_post_init__")
     exec(_code(_methods(ordered, frozen, post_init, order)), globals_)
@@ -310,7 +307,23 @@ def _make(cls: type, frozen: bool, kw_only: bool, repr: bool = True,
         namespace["__delattr__"] = _frozen_delattr
     made = type(cls)(cls.__name__, cls.__bases__, namespace)
     made.__qualname__ = cls.__qualname__
+    for f in ordered if frozen else ():
+        slot = getattr(made, f.name, None)   # a slot of this class or of a base
+        globals_[f"_s_{f.name}"] = (slot.__set__ if type(slot) is _SLOT
+                                    else _setattr_of(f.name))
     return made
+
+
+_SLOT = type(Field.name)
+"""The type of a slot's descriptor (``member_descriptor``)."""
+
+
+def _setattr_of(name: str) -> Callable[[Any, Any], None]:
+    """A setter of the attribute ``name`` past a frozen class's ``__setattr__`` (for a
+    field that is not a slot of its own, as in a class below a base with a ``__dict__``)."""
+    def set_(self: Any, value: Any) -> None:
+        object.__setattr__(self, name, value)
+    return set_
 
 
 @overload
