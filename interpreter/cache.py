@@ -57,30 +57,33 @@ def code_fingerprint() -> str:
     files = _code_files()
     stamp = digest(f"{__version__} {sys.version}", *(
         f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}"
-        for name, path in files for stat in (path.stat(),)))
+        for name, path in files for stat in (os.stat(path),)))
     found = read("fingerprint", stamp, stamp)
     if isinstance(found, str):
         return found
     summed = hashlib.sha256(f"{__version__} {sys.version}".encode())
     for name, path in files:
         summed.update(name.encode() + b"\0")
-        summed.update(path.read_bytes())
+        with open(path, "rb") as f:
+            summed.update(f.read())
     write("fingerprint", stamp, stamp, summed.hexdigest())
     return summed.hexdigest()
 
 
-def _code_files() -> list[tuple[str, Path]]:
-    """The interpreter's own modules, grammar and schemas: (name, path), in a fixed order."""
+def _code_files() -> list[tuple[str, str]]:
+    """The interpreter's own modules, grammar and schemas: (name, path), in a fixed order
+    (paths as text: a warm start stats each of them, and a ``Path`` per file cost more than
+    the stat)."""
     from rules_run.paths import GRAMMAR_DIR, SCHEMAS_DIR
 
-    here = Path(__file__).resolve().parent
+    here = os.path.dirname(os.path.realpath(__file__))
     found = []
-    for folder, suffix in ((here, ".py"), (GRAMMAR_DIR, ""), (SCHEMAS_DIR, "")):
+    for folder, suffix in ((here, ".py"), (str(GRAMMAR_DIR), ""), (str(SCHEMAS_DIR), "")):
         named = []
         for root, dirs, names in os.walk(folder):   # faster than Path.rglob
             dirs[:] = [d for d in dirs if d != "__pycache__"]
-            rel = Path(root).relative_to(folder).as_posix()
-            named += [(name if rel == "." else f"{rel}/{name}", Path(root, name))
+            rel = os.path.relpath(root, folder).replace(os.sep, "/")
+            named += [(name if rel == "." else f"{rel}/{name}", os.path.join(root, name))
                       for name in names if name.endswith(suffix)]
         found += sorted(named)
     return found

@@ -216,17 +216,3 @@ def test_an_entry_is_read_with_the_collector_paused(fresh_cache):
     finally:
         gc.enable()
 
-
-def test_a_warm_command_imports_no_attrs(fresh_cache):
-    # every record class is a rules_run.slotted class: a warm start needs neither attrs'
-    # import nor its compiling of class methods
-    code = ("import sys, io, contextlib\n"
-            "from rules_run.cli.run import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            "    main(['--edition', 'wfb8', '--runs', '1'])\n"
-            "print(sorted(m for m in ('attrs', 'attr', 'yaml', 'lark') if m in sys.modules))\n")
-    env = {**os.environ, cache.ENV: str(fresh_cache)}
-    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
-    warm = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                          capture_output=True, text=True)
-    assert warm.stdout.strip() == "[]"
