@@ -308,13 +308,13 @@ def _make(cls: type, frozen: bool, kw_only: bool, repr: bool = True,
     made = type(cls)(cls.__name__, cls.__bases__, namespace)
     made.__qualname__ = cls.__qualname__
     for f in ordered if frozen else ():
-        slot = getattr(made, f.name, None)   # a slot of this class or of a base
+        slot: Any = getattr(made, f.name, None)   # a slot of this class or of a base
         globals_[f"_s_{f.name}"] = (slot.__set__ if type(slot) is _SLOT
                                     else _setattr_of(f.name))
     return made
 
 
-_SLOT = type(Field.name)
+_SLOT: Any = type(Field.__dict__["name"])
 """The type of a slot's descriptor (``member_descriptor``)."""
 
 
