@@ -111,12 +111,17 @@ def read(kind: str, name: str, key: str,
             unpickler = pickle.Unpickler(f)
             if persistent_load is not None:
                 unpickler.persistent_load = persistent_load  # type: ignore[method-assign]
-            paused = gc.isenabled()   # the collector would walk the growing graph again
-            gc.disable()               # and again, and finds nothing in it to free
+            # The cyclic collector would walk the growing graph again and again, and find
+            # nothing in it to free: it waits, and what is alive then (what the entry
+            # holds, kept for the rest of the process) goes to its permanent generation,
+            # left to reference counting, so that later collections skip it too.
+            paused = gc.isenabled()
+            gc.disable()
             try:
                 return unpickler.load()
             finally:
                 if paused:
+                    gc.freeze()
                     gc.enable()
     except FileNotFoundError:
         return None
