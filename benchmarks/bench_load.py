@@ -6,9 +6,9 @@ Warm: the same load again, answered from the in-process cache.
 Start: the CPU time of a whole fresh ``rules-run --edition wfb8 --runs 1`` process, with
 the disk cache (:mod:`rules_run.cache`) off and with it warm, interleaved, the median of
 PAIRS pairs (CPU time, so that other work on the machine counts little); then where a warm
-start's time goes (Python itself, attrs, the interpreter's modules, reading the checked
-ruleset, compiling it, opening the battle, the battle), each the median over PAIRS fresh
-processes.
+start's time goes (Python itself, the interpreter's modules, reading the checked ruleset,
+compiling it, opening the battle, compiling it for the battle, the battle, and a second
+battle), each the median over PAIRS fresh processes.
 Workers: the wall time of a whole ``rules-run --edition wfb8 --runs RUNS`` with
 ``--workers 1`` and with ``--workers 2`` (warm disk cache), interleaved, the median of
 PAIRS pairs, and their ratio; it means something only where two cores are free (the
@@ -112,8 +112,6 @@ def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
 t = [cpu()]
-import attrs
-t.append(cpu())
 import rules_run.cli.run, rules_run.engine.front, rules_run.engine.stats, rules_run.engine.driver
 t.append(cpu())
 from rules_run.editions.loader import load_edition
@@ -126,15 +124,21 @@ t.append(cpu())
 from rules_run.engine.front import open_battle
 _, runtime, battle = open_battle("wfb8")
 t.append(cpu())
+from rules_run.engine.setup import specialised
+fighting = specialised(runtime, battle)
+t.append(cpu())
 from rules_run.engine.driver import run_battle
-run_battle(runtime, battle, seed=1, keep_events=False)
+run_battle(fighting, battle, seed=1, keep_events=False)
+t.append(cpu())
+run_battle(fighting, battle, seed=2, keep_events=False)
 t.append(cpu())
 print(" ".join(map(str, t)))
 """
-"""A fresh process's warm start in steps: CPU seconds after each."""
+"""A fresh process's warm start in steps: CPU seconds after each (a second battle last,
+to tell the first battle's one-time costs from a battle's own)."""
 
-STEPS = ("python", "attrs", "modules", "ruleset read", "compiled", "battle opened",
-         "battle fought")
+STEPS = ("python", "modules", "ruleset read", "compiled", "battle opened", "specialised",
+         "battle fought", "second battle")
 
 
 def phases() -> None:

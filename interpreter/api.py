@@ -12,8 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.engine.charts import Panel, damage_panel, stats_panels, svg_text, write_chart
 from rules_run.engine.driver import BattleResult
 from rules_run.engine.front import Battle, open_battle
@@ -47,12 +46,12 @@ def _opened(battle: Battle | str | Path | None, edition: str | Path | None = Non
     return battle if isinstance(battle, Battle) else open_battle(edition, battle)
 
 
-@attrs.frozen
+@slotted.frozen
 class BattleReport:
     """One battle fought: the result, every event, and the report a player reads."""
 
     result: BattleResult
-    opened: Battle = attrs.field(repr=False)
+    opened: Battle = slotted.slot(repr=False)
     seed: int
 
     @property
@@ -70,7 +69,7 @@ class BattleReport:
 
     def to_records(self) -> list[dict[str, Any]]:
         """Every unit at the end, one dict each (``pandas.DataFrame(report.to_records())``)."""
-        return [attrs.asdict(u) for u in self.result.units]
+        return [slotted.asdict(u) for u in self.result.units]
 
     def _repr_html_(self) -> str:
         head = (f"winner: {self.winner}" if self.winner else "a draw") + f" ({self.result.reason})"
@@ -94,7 +93,7 @@ class _Charted:
         write_chart(self.panels(), path)
 
 
-@attrs.frozen
+@slotted.frozen
 class Distribution(_Charted):
     """How often each value of one column of many battles came up."""
 
@@ -123,13 +122,13 @@ class Distribution(_Charted):
         return _table_html(self.to_records(), self.column)
 
 
-@attrs.frozen
+@slotted.frozen
 class ManyBattles(_Charted):
     """Many battles fought: each run's result and the statistics ``rules-run --runs`` prints."""
 
-    results: list[dict[str, Any]] = attrs.field(repr=False)
+    results: list[dict[str, Any]] = slotted.slot(repr=False)
     stats: dict[str, Any]
-    names: dict[str, str] = attrs.field(repr=False)
+    names: dict[str, str] = slotted.slot(repr=False)
 
     def to_records(self) -> list[dict[str, Any]]:
         """One flat dict per run: its number, winner, rounds, each side's victory points
@@ -170,7 +169,7 @@ class ManyBattles(_Charted):
         return _table_html(self.outcomes(), f"{self.stats['runs']} battles")
 
 
-@attrs.frozen
+@slotted.frozen
 class AttackOdds(_Charted):
     """The exact odds of one or more attackers' attacks on a target (as ``rules-odds``)."""
 

@@ -9,6 +9,7 @@ buffer changed. Paths are compared absolute (relative to the working directory).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from rules_run.limits import limit, too_many
 from rules_run.paths import PathRefused, shown
 
-__all__ = ["read_text", "set_buffer", "drop_buffer", "generation"]
+__all__ = ["read_text", "set_buffer", "drop_buffer", "generation", "content_hash"]
 
 _BUFFERS: dict[str, tuple[int, str]] = {}
 _EDITS = itertools.count(1)
@@ -75,3 +76,19 @@ def generation(path: os.PathLike[str] | str) -> int:
     """
     buffered = _BUFFERS.get(_key(path))
     return buffered[0] if buffered is not None else 0
+
+
+def content_hash(folder: Path) -> str:
+    """A digest of every file below ``folder`` (names and bytes; hidden and ``__`` folders
+    left out), in a fixed order; a file open in an editor's buffer counts with the buffer's
+    text, so an unsaved edit is never answered from a cache (:mod:`rules_run.cache`)."""
+    digest = hashlib.sha256()
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        for name in sorted(files):
+            path = Path(root, name)
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            data = (read_text(path).encode("utf-8") if generation(path)
+                    else path.read_bytes())
+            digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()

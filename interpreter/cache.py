@@ -10,16 +10,17 @@ cannot be read (corrupt, cut short, from another Python) counts as missing and i
 again; a cache that cannot be written is skipped. Entries are written to a temporary file
 and renamed, so processes sharing the cache never read half an entry.
 
-An instance of a record class (:mod:`rules_run.slotted`: a syntax tree's node) or of a
-slotted attrs class (a span) is written as a call of its class with its fields' values when
-its ``__init__`` takes them all by position and does nothing more than set them (no
-converter, no keyword-only field, no post-init hook): read back through ``__init__``, it
-costs half of a ``__setstate__`` (a warm start unpickles tens of thousands of them).
+An instance of a record class (:mod:`rules_run.slotted`: a syntax tree's node, a span) is
+written as a call of its class with its fields' values when its ``__init__`` takes them all
+by position and does nothing more than set them (no converter, no keyword-only field, no
+post-init hook): read back through ``__init__``, it costs half of a ``__setstate__`` (a
+warm start unpickles tens of thousands of them).
 """
 
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import os
 import pickle
@@ -28,9 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rules_run import buffers
-
-__all__ = ["cache_dir", "code_fingerprint", "content_hash", "digest", "read", "write"]
+__all__ = ["cache_dir", "code_fingerprint", "digest", "read", "write"]
 
 ENV = "RULES_RUN_CACHE"
 _MAGIC = b"rules-run cache 1\n"
@@ -58,49 +57,36 @@ def code_fingerprint() -> str:
     files = _code_files()
     stamp = digest(f"{__version__} {sys.version}", *(
         f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}"
-        for name, path in files for stat in (path.stat(),)))
+        for name, path in files for stat in (os.stat(path),)))
     found = read("fingerprint", stamp, stamp)
     if isinstance(found, str):
         return found
     summed = hashlib.sha256(f"{__version__} {sys.version}".encode())
     for name, path in files:
         summed.update(name.encode() + b"\0")
-        summed.update(path.read_bytes())
+        with open(path, "rb") as f:
+            summed.update(f.read())
     write("fingerprint", stamp, stamp, summed.hexdigest())
     return summed.hexdigest()
 
 
-def _code_files() -> list[tuple[str, Path]]:
-    """The interpreter's own modules, grammar and schemas: (name, path), in a fixed order."""
+def _code_files() -> list[tuple[str, str]]:
+    """The interpreter's own modules, grammar and schemas: (name, path), in a fixed order
+    (paths as text: a warm start stats each of them, and a ``Path`` per file cost more than
+    the stat)."""
     from rules_run.paths import GRAMMAR_DIR, SCHEMAS_DIR
 
-    here = Path(__file__).resolve().parent
+    here = os.path.dirname(os.path.realpath(__file__))
     found = []
-    for folder, suffix in ((here, ".py"), (GRAMMAR_DIR, ""), (SCHEMAS_DIR, "")):
+    for folder, suffix in ((here, ".py"), (str(GRAMMAR_DIR), ""), (str(SCHEMAS_DIR), "")):
         named = []
         for root, dirs, names in os.walk(folder):   # faster than Path.rglob
             dirs[:] = [d for d in dirs if d != "__pycache__"]
-            rel = Path(root).relative_to(folder).as_posix()
-            named += [(name if rel == "." else f"{rel}/{name}", Path(root, name))
+            rel = os.path.relpath(root, folder).replace(os.sep, "/")
+            named += [(name if rel == "." else f"{rel}/{name}", os.path.join(root, name))
                       for name in names if name.endswith(suffix)]
         found += sorted(named)
     return found
-
-
-def content_hash(folder: Path) -> str:
-    """A digest of every file below ``folder`` (names and bytes; hidden and ``__`` folders
-    left out), in a fixed order; a file open in an editor's buffer counts with the buffer's
-    text (:mod:`rules_run.buffers`), so an unsaved edit is never answered from the cache."""
-    digest = hashlib.sha256()
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
-        for name in sorted(files):
-            path = Path(root, name)
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            data = (buffers.read_text(path).encode("utf-8") if buffers.generation(path)
-                    else path.read_bytes())
-            digest.update(hashlib.sha256(data).digest())
-    return digest.hexdigest()
 
 
 def _entry(kind: str, name: str) -> Path | None:
@@ -125,7 +111,18 @@ def read(kind: str, name: str, key: str,
             unpickler = pickle.Unpickler(f)
             if persistent_load is not None:
                 unpickler.persistent_load = persistent_load  # type: ignore[method-assign]
-            return unpickler.load()
+            # The cyclic collector would walk the growing graph again and again, and find
+            # nothing in it to free: it waits, and what is alive then (what the entry
+            # holds, kept for the rest of the process) goes to its permanent generation,
+            # left to reference counting, so that later collections skip it too.
+            paused = gc.isenabled()
+            gc.disable()
+            try:
+                return unpickler.load()
+            finally:
+                if paused:
+                    gc.freeze()
+                    gc.enable()
     except FileNotFoundError:
         return None
     except Exception:  # noqa: BLE001 - a corrupt entry is a miss, never a failure
@@ -139,26 +136,20 @@ usual); see :class:`_Pickler`."""
 
 def _init_fields(cls: type) -> tuple[str, ...] | None:
     """The field names, in ``__init__``'s order, by which an instance of ``cls`` is
-    rebuilt by calling it; None when it is neither a record class of
-    :mod:`rules_run.slotted` nor a slotted attrs class whose attrs-written ``__init__``
-    takes every field by position and does nothing else with them."""
-    own = cls.__dict__.get("__slotted__")   # a record class of rules_run.slotted
-    if own is not None:
-        return None if any(f.kw_only for f in own) else tuple(f.name for f in own)
-    fields = getattr(cls, "__attrs_attrs__", None)
-    init = getattr(getattr(cls, "__init__", None), "__code__", None)
-    if (fields is None or "__slots__" not in cls.__dict__ or init is None
-            or not init.co_filename.startswith("<attrs generated")
-            or hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")):
+    rebuilt by calling it; None when it is not a record class of :mod:`rules_run.slotted`
+    whose ``__init__`` takes every field by position and does nothing more than set them
+    (a keyword-only field, a converter, a field ``__init__`` does not take, a post-init
+    hook)."""
+    own = cls.__dict__.get("__slotted__")
+    if own is None or hasattr(cls, "__attrs_post_init__") or any(
+            f.kw_only or not f.init or f.converter is not None for f in own):
         return None
-    if any(not f.init or f.kw_only or f.converter is not None for f in fields):
-        return None
-    return tuple(f.name for f in fields)
+    return tuple(f.name for f in own)
 
 
 class _Pickler(pickle.Pickler):
-    """A pickler that writes slotted attrs instances as calls of their class (see the
-    module's docstring)."""
+    """A pickler that writes record instances as calls of their class (see the module's
+    docstring)."""
 
     def reducer_override(self, obj: Any) -> Any:
         """``(cls, values)`` for an instance :func:`_init_fields` allows, else the usual."""

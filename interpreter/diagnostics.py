@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 
-import attrs
+from rules_run import slotted
 
 __all__ = [
     "Severity",
@@ -45,7 +45,7 @@ class Severity(enum.Enum):
     """Extra context attached after an error (where the first definition was, ...)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Span:
     """A place in a source file."""
 
@@ -65,7 +65,7 @@ class Span:
         return f"{self.path}:{self.line}:{self.column}"
 
 
-@attrs.frozen
+@slotted.frozen
 class Diagnostic:
     """One located message about the user's input."""
 

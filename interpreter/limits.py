@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 
-import attrs
+from rules_run import slotted
 
 __all__ = ["Limit", "LIMITS", "ENV", "limit", "too_many", "set_limits", "parse_limits",
            "help_text"]
@@ -28,7 +28,7 @@ ENV = "RULES_RUN_LIMITS"
 """The environment variable holding limits raised from their defaults."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Limit:
     """One declared limit."""
 

@@ -106,6 +106,77 @@ def test_a_record_pickles_and_copies():
     assert pickle.loads(pickle.dumps(b)) == b and copy.deepcopy(b) == b
 
 
+def _label(items: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(items)
+
+
+@slotted.frozen(repr=False)
+class Rolled:
+    """What the attrs classes of the interpreter use: a converter, a private field (given
+    by its name without ``_``), a field left out of ``__init__`` set after it, one
+    compared but not hashed, a factory, and the ``repr`` of its own."""
+
+    faces: tuple[int, ...] = slotted.slot(converter=_label)
+    _note: str = slotted.slot(default="", eq=False)
+    args: dict[str, int] = slotted.slot(factory=dict, hash=False)
+    total: int = slotted.slot(init=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "total", sum(self.faces))
+
+    def __repr__(self) -> str:
+        return f"Rolled{self.faces}"
+
+
+@slotted.frozen(order=True)
+class Ranked:
+    """Ordered by its fields' values, as ``attrs.frozen(order=True)``."""
+
+    side: str
+    models: int = 0
+
+
+@slotted.define
+class Growing:
+    """A mutable record whose default is made for each instance."""
+
+    seen: list[int] = slotted.slot(factory=list)
+
+
+def test_converters_private_fields_factories_and_post_init_act_as_attrs_does():
+    r = Rolled([1, 2], note="n")   # type: ignore[arg-type]
+    assert (r.faces, r._note, r.args, r.total) == ((1, 2), "n", {}, 3)
+    assert list(inspect.signature(Rolled).parameters) == ["faces", "note", "args"]
+    assert r == Rolled((1, 2), args={}) and r != Rolled((1, 2), args={"a": 1})
+    assert hash(r) == hash(Rolled((1, 2), args={"a": 1}))   # args is not hashed
+    assert repr(r) == "Rolled(1, 2)"
+    assert Growing().seen is not Growing().seen and Growing([1]).seen == [1]
+    assert Ranked("a", 2) < Ranked("b") and Ranked("a", 2) >= Ranked("a", 1)
+    assert sorted([Ranked("b"), Ranked("a", 3), Ranked("a", 1)]) == [
+        Ranked("a", 1), Ranked("a", 3), Ranked("b")]
+    assert Ranked("a").__lt__(Base(1)) is NotImplemented
+    back = pickle.loads(pickle.dumps(r))
+    assert back == r and back.total == 3 and back._note == "n"
+    view = {a.name: (a.init, a.alias, a.hash) for a in attrs.fields(Rolled)}
+    assert view == {"faces": (True, "faces", None), "_note": (True, "note", None),
+                    "args": (True, "args", False), "total": (False, "total", None)}
+    assert attrs.fields(Growing)[0].default == attrs.Factory(list)
+
+
+def test_evolve_has_and_asdict_need_no_attrs():
+    r = Rolled((1, 2), note="n")
+    changed = slotted.evolve(r, faces=(4,), note="m")
+    assert (changed.faces, changed._note, changed.total) == ((4,), "m", 4)
+    assert slotted.evolve(Child(1, needed=2), name="b") == attrs.evolve(Child(1, needed=2),
+                                                                         name="b")
+    assert slotted.has(Child) and not slotted.has(int) and not slotted.has(Child(1, needed=2))
+    nested = Growing([Ranked("a")])   # type: ignore[list-item]
+    assert slotted.asdict(nested) == attrs.asdict(nested) == {
+        "seen": [{"side": "a", "models": 0}]}
+    with_dict = Rolled((1,), args={"k": 1})
+    assert slotted.asdict(with_dict) == attrs.asdict(with_dict)
+
+
 def test_nodes_and_events_are_records():
     assert slotted.fields(ast.Literal)[0].name == "span"
     assert events.KINDS["round"].keys == ("round",)

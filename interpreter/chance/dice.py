@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar, Final, cast
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance.die import D6, Die, FaceValue, outcome_counts
 from rules_run.chance.dist import Dist, binomial
 from rules_run.diagnostics import ChanceError
@@ -49,8 +48,8 @@ _STANDARD_NAME = re.compile(r"D[1-9][0-9]*")
 class DiceExpr:
     """A dice expression: which physical dice to roll, and how to read them.
 
-    Subclasses are frozen attrs classes. Int-valued expressions (everything but a
-    :class:`Face` of a symbol die) also have :meth:`bounds`.
+    Subclasses are frozen record classes (:mod:`rules_run.slotted`). Int-valued
+    expressions (everything but a :class:`Face` of a symbol die) also have :meth:`bounds`.
     """
 
     __slots__ = ()
@@ -131,7 +130,7 @@ def _check_int(value: object, what: str, minimum: int | None = None) -> None:
         raise ChanceError(f"{what} must be at least {minimum}, got {value!r}")
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class Pool(DiceExpr):
     """Roll ``count`` dice and add them up: ``2D6``.
 
@@ -150,7 +149,7 @@ class Pool(DiceExpr):
     """How many dice (0 rolls nothing and is worth 0)."""
     die: Die
     """Which die; its faces must all be numbers."""
-    _dice: tuple[Die, ...] = attrs.field(init=False, eq=False, hash=False)
+    _dice: tuple[Die, ...] = slotted.slot(init=False, eq=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         _check_int(self.count, "the number of dice", 0)
@@ -200,7 +199,7 @@ def _check_keep(keep: int, pool: Pool, what: str) -> None:
         raise ChanceError(f"cannot keep {keep} dice of {pool.text()!r}")
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class _Keeping(DiceExpr):
     """Roll a pool and add up ``keep`` of its dice: the highest or the lowest (a subclass
     says which, by its :attr:`WORD` and the dice it keeps of the sorted faces)."""
@@ -243,7 +242,7 @@ class _Keeping(DiceExpr):
         return f"{type(self).__name__}({self.keep!r}, {self.pool!r})"
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class KeepHighest(_Keeping):
     """Roll a pool and add up its ``keep`` highest dice: ``highest of 2D6``.
 
@@ -260,7 +259,7 @@ class KeepHighest(_Keeping):
         return ordered[-self.keep:]
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class KeepLowest(_Keeping):
     """Roll a pool and add up its ``keep`` lowest dice: ``lowest 2 of 3D6``.
 
@@ -277,7 +276,7 @@ class KeepLowest(_Keeping):
         return ordered[:self.keep]
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class Times(DiceExpr):
     """An expression multiplied by a whole number: ``D6x5``.
 
@@ -319,7 +318,7 @@ class Times(DiceExpr):
         return f"Times({self.expr!r}, {self.factor!r})"
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class Plus(DiceExpr):
     """An expression plus a whole number (which may be negative): ``D3+1``, ``D6-1``.
 
@@ -364,7 +363,7 @@ class Plus(DiceExpr):
         return f"Plus({self.expr!r}, {self.constant!r})"
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class CountFaces(DiceExpr):
     """How many dice of a pool show one of some faces: ``count 6 in 3D6``, ``count 5+ in 4D6``.
 
@@ -435,7 +434,7 @@ def _check_faces(die: Die, faces: tuple[int, ...], doing: str, to: str) -> None:
             raise ChanceError(f"a {die.name} has no face {face!r} {to}")
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class Adding(DiceExpr):
     """A pool that grows: each of its dice showing one of some faces adds a die (of another
     kind, or the same), rolled after the pool; the added dice add none. The value is every
@@ -516,7 +515,7 @@ def _half_up(v: int) -> int:
     return -(-v // 2)
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class Halved(DiceExpr):
     """An expression halved, rounding up: ``D3`` is a D6 halved (1-2 → 1, 3-4 → 2, 5-6 → 3).
 
@@ -559,7 +558,7 @@ class Halved(DiceExpr):
         return f"Halved({self.expr!r})"
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class Constant(DiceExpr):
     """A fixed number, rolling no dice (a profile's "Damage 2" written as an expression).
 
@@ -593,7 +592,7 @@ class Constant(DiceExpr):
         return f"Constant({self.number!r})"
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class Face(DiceExpr):
     """One die read as the face it shows, number or symbol: a ruleset's special die.
 
@@ -607,7 +606,7 @@ class Face(DiceExpr):
 
     die: Die
     """The die rolled."""
-    _dice: tuple[Die, ...] = attrs.field(init=False, eq=False, hash=False)
+    _dice: tuple[Die, ...] = slotted.slot(init=False, eq=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.die, Die):

@@ -21,8 +21,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Final
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance.dist import Dist
 from rules_run.diagnostics import ChanceError
 
@@ -40,7 +39,7 @@ def _to_faces(faces: Iterable[FaceValue]) -> tuple[FaceValue, ...]:
     return tuple(faces)
 
 
-@attrs.frozen(repr=False)
+@slotted.frozen(repr=False)
 class Die:
     """A physical die: its faces, in order, and its name.
 
@@ -55,18 +54,18 @@ class Die:
         rules_run.diagnostics.ChanceError: error: a die needs a name, got ''
     """
 
-    faces: tuple[FaceValue, ...] = attrs.field(converter=_to_faces)
+    faces: tuple[FaceValue, ...] = slotted.slot(converter=_to_faces)
     """Every face, one per side; a face printed twice is twice as likely."""
     name: str
     """How rules and logs call it: ``"D6"``, or a ruleset's die's name."""
 
-    distinct: tuple[FaceValue, ...] = attrs.field(init=False, eq=False, hash=False)
+    distinct: tuple[FaceValue, ...] = slotted.slot(init=False, eq=False, hash=False)
     """The distinct faces, in order of first appearance (the canonical order of a roll)."""
-    counts: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False)
+    counts: tuple[int, ...] = slotted.slot(init=False, eq=False, hash=False)
     """How many sides show each face of :attr:`distinct`."""
-    face_set: frozenset[FaceValue] = attrs.field(init=False, eq=False, hash=False)
+    face_set: frozenset[FaceValue] = slotted.slot(init=False, eq=False, hash=False)
     """The faces as a set, for quick validation."""
-    numeric: bool = attrs.field(init=False, eq=False, hash=False)
+    numeric: bool = slotted.slot(init=False, eq=False, hash=False)
     """True when every face is a number (the die can be summed)."""
 
     def __attrs_post_init__(self) -> None:

@@ -7,10 +7,10 @@ import difflib
 import functools
 import sys
 
-import attrs
 from fractions import Fraction
 from typing import Any
 
+from rules_run import slotted
 from rules_run.chance import Dist
 from rules_run.cli.common import (
     add_battle_argument,
@@ -222,7 +222,7 @@ def _print_combat(ruleset, found: CombatOdds, until: str | None, samples: int,
     print(escaped(f"Combat of {a.name} ({a.id}) and {b.name} ({b.id}) under {ruleset.id}, "
                   f"fought to its end{f' (or {until})' if until else ''}: exact over "
                   f"{found.nodes} states, {found.leaves} branches"))
-    sampled = dict(_combat_rows(attrs.evolve(found, ends=found.sampled))) if (
+    sampled = dict(_combat_rows(slotted.evolve(found, ends=found.sampled))) if (
         found.sampled is not None) else {}
     for what, dist in _combat_rows(found):
         print(f"{what}:")
@@ -265,7 +265,7 @@ def _combat_json(ruleset, found: CombatOdds, until: str | None, samples: int) ->
     if found.sampled is not None:
         out["samples"] = {"n": samples, "rows": {
             what: {str(v): float(p) for v, p in sorted(d.items(), key=lambda vp: str(vp[0]))}
-            for what, d in _combat_rows(attrs.evolve(found, ends=found.sampled))}}
+            for what, d in _combat_rows(slotted.evolve(found, ends=found.sampled))}}
     return out
 
 

@@ -31,9 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
-from rules_run import cache
+from rules_run import cache, slotted
 from rules_run.data.yaml_loader import DataPath, YamlDocument, load_yaml, path_text
 from rules_run.diagnostics import DataError, Diagnostic, DiagnosticBag, Span, did_you_mean
 from rules_run.paths import SCHEMAS_DIR
@@ -73,7 +71,7 @@ _SIZES = {
 }
 
 
-@attrs.frozen
+@slotted.frozen
 class _Problem:
     """One diagnostic to be, before it is sorted and de-duplicated."""
 

@@ -18,8 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance.dice import DiceExpr
 from rules_run.data.schema import load_and_check
 from rules_run.data.yaml_loader import DataPath, YamlDocument, path_text
@@ -54,7 +53,7 @@ class TableKeyError(KeyError):
         return self.message
 
 
-@attrs.frozen
+@slotted.frozen
 class Table:
     """A loaded lookup table.
 
@@ -85,7 +84,7 @@ class Table:
     """The keys' names, in lookup order."""
     key_values: tuple[tuple[KeyValue, ...], ...]
     """For each key, the values it takes, in the order the cells list them."""
-    cells: Mapping[tuple[KeyValue, ...], Cell] = attrs.field(repr=False, hash=False)
+    cells: Mapping[tuple[KeyValue, ...], Cell] = slotted.slot(repr=False, hash=False)
     """Every cell, by its full key tuple (a 1-tuple for a one-key table)."""
     cite: str
     """Where the table comes from."""
@@ -95,7 +94,7 @@ class Table:
     """What the table gives."""
     dice_cells: frozenset[tuple[KeyValue, ...]] = frozenset()
     """The cells typed ``dice`` by a key's ``types`` (their text is dice: ``D3+1``)."""
-    _cell_spans: Mapping[tuple[KeyValue, ...], Span] = attrs.field(
+    _cell_spans: Mapping[tuple[KeyValue, ...], Span] = slotted.slot(
         factory=dict, repr=False, eq=False, alias="cell_spans"
     )
 

@@ -27,9 +27,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeAlias
 
-import attrs
-
-from rules_run import cache
+from rules_run import cache, slotted
 from rules_run.buffers import read_text
 from rules_run.diagnostics import DataError, DiagnosticBag, Span
 from rules_run.limits import current
@@ -43,7 +41,7 @@ Key: TypeAlias = str | int | float | bool | None
 DataPath: TypeAlias = tuple[Key, ...]
 """Where a value is inside a document, as the keys and indices leading to it."""
 
-@attrs.frozen
+@slotted.frozen
 class _Location:
     key: Span | None
     """The mapping key of the entry; None for list items and the document itself."""
@@ -51,7 +49,7 @@ class _Location:
     """The value."""
 
 
-@attrs.frozen
+@slotted.frozen
 class YamlDocument:
     """A loaded YAML file: its plain data, and where each value and key is.
 
@@ -69,11 +67,11 @@ class YamlDocument:
 
     path: str
     """The file as the caller named it; every span carries it."""
-    text: str = attrs.field(repr=False)
+    text: str = slotted.slot(repr=False)
     """The whole source text."""
-    value: Any = attrs.field(repr=False, hash=False)
+    value: Any = slotted.slot(repr=False, hash=False)
     """The data: plain dicts, lists, strings, ints, floats, bools and None."""
-    _locations: Mapping[DataPath, _Location] = attrs.field(
+    _locations: Mapping[DataPath, _Location] = slotted.slot(
         repr=False, eq=False, alias="locations"
     )
 

@@ -25,8 +25,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance import derive_seed
 from rules_run.engine.stats import Z95, open_executor, summarise
 
@@ -153,7 +152,7 @@ def borrowed_data(rs, other) -> tuple[Any, tuple[str, ...]]:
     items = {k: keep(v) for k, v in other.equipment.items() if k not in rs.equipment}
     if not units and not items:
         return rs, ()
-    return (attrs.evolve(rs, units={**rs.units, **units}, equipment={**rs.equipment, **items}),
+    return (slotted.evolve(rs, units={**rs.units, **units}, equipment={**rs.equipment, **items}),
             tuple(sorted(dropped)))
 
 
@@ -255,7 +254,7 @@ def run_states(spec: RunSpec, keys: Sequence[StateKey], runs: int, workers: int 
 # ---------------------------------------------------------------- statistics
 
 
-@attrs.frozen
+@slotted.frozen
 class Paired:
     """The mean per-run difference B - A over common seeds, with its 95% interval."""
 
@@ -319,7 +318,7 @@ def _columns(results: list[dict], sides: Sequence[str]) -> dict[str, list[float]
     return cols
 
 
-@attrs.frozen
+@slotted.frozen
 class BattleDiff:
     """Outcomes of one battle under A and under B, and their paired differences."""
 
@@ -379,7 +378,7 @@ def battle_diff(battle: str, seed: int, sides: Sequence[str], runs_a: list[dict]
 # ---------------------------------------------------------------- attribution
 
 
-@attrs.frozen
+@slotted.frozen
 class AttributionStep:
     """One step from one ruleset to the next: the operations applied, and what moved."""
 
@@ -402,7 +401,7 @@ class AttributionStep:
                 "deltas": {k: p.to_json() for k, p in self.deltas}}
 
 
-@attrs.frozen
+@slotted.frozen
 class Attribution:
     """How much each patch operation moves the battle's outcome."""
 

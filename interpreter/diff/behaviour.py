@@ -24,8 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance import DiceExpr, Dist, enumerate_exact
 from rules_run.diagnostics import InterpreterError, Span
 from rules_run.diff.grid import (
@@ -274,7 +273,7 @@ def _tv(a: Dist, b: Dist) -> Fraction:
     return sum((abs(a.probability(o) - b.probability(o)) for o in outcomes), Fraction(0)) / 2
 
 
-@attrs.frozen
+@slotted.frozen
 class CellDiff:
     """One grid cell where A and B differ."""
 
@@ -323,7 +322,7 @@ class CellDiff:
         }
 
 
-@attrs.frozen
+@slotted.frozen
 class DeclBehaviour:
     """One declaration compared over its grid."""
 
@@ -379,7 +378,7 @@ class DeclBehaviour:
         }
 
 
-@attrs.frozen
+@slotted.frozen
 class BehaviourDiff:
     """The behaviour part of a diff."""
 

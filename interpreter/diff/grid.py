@@ -23,8 +23,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance import derive_seed
 from rules_run.diagnostics import InterpreterError
 from rules_run.diff.structure import decl_of
@@ -51,7 +50,7 @@ _EVAL_ERRORS = (InterpreterError, TypeError, ValueError, KeyError, AttributeErro
 # ---------------------------------------------------------------- what a declaration reads
 
 
-@attrs.frozen
+@slotted.frozen
 class Read:
     """One thing a declaration reads from one of its parameters."""
 
@@ -143,7 +142,7 @@ class Reads:
                 mapping[key] = q
         for read in self.of(node.name):
             if read.param in mapping:
-                yield attrs.evolve(read, param=mapping[read.param])
+                yield slotted.evolve(read, param=mapping[read.param])
 
 
 def _effect_targets(effect: ast.Effect, decls: Mapping[str, ast.Decl]) -> tuple[str, ...]:
@@ -222,7 +221,7 @@ class Closure:
 # ---------------------------------------------------------------- the grid
 
 
-@attrs.frozen
+@slotted.frozen
 class Dim:
     """One dimension of a grid: a parameter, or one thing read from a parameter."""
 
@@ -339,9 +338,9 @@ class GridBuilder:
         def add(dim: Dim, focus: bool) -> None:
             old = dims.get(dim.label)
             if old is None:
-                dims[dim.label] = attrs.evolve(dim, focus=focus)
+                dims[dim.label] = slotted.evolve(dim, focus=focus)
             elif focus and not old.focus:
-                dims[dim.label] = attrs.evolve(old, focus=True)
+                dims[dim.label] = slotted.evolve(old, focus=True)
 
         bearers = []
         for p in decl.params:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-import attrs
+from rules_run import slotted
 
 __all__ = ["normalise", "same", "differing_fields", "SPANS", "SPANS_AND_CITES"]
 
@@ -38,10 +38,10 @@ def normalise(node: Any, drop: Collection[str] = SPANS) -> Any:
     """
     if isinstance(node, (tuple, list)):
         return tuple(normalise(item, drop) for item in node)
-    if attrs.has(type(node)):
+    if slotted.has(type(node)):
         return (type(node).__name__,) + tuple(
             (f.name, normalise(getattr(node, f.name), drop))
-            for f in attrs.fields(type(node))
+            for f in slotted.fields(type(node))
             if f.name not in drop
         )
     if isinstance(node, Mapping):
@@ -77,10 +77,10 @@ def differing_fields(a: Any, b: Any, drop: Collection[str] = SPANS_AND_CITES) ->
         >>> differing_fields(one, ast.OptionDecl(s, "o", None, default=2))
         ['default: 1 -> 2']
     """
-    if type(a) is not type(b) or not attrs.has(type(a)):
+    if type(a) is not type(b) or not slotted.has(type(a)):
         return [f"{_kind(a)} -> {_kind(b)}"]
     out: list[str] = []
-    for f in attrs.fields(type(a)):
+    for f in slotted.fields(type(a)):
         if f.name in drop or f.name == "name":
             continue
         va, vb = getattr(a, f.name), getattr(b, f.name)

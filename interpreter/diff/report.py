@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
-import attrs
-
+from rules_run import slotted
 from rules_run.diagnostics import Diagnostic, InterpreterError, Severity, UsageError
 from rules_run.diff.battles import (
     BASE,
@@ -49,7 +48,7 @@ def ruleset_info(rs: Ruleset) -> dict[str, Any]:
     return {"id": rs.id, "title": rs.title, "folder": shown(rs.folder), "chain": list(rs.chain)}
 
 
-@attrs.frozen
+@slotted.frozen
 class DiffReport:
     """Everything ``rules-diff`` reports."""
 
@@ -201,9 +200,9 @@ def _texts(value: Any) -> Iterator[str]:
     elif isinstance(value, (list, tuple)):
         for v in value:
             yield from _texts(v)
-    elif attrs.has(type(value)):
+    elif slotted.has(type(value)):
         for node in walk(value):
-            for f in attrs.fields(cast(Any, type(node))):
+            for f in slotted.fields(cast(Any, type(node))):
                 if isinstance(getattr(node, f.name), str):
                     yield getattr(node, f.name)
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import attrs
-
+from rules_run import slotted
 from rules_run.data.tables import load_table
 from rules_run.diagnostics import DiagnosticBag, PatchError
 from rules_run.diff.structure import PatchStep, patch_rulesets, patch_steps
@@ -26,13 +25,13 @@ from rules_run.paths import shown
 __all__ = ["ResolvedOp", "resolved_ops", "apply_ops", "applied", "Applied", "same_data"]
 
 
-@attrs.frozen
+@slotted.frozen
 class ResolvedOp:
     """One patch operation with the patch that holds it."""
 
     step: PatchStep
     op: ast.PatchOp
-    patch: Ruleset = attrs.field(repr=False)
+    patch: Ruleset = slotted.slot(repr=False)
 
 
 def resolved_ops(a: Ruleset, b: Ruleset) -> list[ResolvedOp]:
@@ -50,7 +49,7 @@ def same_data(a: Ruleset, b: Ruleset) -> bool:
             and dict(a.attack_modes) == dict(b.attack_modes))
 
 
-@attrs.frozen
+@slotted.frozen
 class Applied:
     """A's declarations with some operations applied, not yet checked."""
 

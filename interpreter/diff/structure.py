@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.editions.ruleset import Ruleset
 from rules_run.lang import ast
 from rules_run.diff.normal import SPANS_AND_CITES, differing_fields, normalise
@@ -34,7 +33,7 @@ MISSING = "(no cell)"
 """How a table cell that one side does not have is shown."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Side:
     """One side of a difference: who declares the thing, and how to cite it."""
 
@@ -48,10 +47,10 @@ class Side:
     """``declare``, ``add``, ``override``, ``define`` or ``remove``."""
 
     def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        return slotted.asdict(self)
 
 
-@attrs.frozen
+@slotted.frozen
 class CellChange:
     """One table cell that differs."""
 
@@ -68,7 +67,7 @@ class CellChange:
         return {"key": dict(self.key), "a": self.a, "b": self.b}
 
 
-@attrs.frozen
+@slotted.frozen
 class DeclChange:
     """A declaration (or rule) added, removed or changed."""
 
@@ -100,7 +99,7 @@ class DeclChange:
         }
 
 
-@attrs.frozen
+@slotted.frozen
 class PatchStep:
     """One operation of a patch, resolved."""
 
@@ -120,10 +119,10 @@ class PatchStep:
         return f"{self.op} {self.kind} {name}"
 
     def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        return slotted.asdict(self)
 
 
-@attrs.frozen
+@slotted.frozen
 class StructureDiff:
     """Everything A and B declare differently."""
 

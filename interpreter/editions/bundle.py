@@ -17,16 +17,14 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-import attrs
-
-from rules_run import cache
+from rules_run import cache, slotted
 from rules_run.diagnostics import UsageError
 from rules_run.editions.ruleset import Ruleset
 
 __all__ = ["Bundle", "pack", "unpack"]
 
 
-@attrs.frozen
+@slotted.frozen
 class Bundle:
     """Files by path inside the bundle, and what loading them must give."""
 

@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 from pathlib import Path
 
 from rules_run import cache
-from rules_run.buffers import generation
+from rules_run.buffers import content_hash, generation
 from rules_run.data.yaml_loader import YamlDocument
 from rules_run.diagnostics import InterpreterError, Severity, Span, did_you_mean
 from rules_run.editions.contents import (
@@ -84,7 +84,7 @@ def _load(folder: Path, stack: tuple[Path, ...]) -> Ruleset:
         # a base that changed invalidates everything built on it
         if base is None or _load(base.folder, stack + (folder,)) is base:
             return cached[1]
-    content = cache.content_hash(folder)
+    content = content_hash(folder)
     # spans hold paths as shown from the working directory: an entry is for one
     name = f"{folder}\0{os.getcwd()}"
     key = cache.digest(cache.code_fingerprint(), content, os.getcwd(),
@@ -142,7 +142,7 @@ class _Builder:
         self.folder = folder
         self.stack = stack
         self.content = content
-        """The digest of the folder's files (:func:`rules_run.cache.content_hash`)."""
+        """The digest of the folder's files (:func:`rules_run.buffers.content_hash`)."""
         self.reader = FolderReader(folder)
         self.bag = self.reader.bag
 

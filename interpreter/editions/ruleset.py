@@ -6,8 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.data.tables import Table
 from rules_run.diagnostics import Diagnostic
 from rules_run.lang import ast
@@ -16,7 +15,7 @@ from rules_run.lang.checker import Usage
 __all__ = ["Ruleset", "Origin"]
 
 
-@attrs.frozen
+@slotted.frozen
 class Origin:
     """Which ruleset last declared a thing, and how to cite it."""
 
@@ -28,7 +27,7 @@ class Origin:
     """``declare`` (a base ruleset), ``add``, ``override`` or ``define`` (a patch)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Ruleset:
     """An immutable, checked ruleset.
 
@@ -61,7 +60,7 @@ class Ruleset:
     """Bundled battle files."""
     default_battle: Path | None
     """The battle ``rules-run --edition <id>`` runs when no file is given."""
-    attack_modes: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict)
+    attack_modes: Mapping[str, Mapping[str, Any]] = slotted.slot(factory=dict)
     """How attack tools use the ruleset (``attacks:`` in index.yaml): each mode, by the
     ruleset's own name, -> its ``sequence``, the ``count`` action giving the number of
     attacks, the parameters taking the ``attacker``, the ``target`` (tuples of names) and
@@ -73,12 +72,12 @@ class Ruleset:
     library: frozenset[str] = frozenset()
     """Declarations kept for tools, worked examples or patches (``library:`` in index.yaml,
     with its base's): never reported as unused."""
-    report: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
+    report: Mapping[str, Mapping[str, str]] = slotted.slot(factory=dict)
     """The battle report's words (``report:`` in index.yaml, over its base's): section
     (``names``, ``rolls``, ``decisions``, ``messages``) -> key -> phrase."""
-    base: Ruleset | None = attrs.field(default=None, repr=False)
+    base: Ruleset | None = slotted.slot(default=None, repr=False)
     """The ruleset this one extends, if any."""
-    usage: Usage | None = attrs.field(default=None, repr=False)
+    usage: Usage | None = slotted.slot(default=None, repr=False)
     """What uses what, as checking found it (a patch's report of what it leaves unused
     needs its base's)."""
     warnings: tuple[Diagnostic, ...] = ()

@@ -12,8 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, cast
 
-import attrs
-
+from rules_run import slotted
 from rules_run.buffers import read_text
 from rules_run.diagnostics import Span
 from rules_run.editions.ruleset import Ruleset
@@ -61,11 +60,11 @@ def word_at(line: str, column: int) -> tuple[str, bool] | None:
     return None
 
 
-@attrs.frozen
+@slotted.frozen
 class _Texts:
     """Source lines by path, read once per index."""
 
-    lines: dict[str, list[str]] = attrs.Factory(dict)
+    lines: dict[str, list[str]] = slotted.slot(factory=dict)
 
     def of(self, path: str) -> list[str]:
         if path not in self.lines:
@@ -183,7 +182,7 @@ class Index:
             span = getattr(node, "span", None)
             if not isinstance(span, Span):
                 continue
-            for f in attrs.fields(cast(Any, type(node))):
+            for f in slotted.fields(cast(Any, type(node))):
                 value = getattr(node, f.name)
                 if f.name == "name" and isinstance(node, _DEFINING):
                     continue

@@ -20,9 +20,7 @@ import os
 import re
 from pathlib import Path
 
-import attrs
-
-from rules_run import buffers
+from rules_run import buffers, slotted
 from rules_run.buffers import read_text
 from rules_run.data.yaml_loader import load_yaml
 from rules_run.diagnostics import Diagnostic, DiagnosticBag, InterpreterError, Span
@@ -47,7 +45,7 @@ _LINES = re.compile(r"L(\d+)(?:-L(\d+))?")
 _CITED_LINES_SHOWN = 8
 
 
-@attrs.frozen
+@slotted.frozen
 class Completion:
     """One completion candidate."""
 
@@ -58,7 +56,7 @@ class Completion:
     detail: str = ""
 
 
-@attrs.frozen
+@slotted.frozen
 class Symbol:
     """One entry of a rule file's outline."""
 

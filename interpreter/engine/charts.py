@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-import attrs
-
+from rules_run import slotted
 from rules_run.diagnostics import UsageError
 
 __all__ = ["Panel", "svg_text", "write_chart", "damage_panel", "stats_panels", "COLOURS"]
@@ -24,7 +23,7 @@ WIDTH = 760
 PANEL_HEIGHT = 250
 
 
-@attrs.frozen
+@slotted.frozen
 class Panel:
     """One panel: bars for each category, one per series, each with its value written."""
 

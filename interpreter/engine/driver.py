@@ -11,8 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance import RandomChance, ScriptedChance
 from rules_run.diagnostics import BattleError, DiagnosticBag
 from rules_run.engine.setup import Battle
@@ -27,7 +26,7 @@ LOG_VERSION = 2
 """Version of the event log format (docs/event-log.md); 2 added where units stand."""
 
 
-@attrs.frozen
+@slotted.frozen
 class UnitSummary:
     """How a unit ended the battle."""
 
@@ -40,7 +39,7 @@ class UnitSummary:
     """``fighting``, ``destroyed`` or ``left the table``."""
 
 
-@attrs.frozen
+@slotted.frozen
 class BattleResult:
     """The outcome of one battle."""
 
@@ -61,7 +60,7 @@ class BattleResult:
             "reason": self.reason,
             "victory_points": dict(self.victory_points),
             "rounds": self.rounds,
-            "units": [attrs.asdict(u) for u in self.units],
+            "units": [slotted.asdict(u) for u in self.units],
         }
 
 
@@ -120,7 +119,7 @@ def run_battle(runtime: Any, battle: Battle, *, seed: int | None = None,
 def battle_state(runtime: Any, battle: Battle,
                  state_class: type[BattleState] = BattleState) -> BattleState:
     """A new state (of ``state_class``) for the battle, with its own copies of the units."""
-    battle = attrs.evolve(battle, units=[u.fresh() for u in battle.units])
+    battle = slotted.evolve(battle, units=[u.fresh() for u in battle.units])
     doc = battle.doc.value
     orders = [dict(o) for o in doc.get("orders") or []]
     return state_class(runtime, battle, orders, dict(doc.get("policies") or {}))

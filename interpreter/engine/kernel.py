@@ -43,8 +43,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance import Dist, RandomChance, enumerate_exact
 from rules_run.diagnostics import ChanceError, Diagnostic, UsageError, did_you_mean
 from rules_run.engine.builtins.fight import chance_key
@@ -60,7 +59,7 @@ from rules_run.runtime.env import RollResult
 __all__ = ["CombatEnd", "UnitEnd", "CombatOdds", "combat_odds", "sample_combat"]
 
 
-@attrs.frozen(order=True)
+@slotted.frozen(order=True)
 class UnitEnd:
     """How one unit of the combat ends it."""
 
@@ -73,7 +72,7 @@ class UnitEnd:
     models: int
 
 
-@attrs.frozen(order=True)
+@slotted.frozen(order=True)
 class CombatEnd:
     """How a combat ended: why, and each unit's end (in the order they were named)."""
 
@@ -84,7 +83,7 @@ class CombatEnd:
     units: tuple[UnitEnd, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class CombatOdds:
     """The exact distribution of a combat's end, and what working it out took."""
 
@@ -352,7 +351,7 @@ class _Known:
         return known
 
 
-@attrs.frozen
+@slotted.frozen
 class _Reads:
     """What a roll reads of its units (as a sequence's ``reads`` and ``statuses``)."""
 
@@ -400,7 +399,7 @@ class _ReadFirst(dict):
         super().__setitem__(key, value)
 
 
-@attrs.define
+@slotted.define
 class _Node:
     """A player turn, or a phase of one, about to begin: the battle then, which
     ``play_turn`` call of its round it is, for which side, which of the turn's phases (-1:

@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance import Dist, RandomChance, derive_seed, enumerate_exact
 from rules_run.diagnostics import Diagnostic, UsageError, did_you_mean
 from rules_run.editions.loader import SETTING_TYPES
@@ -27,12 +26,12 @@ __all__ = ["AttackPlan", "AttackOdds", "TallyCounts", "attack_mode", "battle_uni
            "attack_odds", "sample_attacks", "Odds", "compute_odds"]
 
 
-@attrs.frozen
+@slotted.frozen
 class AttackPlan:
     """What to enumerate: a sequence, its arguments, and how many such attacks."""
 
     sequence: str
-    args: dict[str, Any] = attrs.field(hash=False)
+    args: dict[str, Any] = slotted.slot(hash=False)
     attacks: int | Dist[int]
     """How many: a number, or its distribution when counting them rolls dice (a random
     Attacks characteristic, ``D3``)."""
@@ -40,7 +39,7 @@ class AttackPlan:
     """The mode's name, and the weapon when there is one."""
 
 
-@attrs.frozen
+@slotted.frozen
 class AttackOdds:
     """The exact outcome of a number of identical attacks."""
 
@@ -273,7 +272,7 @@ def battle_unit(battle: Any, unit_id: str, flag: str) -> Any:
     return unit
 
 
-@attrs.frozen
+@slotted.frozen
 class Odds:
     """What one attacker's attacks do to the target: each step, the damage, the models."""
 

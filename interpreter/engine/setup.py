@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.data.schema import validate
 from rules_run.data.yaml_loader import YamlDocument, load_yaml
 from rules_run.diagnostics import (
@@ -33,7 +32,7 @@ from rules_run.runtime.specialise import for_battle
 __all__ = ["Battle", "load_battle", "read_battle", "battle_edition", "specialised"]
 
 
-@attrs.define
+@slotted.define
 class Battle:
     """A validated battle file, with its units built for a ruleset."""
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.diagnostics import Span
 from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.builtins.registry import fail, files_ranks, name_of
@@ -94,7 +93,7 @@ def _frozen(value: Any) -> Any:
     return value
 
 
-@attrs.frozen
+@slotted.frozen
 class Snapshot:
     """What changes in a battle, copied out of a :class:`BattleState` (its
     :meth:`~BattleState.snapshot`) to be put back later (:meth:`~BattleState.restore`).
@@ -104,8 +103,8 @@ class Snapshot:
     orders with their ``used`` marks, two levels).
     """
 
-    fields: dict[str, Any] = attrs.field(eq=False)
-    bearers: tuple[tuple[Any, dict[str, Any]], ...] = attrs.field(eq=False)
+    fields: dict[str, Any] = slotted.slot(eq=False)
+    bearers: tuple[tuple[Any, dict[str, Any]], ...] = slotted.slot(eq=False)
 
 
 class BattleState:

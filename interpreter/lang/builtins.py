@@ -7,7 +7,7 @@ implementations under the same names.
 
 from __future__ import annotations
 
-import attrs
+from rules_run import slotted
 
 __all__ = [
     "Builtin", "BUILTIN_FUNCTIONS", "BUILTIN_NAMES", "NAME_TYPES", "UNIT_PROPERTIES",
@@ -23,7 +23,7 @@ SHARES = ("all", "more than half", "half or more", "at least one")
 every one ("entirely", "solely"), more than half, half or more, at least one."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Builtin:
     """A builtin function's signature."""
 

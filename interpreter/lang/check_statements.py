@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import attrs
+from rules_run import slotted
 
 from rules_run.diagnostics import did_you_mean
 from rules_run.lang import ast
@@ -155,7 +155,7 @@ def _fixed(e: object, moving: set[str]) -> bool:
     if not isinstance(e, _FIXED_EXPRS) or (isinstance(e, ast.Name) and e.name in moving):
         return False
     return all(_fixed(getattr(e, f.name), moving)
-               for f in attrs.fields(type(e)) if f.name != "span")
+               for f in slotted.fields(type(e)) if f.name != "span")
 
 
 def _changed_names(body: tuple[ast.Stmt, ...]) -> set[str]:

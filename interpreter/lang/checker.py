@@ -23,8 +23,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.diagnostics import DiagnosticBag, Severity, Span
 from rules_run.lang import ast
 from rules_run.lang.check_context import Context
@@ -41,7 +40,7 @@ WARNED_KINDS = ("roll", "test", "sequence", "action", "phase", "status", "counte
 """Declarations that do nothing unless something uses them: unused ones are warned of."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Usage:
     """Which declarations each part of a ruleset uses, and where running starts.
 
@@ -158,20 +157,20 @@ def _key_text(key: str, decls: Mapping[str, ast.Decl]) -> str:
     return f"{decl.kind} {key!r}" if decl is not None else repr(key)
 
 
-@attrs.define
+@slotted.define
 class Checked:
     """What checking one declaration found, and what that depended on."""
 
     decl: object
     token: tuple
     """The ruleset's names, kinds, marks, global types and sources when it was checked."""
-    reads: dict[tuple[str, object], object] = attrs.Factory(dict)
+    reads: dict[tuple[str, object], object] = slotted.slot(factory=dict)
     """(space, name) -> the declaration read under that name (None: there was none)."""
-    wholes: set[str] = attrs.Factory(set)
+    wholes: set[str] = slotted.slot(factory=set)
     """The spaces (``decls``, ``rules``) gone through whole (then it is not kept)."""
-    diagnostics: list = attrs.Factory(list)
-    uses: list[tuple[str, str]] = attrs.Factory(list)
-    cited: list[object] = attrs.Factory(list)
+    diagnostics: list = slotted.slot(factory=list)
+    uses: list[tuple[str, str]] = slotted.slot(factory=list)
+    cited: list[object] = slotted.slot(factory=list)
     texts: frozenset[str] | None = None
     """Every text in the declaration (:func:`decl_texts`), once asked for."""
 
@@ -361,8 +360,8 @@ def decl_texts(value: object) -> frozenset[str]:
             t = type(v)
             names = _FIELDS.get(t)
             if names is None:
-                names = _FIELDS[t] = (tuple(f.name for f in attrs.fields(t))
-                                      if attrs.has(t) else ())
+                names = _FIELDS[t] = (tuple(f.name for f in slotted.fields(t))
+                                      if slotted.has(t) else ())
             todo.extend(getattr(v, n) for n in names)
     return frozenset(out)
 

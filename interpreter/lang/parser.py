@@ -17,12 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import attrs
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, VisitError
 from lark.indenter import DedentError, Indenter
 
-from rules_run import cache
+from rules_run import cache, slotted
 from rules_run.buffers import read_text
 from rules_run.diagnostics import Diagnostic, DiagnosticBag, LanguageError, Span
 from rules_run.lang import ast
@@ -338,13 +337,13 @@ def _moved(node: Any, lines: int) -> Any:
     """``node`` (AST nodes, diagnostics, in lists and tuples) with every span ``lines``
     further down."""
     if isinstance(node, Span):
-        return attrs.evolve(node, line=node.line + lines,
+        return slotted.evolve(node, line=node.line + lines,
                             end_line=None if node.end_line is None else node.end_line + lines)
     if isinstance(node, (list, tuple)):
         return type(node)(_moved(n, lines) for n in node)
-    if attrs.has(type(node)):
-        return attrs.evolve(node, **{f.name: _moved(getattr(node, f.name), lines)
-                                     for f in attrs.fields(type(node)) if f.init})
+    if slotted.has(type(node)):
+        return slotted.evolve(node, **{f.name: _moved(getattr(node, f.name), lines)
+                                     for f in slotted.fields(type(node)) if f.init})
     return node
 
 

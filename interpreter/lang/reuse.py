@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.diagnostics import DiagnosticBag, did_you_mean
 from rules_run.lang import ast
 
@@ -97,10 +96,10 @@ def _reused_sequence(decl: ast.SequenceDecl, base: ast.SequenceDecl,
         bag.add(f"{what} reuses {call.name!r}, which has no step {step.name!r} to change",
                 step.span, code="unknown-step",
                 hint=did_you_mean(step.name, steps) or "its steps: " + ", ".join(steps))
-    taken = changes.applied_to(attrs.evolve(
+    taken = changes.applied_to(slotted.evolve(
         base, steps=_substitute(base.steps, values), damage=_substitute(base.damage, values),
         per_point=_substitute(base.per_point, values)))
-    return attrs.evolve(decl, params=params, steps=taken.steps, damage=taken.damage,
+    return slotted.evolve(decl, params=params, steps=taken.steps, damage=taken.damage,
                         per_point=taken.per_point, tallies=base.tallies)
 
 
@@ -111,8 +110,8 @@ def _reused_roll(decl: ast.RollDecl, base: ast.RollDecl, params: tuple[ast.Param
     call = decl.reuses
     assert call is not None
     taken = {f.name: _substitute(getattr(base, f.name), values)
-             for f in attrs.fields(ast.RollDecl) if f.name not in _OWN}
-    resolved = attrs.evolve(decl, params=params, **taken)
+             for f in slotted.fields(ast.RollDecl) if f.name not in _OWN}
+    resolved = slotted.evolve(decl, params=params, **taken)
     if decl.changes is not None:
         told = {d.span for d in bag.found}   # a patch's removal is reported where it is
         for n in decl.changes.missing(resolved):
@@ -121,7 +120,7 @@ def _reused_roll(decl: ast.RollDecl, base: ast.RollDecl, params: tuple[ast.Param
             bag.add(f"{what} reuses {call.name!r}, which has no clause '{n.text()}' to remove",
                     n.span, code="patch-clause-missing", hint="its natural clauses: " + (
                         "; ".join(m.text() for m in resolved.naturals) or "none"))
-        resolved = attrs.evolve(decl.changes.applied_to(attrs.evolve(resolved, reuses=None)),
+        resolved = slotted.evolve(decl.changes.applied_to(slotted.evolve(resolved, reuses=None)),
                                 span=decl.span, cite=decl.cite, reuses=decl.reuses)
     return resolved
 
@@ -163,15 +162,15 @@ def _substitute(node: Any, values: Mapping[str, ast.Expr]) -> Any:
         return values.get(node.name, node)
     if isinstance(node, ast.Comprehension) and node.var in values:
         inner = {k: v for k, v in values.items() if k != node.var}
-        return attrs.evolve(node, item=_substitute(node.item, inner),
+        return slotted.evolve(node, item=_substitute(node.item, inner),
                             iterable=_substitute(node.iterable, values),
                             where=_substitute(node.where, inner),
                             order=_substitute(node.order, inner))
-    if not attrs.has(type(node)):
+    if not slotted.has(type(node)):
         return node
     changes = {f.name: _substitute(getattr(node, f.name), values)
-               for f in attrs.fields(type(node)) if f.name != "span"}
-    return attrs.evolve(node, **changes)
+               for f in slotted.fields(type(node)) if f.name != "span"}
+    return slotted.evolve(node, **changes)
 
 
 def reusing(decls: Mapping[str, ast.Decl], name: str) -> tuple[str, ...]:

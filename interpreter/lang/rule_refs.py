@@ -20,8 +20,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.diagnostics import did_you_mean
 from rules_run.lang import ast
 
@@ -39,7 +38,7 @@ class RuleRefError(ValueError):
     """The text is not a rule reference; the message says why."""
 
 
-@attrs.frozen
+@slotted.frozen
 class RuleArg:
     """One argument of a rule reference."""
 
@@ -53,7 +52,7 @@ class RuleArg:
     """The argument as written."""
 
 
-@attrs.frozen
+@slotted.frozen
 class RuleRef:
     """A parsed reference: the rule's name and its arguments."""
 
@@ -79,7 +78,7 @@ def _arg(text: str) -> RuleArg:
     m = _LABELLED.match(s)
     if m:
         inner = _arg(m.group(2))
-        return attrs.evolve(inner, label=m.group(1).strip(), text=s)
+        return slotted.evolve(inner, label=m.group(1).strip(), text=s)
     if _NAME.match(s):
         return RuleArg("words", s, None, s)
     raise RuleRefError(

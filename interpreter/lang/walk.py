@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-import attrs
-
+from rules_run import slotted
 from rules_run.lang import ast
 
 __all__ = ["walk", "rule_names_used"]
@@ -24,19 +23,19 @@ call, would make it seem to call a sequence)."""
 
 def _fields(cls: type) -> tuple[str, ...] | None:
     """The fields of an AST node class that may hold nodes (all but ``span``), or None for
-    a class that is not a node (asked once per class: ``attrs.fields`` is slow)."""
+    a class that is not a node (asked once per class)."""
     try:
         return _FIELDS[cls]
     except KeyError:
         skip = _SOURCES.get(cls, frozenset()) | {"span"}
-        names = (tuple(f.name for f in attrs.fields(cls) if f.name not in skip)
-                 if attrs.has(cls) else None)
+        names = (tuple(f.name for f in slotted.fields(cls) if f.name not in skip)
+                 if slotted.has(cls) else None)
         _FIELDS[cls] = names
         return names
 
 
 def walk(node: object) -> Iterator[object]:
-    """Yield ``node`` and every AST node inside it (attrs instances, through tuples), in
+    """Yield ``node`` and every AST node inside it (record instances, through tuples), in
     the order the text has them (pre-order)."""
     stack = [node]
     fields = _fields

@@ -18,8 +18,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.diagnostics import DataError, DiagnosticBag, Span, UsageError
 from rules_run.engine.driver import LOG_VERSION
 from rules_run.engine.narrate import Words, narrate
@@ -37,7 +36,7 @@ STEP_KINDS = frozenset({"battle", "move", "engage", "casualties", "destroyed", "
 _PLACE_KEYS = ("x", "y", "facing", "files", "ranks", "base_width", "base_depth")
 
 
-@attrs.frozen
+@slotted.frozen
 class UnitInfo:
     """A unit of the battle as it began."""
 
@@ -48,7 +47,7 @@ class UnitInfo:
     wounds: int
 
 
-@attrs.frozen
+@slotted.frozen
 class Placed:
     """A unit on the table at one step: where it stands, its footprint, what it has left."""
 
@@ -65,7 +64,7 @@ class Placed:
     statuses: tuple[str, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class Mark:
     """Something a step draws over the table: an arrow (``move``, ``move_away``,
     ``engage``), a line (``shot``: attacks between units not in contact) or a ``shape``."""
@@ -77,7 +76,7 @@ class Mark:
     """The event's ``shape`` (docs/event-log.md)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Step:
     """One step of the replay."""
 
@@ -94,7 +93,7 @@ class Step:
     marks: tuple[Mark, ...]
 
 
-@attrs.frozen
+@slotted.frozen
 class Replay:
     """A whole battle as steps."""
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-import attrs
-
+from rules_run import slotted
 from rules_run.lang import ast
 from rules_run.runtime.env import Closure
 
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["CompiledDecision", "compile_decisions"]
 
 
-@attrs.frozen
+@slotted.frozen
 class CompiledDecision:
     """A decision ready to resolve: what a battle's ``decide`` runs."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import attrs
+from rules_run import slotted
 
 from rules_run.chance import (
     D6,
@@ -39,7 +39,7 @@ def dice_table(table: Table) -> Table:
         text = cells[keys]
         if isinstance(text, str):
             cells[keys] = dice_of(parse_dice(text, table.cell_span(keys)))
-    return attrs.evolve(table, cells=cells)
+    return slotted.evolve(table, cells=cells)
 
 
 def dice_of(lit: ast.DiceLit | ast.CountedDice,

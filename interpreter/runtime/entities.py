@@ -15,8 +15,7 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self
 
-import attrs
-
+from rules_run import slotted
 from rules_run.lang import ast
 from rules_run.space import MM_PER_INCH, Pose
 
@@ -32,7 +31,7 @@ DEFAULT_BASE_MM = (20.0, 20.0)
 """A model's base when neither the unit data nor the battle file gives one."""
 
 
-@attrs.frozen
+@slotted.frozen
 class RuleInstance:
     """One rule as carried by a bearer: ``Ward Save (5+)`` is Ward Save with value 5."""
 
@@ -56,7 +55,7 @@ class StatusWith(str):
         return made
 
 
-@attrs.frozen
+@slotted.frozen
 class TurnKey:
     """When a status lasting ``until end of its next turn`` (or ``of next turn``) wears off:
     at the end of a player turn numbered above ``after``, of ``side`` (None: any side)."""

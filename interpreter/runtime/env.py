@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ParamSpec
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance.die import FaceValue
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
 from rules_run.runtime.entities import Group, Part, Unit, Weapon, event_id
@@ -32,7 +31,7 @@ Closure = Callable[["Env", dict], Any]
 P = ParamSpec("P")
 
 
-@attrs.define
+@slotted.define
 class Env:
     """What one evaluation runs with."""
 
@@ -48,7 +47,7 @@ class Env:
     """The battle state, when there is a battle."""
     steps: int = 0
     """Statements run so far (a runaway loop stops at the runtime's cap)."""
-    running: list[tuple[str, Mapping[str, Any]]] = attrs.Factory(list)
+    running: list[tuple[str, Mapping[str, Any]]] = slotted.slot(factory=list)
     """The rolls, tests and sequences running, innermost last, with their arguments (what
     a characteristic effect ``during`` one of them sees)."""
 
@@ -67,7 +66,7 @@ class Env:
         self.events.append(event)
 
 
-@attrs.frozen
+@slotted.frozen
 class RollResult:
     """The outcome of one roll or test."""
 
@@ -88,7 +87,7 @@ class RollResult:
         return bool(self.passed) if self.passed is not None else bool(self.value)
 
 
-@attrs.frozen
+@slotted.frozen
 class StepResult:
     """What a sequence's chain reads of a step's result: whether it passed, and its marks."""
 
@@ -100,7 +99,7 @@ class StepResult:
         return cls(result.passed, result.marks)
 
 
-@attrs.frozen
+@slotted.frozen
 class SequenceOutcome:
     """What one run of a sequence did: how many chains got past each step, the damage, and
     its tallies."""

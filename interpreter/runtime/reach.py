@@ -58,7 +58,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-import attrs
 
 from rules_run import slotted
 from rules_run.lang import ast
@@ -738,8 +737,6 @@ def _walk(nodes: Iterable[Any]) -> Iterator[Any]:
         cls = type(node)
         if "__slotted__" in cls.__dict__:
             names = [f.name for f in slotted.fields(cls)]
-        elif attrs.has(cls):
-            names = [f.name for f in attrs.fields(cls)]
         else:
             continue   # a plain value
         yield node
@@ -804,9 +801,7 @@ def fold(runtime: Runtime, facts: Facts, found: Reach | None = None) -> dict[str
 
 def _evolve(node: Any, **changes: Any) -> Any:
     """``node`` with some fields changed."""
-    import attrs
-
-    return attrs.evolve(node, **changes)
+    return slotted.evolve(node, **changes)
 
 
 def _literal(e: ast.Expr, value: Any) -> ast.Expr | None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
+from rules_run import slotted
 
 __all__ = ["Record", "field_of", "fields", "as_data"]
 
 
-@attrs.frozen
+@slotted.frozen
 class Record:
     """A value of a declared record.
 

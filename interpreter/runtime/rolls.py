@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
+from rules_run import slotted
 from rules_run.chance import D6, Adding, Constant, DiceExpr, Die, Dist, Pool, enumerate_exact
 from rules_run.lang import ast
 from rules_run.lang.walk import walk
@@ -196,7 +195,7 @@ class CompiledRoll:
         only the battle report shows, are left out, so 2D6 against a need is at most 11
         outcomes, not 21."""
         def once(chance: Any) -> RollResult:
-            r = self.run(attrs.evolve(env, chance=chance), vars)
+            r = self.run(slotted.evolve(env, chance=chance), vars)
             return RollResult(r.name, r.value, r.natural, r.passed, r.marks, (), r.need)
         return enumerate_exact(once)
 
@@ -377,7 +376,7 @@ class CompiledRoll:
                        "too-many-dice")
         dice = self.counted.get(n)
         if dice is None:
-            lit = attrs.evolve(counted, pool=attrs.evolve(counted.pool, count=n), number=None)
+            lit = slotted.evolve(counted, pool=slotted.evolve(counted.pool, count=n), number=None)
             dice = self.counted[n] = dice_of(lit, self.runtime.dice_decls)
         return dice
 

@@ -47,9 +47,7 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
-from rules_run import cache
+from rules_run import cache, slotted
 from rules_run.lang import ast
 from rules_run.runtime.entities import Bearer, Unit
 
@@ -65,7 +63,7 @@ SWITCH = "RULES_RUN_SPECIALISE"
 """The environment variable that turns specialisation off (``0``)."""
 
 
-@attrs.frozen
+@slotted.frozen
 class Facts:
     """What one battle fixes, that its code is compiled against (see the module's rule)."""
 
@@ -189,7 +187,7 @@ def folded(runtime: Runtime, facts: Facts) -> tuple[Ruleset, Reach]:
     changed = fold(runtime, facts, found)
     if not changed:
         return runtime.ruleset, found
-    return attrs.evolve(runtime.ruleset, decls={**runtime.ruleset.decls, **changed}), found
+    return slotted.evolve(runtime.ruleset, decls={**runtime.ruleset.decls, **changed}), found
 
 
 def for_battle(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Runtime:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-import attrs
+from rules_run import slotted
 
 __all__ = ["Footprint", "Pose", "axes", "corners", "grid_points", "arc_of", "advance",
            "heading_to", "edge_reach", "on_table", "points_near", "MM_PER_INCH"]
@@ -20,7 +20,7 @@ __all__ = ["Footprint", "Pose", "axes", "corners", "grid_points", "arc_of", "adv
 MM_PER_INCH = 25.4
 
 
-@attrs.frozen
+@slotted.frozen
 class Footprint:
     """A rectangle's size in inches: ``width`` across the front, ``depth`` front to back."""
 
@@ -28,7 +28,7 @@ class Footprint:
     depth: float
 
 
-@attrs.frozen
+@slotted.frozen
 class Pose:
     """Where a unit's centre is and which way it faces."""
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import math
 
-import attrs
-
+from rules_run import slotted
 from rules_run.space.convex import TOLERANCE, Convex
 from rules_run.space.geometry import Footprint, Pose, corners
 
@@ -50,7 +49,7 @@ def _least(f, lo: float = 0.0, hi: float = 1.0) -> tuple[float, float]:
     return best[0], best[1]
 
 
-@attrs.frozen
+@slotted.frozen
 class Sweep:
     """A disc swept from ``(x1, y1)`` with radius ``r1`` to ``(x2, y2)`` with radius ``r2``.
 

@@ -151,9 +151,9 @@ def test_the_grammar_cache_key_is_the_same_in_every_process(fresh_cache):
     assert entry.stat().st_mtime_ns == stamp
 
 
-def test_slotted_attrs_instances_are_written_as_calls_of_their_class(fresh_cache):
-    # a span and a syntax tree's node are rebuilt by their attrs-written __init__ (cheaper
-    # to read than attrs' __setstate__); equal values, shared objects still shared
+def test_record_instances_are_written_as_calls_of_their_class(fresh_cache):
+    # a span and a syntax tree's node are rebuilt by their __init__ (cheaper to read than
+    # a __setstate__); equal values, shared objects still shared
     import pickle
     import pickletools
 
@@ -191,3 +191,30 @@ def test_an_instance_init_does_more_with_is_pickled_as_usual(fresh_cache):
     turn = Turn(seq=2, round=1, side="a", phase=None)
     cache.write("things", "t", "k", [turn])
     assert cache.read("things", "t", "k") == [turn]
+
+
+def test_an_entry_is_read_with_the_collector_paused(fresh_cache):
+    # a warm start unpickles tens of thousands of objects: the cyclic collector, which
+    # would walk them again and again, waits until the entry is read (and runs again then,
+    # past them)
+    import gc
+
+    seen = []
+
+    def load(name: str) -> str:
+        seen.append(gc.isenabled())
+        return name
+
+    cache.write("things", "a", "k", ["x", "y"],
+                persistent_id=lambda obj: obj if obj == "y" else None)
+    assert gc.isenabled()
+    assert cache.read("things", "a", "k", persistent_load=load) == ["x", "y"]
+    assert seen == [False] and gc.isenabled()
+    assert gc.get_freeze_count() > 0   # what was alive then is not walked again
+    gc.disable()
+    try:   # a collector the caller turned off stays off
+        cache.read("things", "a", "k", persistent_load=load)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+

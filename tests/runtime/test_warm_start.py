@@ -1,7 +1,8 @@
 """A warm start (issue #18): what a command builds on every start is read from the disk
 cache instead (a YAML file once read, the exact volleys a statistics run worked out), and a
-warm ``rules-run --runs`` imports neither Lark nor jsonschema nor PyYAML, and compiles
-nothing; results stay the same."""
+warm ``rules-run --runs`` imports neither Lark nor jsonschema nor PyYAML nor attrs (every
+record class is a :mod:`rules_run.slotted` one), and compiles nothing; results stay the
+same."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def test_a_warm_statistics_run_gives_the_same_results(fresh_cache):
     assert warm.stdout == cold.stdout
 
 
-def test_a_warm_start_imports_neither_lark_nor_jsonschema_nor_yaml_and_compiles_nothing(
+def test_a_warm_start_imports_no_lark_jsonschema_yaml_or_attrs_and_compiles_nothing(
         fresh_cache):
     # compiles nothing: neither the rules' generated functions nor the record classes'
     # methods (rules_run.slotted)
@@ -77,12 +78,13 @@ def test_a_warm_start_imports_neither_lark_nor_jsonschema_nor_yaml_and_compiles_
             "sys.argv = ['rules-run', '--edition', 'wfb8', '--runs', '1']\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    main()\n"
-            "print(sorted(m for m in ('lark', 'jsonschema', 'yaml') if m in sys.modules),\n"
+            "print(sorted(m for m in ('lark', 'jsonschema', 'yaml', 'attrs')\n"
+            "             if m in sys.modules),\n"
             "      len(slotted._compiled) > 0,\n"
             "      [r[2].codegen.compiled > 0 for r in compiled._RUNTIMES.values()])\n")
     cold = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True)
-    assert cold.stdout.strip() == "['jsonschema', 'lark', 'yaml'] True [True]"
+    assert cold.stdout.strip() == "['attrs', 'jsonschema', 'lark', 'yaml'] True [True]"
     warm = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True)
     assert warm.stdout.strip() == "[] False [False]"
@@ -92,15 +94,17 @@ def test_the_code_fingerprint_reads_the_files_only_when_they_changed(fresh_cache
                                                                    monkeypatch):
     module = tmp_path / "a.py"
     module.write_text("x = 1\n")
-    monkeypatch.setattr(cache, "_code_files", lambda: [("a.py", module)])
+    monkeypatch.setattr(cache, "_code_files", lambda: [("a.py", str(module))])
     fingerprint = cache.code_fingerprint.__wrapped__
     first = fingerprint()
     assert len(list((fresh_cache / "fingerprint").iterdir())) == 1
     reads = []
-    monkeypatch.setattr(type(module), "read_bytes",
-                        lambda self: reads.append(self) or open(self, "rb").read())
+    opened = open
+    monkeypatch.setattr(cache, "open", lambda path, mode="r": (
+        reads.append(path) if path == str(module) else None) or opened(path, mode),
+        raising=False)
     assert fingerprint() == first and reads == []   # same size and time: not read again
     os.utime(module, ns=(1, 1))                       # the same text at another time
-    assert fingerprint() == first and reads == [module]
+    assert fingerprint() == first and reads == [str(module)]
     module.write_text("x = 2\n")                      # another text, of the same size
     assert fingerprint() != first

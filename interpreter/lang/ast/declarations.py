@@ -6,8 +6,6 @@ import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import attrs
-
 from rules_run import slotted
 
 from rules_run.diagnostics import Span
@@ -266,7 +264,7 @@ class ClausePatch(Decl):
         its base's clauses are taken again (after a patch's)."""
         if base.reuses is not None:
             own = base.changes
-            base = attrs.evolve(base, changes=self if own is None else attrs.evolve(
+            base = slotted.evolve(base, changes=self if own is None else slotted.evolve(
                 own, changes=own.changes + self.changes, removed=own.removed + self.removed))
         gone = {(n.values, n.effect, n.mark) for n in self.removed}
         naturals = tuple(n for n in base.naturals if (n.values, n.effect, n.mark) not in gone)
@@ -274,7 +272,7 @@ class ClausePatch(Decl):
         for key, value in self.changes:
             fields[key] = fields.get(key, getattr(base, key)) + value if key in (
                 "naturals", "marks") else value
-        return attrs.evolve(base, span=self.span, cite=self.cite, **fields)
+        return slotted.evolve(base, span=self.span, cite=self.cite, **fields)
 
 
 @slotted.frozen
@@ -355,11 +353,11 @@ class SequencePatch(Decl):
         given = {s.name: s for s in self.steps}
         changes = base.changes
         if base.reuses is not None and changes is not None:
-            changes = attrs.evolve(changes, steps=tuple(
+            changes = slotted.evolve(changes, steps=tuple(
                 given.pop(s.name, s) for s in changes.steps) + tuple(given.values()),
                 damage=changes.damage if self.damage is None else self.damage)
             given = {s.name: s for s in self.steps}
-        return attrs.evolve(base, span=self.span, cite=self.cite, changes=changes,
+        return slotted.evolve(base, span=self.span, cite=self.cite, changes=changes,
                             steps=tuple(given.get(s.name, s) for s in base.steps),
                             damage=base.damage if self.damage is None else self.damage)
 
@@ -411,7 +409,7 @@ class ActionPatch(Decl):
     def applied_to(self, base: ActionDecl) -> ActionDecl:
         """``base`` with these values in its ``let`` lines, cited and located as this patch."""
         given = {let.name: let for let in self.lets}
-        return attrs.evolve(base, span=self.span, cite=self.cite,
+        return slotted.evolve(base, span=self.span, cite=self.cite,
                             body=_with_lets(base.body, given))
 
 
@@ -427,8 +425,8 @@ def _with_lets(node: Any, given: Mapping[str, Let],
         return given.get(node.name, node)
     if not isinstance(node, Stmt):
         return node   # an expression holds no statement
-    return attrs.evolve(node, **{f.name: _with_lets(getattr(node, f.name), given, found)
-                                 for f in attrs.fields(type(node)) if f.name != "span"})
+    return slotted.evolve(node, **{f.name: _with_lets(getattr(node, f.name), given, found)
+                                 for f in slotted.fields(type(node)) if f.name != "span"})
 
 
 @slotted.frozen

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-import attrs
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
+from rules_run import slotted
 from rules_run.diagnostics import Span
 from rules_run.lang import ast
 
@@ -51,7 +51,7 @@ def unquote(token: Token | str) -> str:
     return s[1:-1] if s.startswith('"') else s
 
 
-@attrs.frozen
+@slotted.frozen
 class Part:
     """A piece of a declaration a grammar rule hands up to its parent, by tag (``where C``
     is ``Part("where", C)``); the parent picks it out with :meth:`AstBuilder.part`."""
@@ -60,7 +60,7 @@ class Part:
     value: Any
 
 
-@attrs.frozen
+@slotted.frozen
 class Clause:
     """One clause of a roll, a sequence or the battle (``need 4+``, ``damage 1``, ``rounds 6``)."""
 
@@ -71,7 +71,7 @@ class Clause:
     span: Span
 
 
-@attrs.frozen
+@slotted.frozen
 class FacePick:
     """The faces a ``count`` names, as written (``6``, ``5+``), and where."""
 

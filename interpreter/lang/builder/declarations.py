@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 from lark import Token
 from lark.tree import Meta
 
+from rules_run import slotted
 from rules_run.lang import ast
 from rules_run.lang.builder.core import (
     AstBuilder,
@@ -135,7 +135,7 @@ def remove_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
 # ---------------------------------------------------------------- citations
 def citation(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Cite:
     if isinstance(c[0], ast.Cite):
-        return attrs.evolve(c[0], span=b.span(meta))
+        return slotted.evolve(c[0], span=b.span(meta))
     return ast.Cite(span=b.span(meta), note=unquote(c[0]))
 
 
@@ -381,7 +381,7 @@ def policy_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PolicyDecl:
 
 def policy_extends_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PolicyDecl:
     names = b.names(c)
-    return attrs.evolve(policy_decl(b, meta, c), name=names[0], extends=names[1])
+    return slotted.evolve(policy_decl(b, meta, c), name=names[0], extends=names[1])
 
 
 def phase_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PhaseDecl:

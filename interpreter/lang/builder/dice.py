@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import attrs
 from lark import Token
 from lark.tree import Meta
 
+from rules_run import slotted
 from rules_run.lang import ast
 from rules_run.lang.builder.core import AstBuilder, BuildError, Callback, FacePick
 
@@ -74,7 +74,7 @@ def dice_count(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CountedDice:
         what = "a count" if counted.counting else f"'{pool.text()}'"
         raise BuildError(f"only a pool of dice is counted, as in 'count 6 in 3D6', not "
                          f"{what}", counted.span, code="bad-dice")
-    return attrs.evolve(counted, counting=_picked(b, pick, pool.sides), span=b.span(meta))
+    return slotted.evolve(counted, counting=_picked(b, pick, pool.sides), span=b.span(meta))
 
 
 def _picked(b: AstBuilder, pick: FacePick, sides: int) -> tuple[int, ...]:
@@ -112,7 +112,7 @@ def dice_adding(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CountedDice:
             added.count != 1 or added.keep or added.times != 1 or added.plus)):
         raise BuildError("each face adds one die, as in 'each 6 adds D6'", b.span(meta),
                          code="bad-dice")
-    return attrs.evolve(grows, adding=_picked(b, pick, pool.sides), added=added,
+    return slotted.evolve(grows, adding=_picked(b, pick, pool.sides), added=added,
                         span=b.span(meta))
 
 
@@ -127,7 +127,7 @@ def dice_cell(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CellDice:
 def dice_plus(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DiceLit:
     base, op, amount = c
     plus = int(amount) if str(op) == "+" else -int(amount)
-    return attrs.evolve(base, plus=base.plus + plus, span=b.span(meta))
+    return slotted.evolve(base, plus=base.plus + plus, span=b.span(meta))
 
 
 def dice_reroll_effect(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DiceReroll:
