@@ -30,8 +30,10 @@ KeyValue: TypeAlias = int | str
 """A value one of a table's keys takes: ``3`` (a characteristic), ``"charge"``."""
 
 Cell: TypeAlias = int | str | DiceExpr | None
-"""What a table gives: a number, a short symbol, or None for "impossible" (``-``); a dice
-cell as the runtime holds it, read as dice (:func:`rules_run.runtime.dice.dice_table`)."""
+"""What a table gives: a number, a short symbol, or None for "impossible" (``-``). A dice
+cell is text as this layer reads it, a dice literal once the ruleset loader has parsed it
+(:func:`rules_run.editions.contents.read_dice_cells`), and dice as the runtime holds it
+(:func:`rules_run.runtime.dice.dice_table`)."""
 
 CELL_TYPES = ("dice",)
 """The types a key's ``types`` may give the cells under one of its values."""

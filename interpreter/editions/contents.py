@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from rules_run import slotted
 from rules_run.data.tables import Table, load_table
 from rules_run.data.yaml_loader import YamlDocument, path_text
 from rules_run.diagnostics import (
@@ -27,7 +28,7 @@ from rules_run.lang.rule_refs import rule_reference_problem
 from rules_run.lang.walk import walk
 from rules_run.paths import shown
 
-__all__ = ["Located", "dice_cell_problems", "read_tables", "read_unit_data", "check_unit_data",
+__all__ = ["Located", "read_dice_cells", "read_tables", "read_unit_data", "check_unit_data",
            "report_words"]
 
 
@@ -57,7 +58,7 @@ def read_tables(reader: FolderReader, decls: Mapping[str, ast.Decl],
                 table = load_table(shown(path), name, text=text)
             except DataError as err:
                 return None, err.diagnostics
-            problems = dice_cell_problems(table, text)
+            table, problems = read_dice_cells(table, text)
             return (None if problems else table), problems
 
         table, problems = by_text(("table", name), path, read)
@@ -74,37 +75,43 @@ def read_tables(reader: FolderReader, decls: Mapping[str, ast.Decl],
     return out
 
 
-def dice_cell_problems(table: Table, text: str | None) -> list[Diagnostic]:
-    """A located error for each cell typed ``dice`` whose text is not dice (``D6``, ``2D6``,
-    ``D3+1``, ``D6x2``; a whole number and null are dice too); ``text``: the table file's,
-    for the lines shown."""
+def read_dice_cells(table: Table, text: str | None) -> tuple[Table, list[Diagnostic]]:
+    """``table`` with each cell typed ``dice`` read as dice (``D6``, ``2D6``, ``D3+1``,
+    ``D6x2``: a dice literal; a whole number and null stay as they are), and a located
+    error for each whose text is not dice; ``text``: the table file's, for the lines shown.
+    The cells are parsed here, once, so that a run from the disk cache needs no parser."""
     if not table.dice_cells:
-        return []
+        return table, []
     bag = DiagnosticBag()
     if text is not None:
         bag.remember_source(table.path, text)
+    cells: dict[Any, Any] = dict(table.cells)   # dice cells change type
     spans = {keys: table.cell_span(keys) for keys in table.dice_cells}
     for keys in sorted(spans, key=lambda k: (spans[k].line, spans[k].column)):
         cell = table.cells[keys]
-        if not isinstance(cell, str) or _is_dice(cell):
+        if not isinstance(cell, str):
             continue
-        hint = (f"did you mean {cell.upper()!r}?" if _is_dice(cell.upper())
+        lit = _dice(cell, spans[keys])
+        if lit is not None:
+            cells[keys] = lit
+            continue
+        hint = (f"did you mean {cell.upper()!r}?" if _dice(cell.upper(), spans[keys])
                 else "write dice as D6, 2D6, D3+1 or D6x2, a whole number, or null")
         bag.add(f"cell [{', '.join(map(str, keys))}] of table {table.name!r} holds dice, "
                 f"but {cell!r} is not dice", spans[keys], code="bad-dice",
                 hint=hint)
-    return list(bag.items)
+    return slotted.evolve(table, cells=cells), list(bag.items)
 
 
-def _is_dice(text: str) -> bool:
-    """Whether ``text`` is standard dice (not a named die, nor counted by a name)."""
+def _dice(text: str, where: Span) -> ast.DiceLit | None:
+    """``text`` as standard dice (not a named die, nor counted by a name), or None."""
     from rules_run.lang.parser import parse_dice   # Lark only for a table with dice cells
 
     try:
-        lit = parse_dice(text, Span("<cell>", 1))
+        lit = parse_dice(text, where)
     except LanguageError:
-        return False
-    return isinstance(lit, ast.DiceLit) and lit.die_name is None
+        return None
+    return lit if isinstance(lit, ast.DiceLit) and lit.die_name is None else None
 
 
 def read_unit_data(reader: FolderReader, manifest: YamlDocument, units: dict[str, Any],

@@ -4,6 +4,7 @@ chance layer's dice expressions."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from rules_run import slotted
 
@@ -27,18 +28,16 @@ __all__ = ["dice_of", "dice_table"]
 
 
 def dice_table(table: Table) -> Table:
-    """``table`` with each cell typed ``dice`` that holds text read as dice (``D3+1``), the
-    cells the loader checked (:func:`rules_run.editions.contents.dice_cell_problems`); a
-    whole number or null stays as it is. A table without dice cells is itself."""
+    """``table`` with each cell typed ``dice`` that the loader read as dice
+    (:func:`rules_run.editions.contents.read_dice_cells`) as the chance layer's dice
+    expression; a whole number or null stays as it is. A table without dice cells is itself."""
     if not table.dice_cells:
         return table
-    from rules_run.lang.parser import parse_dice   # Lark only for a table with dice cells
-
-    cells = dict(table.cells)
+    cells: dict[Any, Any] = dict(table.cells)   # dice cells change type
     for keys in table.dice_cells:
-        text = cells[keys]
-        if isinstance(text, str):
-            cells[keys] = dice_of(parse_dice(text, table.cell_span(keys)))
+        lit = cells[keys]
+        if isinstance(lit, ast.DiceLit):
+            cells[keys] = dice_of(lit)
     return slotted.evolve(table, cells=cells)
 
 
