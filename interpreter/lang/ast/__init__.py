@@ -51,6 +51,8 @@ from rules_run.lang.ast.statements import (
     ForEach,
     While,
     Activate,
+    DuringItem,
+    During,
 )
 from rules_run.lang.ast.declarations import (
     Decl,
@@ -139,6 +141,8 @@ __all__ = [
     "ForEach",
     "While",
     "Activate",
+    "DuringItem",
+    "During",
     "Decl",
     "SourceDecl",
     "Header",
