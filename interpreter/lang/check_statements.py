@@ -122,7 +122,7 @@ class StatementChecker:
         name = status.name
         if isinstance(self.ctx.decls.get(name), ast.StatusDecl):
             self.ctx.exprs.expr(status, scope)
-            self.ctx.effects.applied_status(status)
+            self.ctx.effects.applied_status(status, "during {} on x")
         else:
             for a in status.args if isinstance(status, ast.Call) else ():
                 self.ctx.exprs.expr(a, scope)
