@@ -381,7 +381,7 @@ class CodeGen:
         cleared in the reverse order however the block ends (``return`` and errors too)."""
         given, done = fn.temp(), fn.temp()
         span = fn.const(s.span)
-        state = f"(env.state if env.state is not None else _no_state('during', {span}))"
+        state = f"(env.state if env.state is not None else _no_state(\"'during'\", {span}, False))"
 
         def call(name: str, at: str, args: str) -> str:   # as _x_Call writes a builtin's
             method = self.battle_builtins.get(name)
