@@ -75,7 +75,7 @@ def reassigned(body: tuple[ast.Stmt, ...]) -> set[str]:
             for _, branch in s.branches:
                 out |= reassigned(branch)
             out |= reassigned(s.otherwise)
-        elif isinstance(s, (ast.ForEach, ast.While, ast.Activate)):
+        elif isinstance(s, (ast.ForEach, ast.While, ast.Activate, ast.During)):
             out |= reassigned(s.body)
     return out
 

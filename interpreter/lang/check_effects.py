@@ -103,16 +103,16 @@ class EffectChecker:
             self.ctx.exprs.argument_types(c, args, kwargs, d.params, d.name)
         return "status"
 
-    def applied_status(self, e: ast.Expr) -> None:
+    def applied_status(self, e: ast.Expr, form: str = "apply({}, x)") -> None:
         """``apply(NAME, x)`` of a status whose parameters have no defaults: they must be
-        given."""
+        given (``form``: how the hint writes the status given with them)."""
         d = self.ctx.decls.get(e.name) if isinstance(e, ast.Name) else None
         if isinstance(d, ast.StatusDecl):
             needed = [p.name for p in d.params if p.default is None]
             if needed:
                 self.ctx.error(f"status {d.name!r} needs {', '.join(map(repr, needed))} when it "
                                "is applied", e.span, "wrong-arity",
-                               hint=f"apply({d.name}({', '.join(needed)}), x)")
+                               hint=form.format(f"{d.name}({', '.join(needed)})"))
 
     def target_scope(self, name: str, kinds: tuple[str, ...], span: Span, base: Scope,
                      what: str) -> Scope | None:

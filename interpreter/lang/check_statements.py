@@ -112,6 +112,28 @@ class StatementChecker:
             if s.where is not None:
                 self.ctx.exprs.expr(s.where, inner)
             self.block(s.body, inner)
+        elif isinstance(s, ast.During):
+            for item in s.items:
+                self.during_item(item, scope)
+            for stmt in s.body:   # not a scope of its own: the body always runs, once
+                self.stmt(stmt, scope)
+
+    def during_item(self, item: ast.DuringItem, scope: Scope) -> None:
+        """``STATUS on THING [if COND]`` of a ``during`` block: a declared status (with the
+        arguments it needs), a thing that can have it, a condition that is true or false."""
+        status = item.status
+        name = status.name
+        if isinstance(self.ctx.decls.get(name), ast.StatusDecl):
+            self.ctx.exprs.expr(status, scope)
+            self.ctx.effects.applied_status(status, "during {} on x")
+        else:
+            for a in status.args if isinstance(status, ast.Call) else ():
+                self.ctx.exprs.expr(a, scope)
+            self.ctx.error(f"unknown status {name!r}", status.span, "unknown-status",
+                           hint=did_you_mean(name, self.ctx.names_of("status")))
+        self.ctx.exprs.expect(item.thing, scope, "unit|weapon|part|group",
+                              f"'during {name} on X': X")
+        self.ctx.exprs.expect(item.condition, scope, "bool", f"'during {name} on X if C': C")
 
     def keep_going(self, s: ast.ForEach, scope: Scope) -> None:
         """A loop's ``while C``, read again before each item: a truth, and one the loop can

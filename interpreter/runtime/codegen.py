@@ -305,6 +305,8 @@ class CodeGen:
             fn.emit(depth, f"raise _fail({s.message!r}, {fn.const(s.span)}, 'stopped')")
         elif isinstance(s, ast.Activate):
             self._activate(fn, depth, s, types, cite)
+        elif isinstance(s, ast.During):
+            self._during(fn, depth, s, types, cite)
         else:
             raise AssertionError(f"no code for {type(s).__name__}")  # pragma: no cover
 
@@ -372,6 +374,38 @@ class CodeGen:
             may = f"lambda _u: bool({where}(env, dict(vars, **{{{s.var!r}: _u}})))"
         fn.emit(depth, f"env.state.activate(env, vars, {s.var!r}, {units}, {s.order!r}, "
                        f"{start}, {s.picker!r}, {body}, {may})")
+
+    def _during(self, fn: _Function, depth: int, s: ast.During, types, cite: str) -> None:
+        """``during STATUS on THING [if COND], ...``: each status applied (as ``apply`` does)
+        to a thing that lacks it, when its condition holds, as the block starts; those applied
+        cleared in the reverse order however the block ends (``return`` and errors too)."""
+        given, done = fn.temp(), fn.temp()
+        span = fn.const(s.span)
+        state = f"(env.state if env.state is not None else _no_state(\"'during'\", {span}, False))"
+
+        def call(name: str, at: str, args: str) -> str:   # as _x_Call writes a builtin's
+            method = self.battle_builtins.get(name)
+            if method is None:
+                return f"{state}.builtin(env, {name!r}, [{args}], {at})"
+            return f"{fn.const(method)}({state}, env, {at}, {args})"
+
+        fn.emit(depth, f"{given} = []")
+        fn.emit(depth, "try:")
+        for item in s.items:
+            fn.at = item.span
+            status = self._line(fn, depth + 1, item.status, types)
+            thing = self._line(fn, depth + 1, item.thing, types)
+            test = f"str({status}) not in {thing}.statuses"
+            if item.condition is not None:
+                test = f"({self.ex(fn, item.condition, types)}) and {test}"
+            fn.emit(depth + 1, f"if {test}:")
+            fn.emit(depth + 2, call("apply", fn.const(item.span), f"{status}, {thing}"))
+            fn.emit(depth + 2, f"{given}.append(({status}, {thing}))")
+        self._block(fn, depth + 1, s.body, types, cite)
+        fn.at = s.span
+        fn.emit(depth, "finally:")
+        fn.emit(depth + 1, f"for {done} in reversed({given}):")
+        fn.emit(depth + 2, call("clear", span, f"*{done}"))
 
     def _for_each(self, fn: _Function, depth: int, s: ast.ForEach, types, cite: str) -> None:
         items, item, var = fn.temp(), fn.temp(), repr(s.var)

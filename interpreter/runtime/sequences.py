@@ -293,7 +293,8 @@ def purity(runtime: Runtime, decl: object, dice: bool = True, names: frozenset[s
                 reads.add(node.name)
             elif isinstance(node, ast.IsStatus):
                 statuses.add(node.status)
-            elif isinstance(node, ast.Assign) and not isinstance(node.target, ast.Name):
+            elif (isinstance(node, ast.Assign) and not isinstance(node.target, ast.Name)
+                  or isinstance(node, ast.During)):   # a during block applies statuses
                 pure = False
             elif isinstance(node, ast.Call):
                 target = runtime.decls.get(node.name)

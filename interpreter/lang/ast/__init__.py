@@ -52,6 +52,8 @@ from rules_run.lang.ast.statements import (
     ForEach,
     While,
     Activate,
+    DuringItem,
+    During,
 )
 from rules_run.lang.ast.declarations import (
     Decl,
@@ -141,6 +143,8 @@ __all__ = [
     "ForEach",
     "While",
     "Activate",
+    "DuringItem",
+    "During",
     "Decl",
     "SourceDecl",
     "Header",

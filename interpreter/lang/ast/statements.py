@@ -9,7 +9,7 @@ from rules_run.lang.ast.expressions import Attribute, Call, Expr, Name
 
 __all__ = [
     "Stmt", "Let", "Assign", "CallStmt", "Return", "Log", "Pass", "Stop", "If", "ForEach",
-    "While", "Activate"
+    "While", "Activate", "DuringItem", "During"
 ]
 
 
@@ -102,3 +102,27 @@ class Activate(Stmt):
     body: tuple[Stmt, ...]
     where: Expr | None = None
     """``where C``: a unit is handed out only while ``C`` holds for it (checked at each pick)."""
+
+
+@slotted.frozen
+class DuringItem:
+    """One status a ``during`` block gives: ``STATUS on THING [if COND]``."""
+
+    span: Span
+    status: Name | Call
+    """The status, by name or with the arguments it is given (``hexed(2)``)."""
+    thing: Expr
+    """Who has it: a unit, a weapon, a part or a group."""
+    condition: Expr | None = None
+    """``if COND``: given only when this holds as the block starts."""
+
+
+@slotted.frozen
+class During(Stmt):
+    """``during STATUS on THING [if COND], ...: BODY``: each status is given (as ``apply``
+    gives it) when the block starts, in order, and cleared, in the reverse order, however the
+    block ends; a thing that already has the status keeps it as it was. The body is not a
+    scope of its own (it always runs once): a ``let`` in it is a name after it."""
+
+    items: tuple[DuringItem, ...]
+    body: tuple[Stmt, ...]

@@ -54,6 +54,15 @@ def activate_stmt(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Activate:
                         b.body(c[2:]), b.part(c, "where"))
 
 
+def during_item(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DuringItem:
+    status = ast.Name(b.tspan(c[0]), str(c[0])) if isinstance(c[0], Token) else c[0]
+    return ast.DuringItem(b.span(meta), status, c[1], c[2] if len(c) > 2 else None)
+
+
+def during_stmt(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.During:
+    return ast.During(b.span(meta), tuple(b.pick(c, ast.DuringItem)), b.body(c))
+
+
 # ---------------------------------------------------------------- expressions
 def call(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Call:
     args = tuple(x for x in c[1:] if isinstance(x, ast.Expr))
@@ -74,6 +83,8 @@ CALLBACKS: dict[str, Callback] = {
     "if_stmt": if_stmt,
     "for_stmt": for_stmt,
     "activate_stmt": activate_stmt,
+    "during_item": during_item,
+    "during_stmt": during_stmt,
     "call": call,
     "neg": neg,
 }
