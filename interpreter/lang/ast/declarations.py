@@ -153,6 +153,9 @@ class CounterDecl(Decl):
     key_spans: tuple[Span, ...] = ()
     """Where each of :attr:`keys` is written (for the checker's messages)."""
     initial: Expr | None = None
+    period: str | None = None
+    """``until end of phase|turn|round``: each such period starts from the initial value
+    again (None: the values last the whole battle)."""
 
     @property
     def key_types(self) -> tuple[str, ...]:

@@ -214,7 +214,8 @@ def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
     return ast.CounterDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
                            keys=tuple(k for k, _ in b.parts(c, "scope")),
                            key_spans=tuple(where for _, where in b.parts(c, "scope")),
-                           initial=next((x for x in c if isinstance(x, ast.Expr)), None))
+                           initial=next((x for x in c if isinstance(x, ast.Expr)), None),
+                           period=b.part(c, "period"))
 
 
 def record_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RecordDecl:

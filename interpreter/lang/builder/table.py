@@ -217,6 +217,7 @@ GENERATED: dict[str, Callback] = {
     "reapplied": part("reapplied", text(1)),
     "limit_period": value(text(0)),
     "scope": part("scope", tuple_of(text(0), token_span(0))),
+    "counter_period": part("period", text(0)),
     # rolls and tests
     "params": part("params", present),
     "roll_kind": value(text(0)),
