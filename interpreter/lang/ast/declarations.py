@@ -446,6 +446,9 @@ class DecisionDecl(Decl):
 class PolicyDecl(Decl):
     KIND: ClassVar[str] = "policy"
     choices: tuple[tuple[str, Expr], ...] = ()
+    """(decision, choice) in order; ``for a, b: choose X`` gives one for each decision."""
+    choice_spans: tuple[Span, ...] = ()
+    """Where the decision of each of :attr:`choices` is named."""
     is_default: bool = False
     """``policy <name> is default``: sides without a policy of their own play by it."""
     extends: str | None = None

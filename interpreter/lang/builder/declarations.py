@@ -376,7 +376,11 @@ def decision_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DecisionDecl:
 
 def policy_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PolicyDecl:
     return ast.PolicyDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
-                          choices=tuple(b.parts(c, "policy_rule")),
+                          choices=tuple((str(name), line[-1])   # for a, b: choose ...
+                                        for line in b.parts(c, "policy_rule")
+                                        for name in line[:-1]),
+                          choice_spans=tuple(b.tspan(name) for line in b.parts(c, "policy_rule")
+                                             for name in line[:-1]),
                           is_default=b.flag(c, "POLICY_DEFAULT"))
 
 

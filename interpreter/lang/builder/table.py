@@ -253,7 +253,7 @@ GENERATED: dict[str, Callback] = {
     # procedures and the battle
     "block": part("block", statements),
     "decision_default": part("default", text(0)),
-    "policy_rule": part("policy_rule", tuple_of(text(0), at(1))),
+    "policy_rule": part("policy_rule", rest(0)),
     "battle_setup": clause("setup", body(0)),
     "battle_rounds": clause("rounds", at(0)),
     "battle_round": clause("round", body(0)),
