@@ -125,7 +125,7 @@ class BattleState:
         self.phase: str | None = None
         self.last_pick: tuple[tuple[str, int], str] | None = None
         """The phase (as :meth:`period` gives it) and the side of the unit that acted last in
-        an ``activate`` (``last_picker()``)."""
+        an ``activate`` (``picked_last()``)."""
         self.attacking = False
         """True while attacks are resolved (their rolls are summarised in narration)."""
         self.vp: dict[str, int] = dict.fromkeys(self.sides, 0)

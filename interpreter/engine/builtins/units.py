@@ -33,8 +33,8 @@ def opponent(state, env, span, side):
     return others[0] if others else None
 
 
-@builtin("last_picker")
-def last_picker(state, env, span):
+@builtin("picked_last")
+def picked_last(state, env, span):
     """The side whose unit acted last in an ``activate`` of this phase, or none."""
     last = state.last_pick
     return last[1] if last is not None and last[0] == state.period("phase") else None

@@ -1,4 +1,4 @@
-"""``last_picker()``: the side whose unit acted last in an activation of this phase."""
+"""``picked_last()``: the side whose unit acted last in an activation of this phase."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ RULES = '''ruleset lp "Last picker kit"
     source "000_c4300f58fce5f1da.txt"
 characteristics model: W as wounds range 1..10 @ L1
 phase muster @ L1
-    log "before", last_picker()
+    log "before", picked_last()
     activate u in [u for each u in units() where u.id != "r2"] alternately starting with active_side:
         log "acts", u
-    log "then", last_picker()
-    activate u in [u for each u in units() where u.id == "r2"] alternately starting with opponent(last_picker()):
+    log "then", picked_last()
+    activate u in [u for each u in units() where u.id == "r2"] alternately starting with opponent(picked_last()):
         log "acts", u
-    log "last", last_picker()
+    log "last", picked_last()
 phase after @ L1
-    log "next phase", last_picker()
+    log "next phase", picked_last()
 battle @ L1
     rounds 1
     round:
