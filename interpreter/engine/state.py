@@ -138,6 +138,9 @@ class BattleState:
         """(action, keys...) -> the period it last ran in (``once per``), as (period,
         number)."""
         self.phase: str | None = None
+        self.last_pick: tuple[tuple[str, int], str] | None = None
+        """The phase (as :meth:`period` gives it) and the side of the unit that acted last in
+        an ``activate`` (``picked_last()``)."""
         self.attacking = False
         """True while attacks are resolved (their rolls are summarised in narration)."""
         self.vp: dict[str, int] = dict.fromkeys(self.sides, 0)
@@ -544,6 +547,7 @@ class BattleState:
             remaining.remove(unit)
             if self.alive(unit):
                 vars[var] = unit
+                self.last_pick = (self.period("phase"), side)
                 body(env, vars)
             if order == "alternately":
                 turn += 1

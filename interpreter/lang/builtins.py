@@ -121,6 +121,8 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "wield(u, item): it uses that item of its alternative group, not the others"),
         _b("sides", 0, 0, "-> list:side", "every side, in battle-file order"),
         _b("opponent", 1, 1, "side -> side", "the other side"),
+        _b("picked_last", 0, 0, "-> side",
+           "the side whose unit acted last in an activate of this phase, or none"),
         _b("units", 0, 1, "side -> list:unit", "units on the table (of one side)"),
         _b("all_units", 0, 0, "-> list:unit",
            "every unit of the battle, destroyed or fled ones too"),

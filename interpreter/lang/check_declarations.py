@@ -389,12 +389,13 @@ class DeclarationChecker:
     def check_PolicyDecl(self, d: ast.PolicyDecl) -> None:
         if d.extends is not None:
             self.policy_base(d)
-        for decision, expr in d.choices:
+        for i, (decision, expr) in enumerate(d.choices):
             target = self.ctx.decls.get(decision)
             if not isinstance(target, ast.DecisionDecl):
                 self.ctx.error(f"policy {d.name!r} chooses for {decision!r}, which is not a "
                                "decision",
-                               expr.span, "unknown-decision",
+                               d.choice_spans[i] if i < len(d.choice_spans) else expr.span,
+                               "unknown-decision",
                                hint=did_you_mean(decision, self.ctx.names_of("decision")))
                 continue
             # a choice runs only when its decision is made

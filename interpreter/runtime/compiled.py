@@ -173,6 +173,11 @@ class Runtime:
             n: self.compile_expr(d.initial, {}) for n, d in self.decls.items()
             if isinstance(d, ast.CounterDecl) and d.initial is not None}
         """A counter's starting value, for the counters that declare one (the others: 0)."""
+        self.counter_periods: dict[str, str] = {
+            n: d.period for n, d in self.decls.items()
+            if isinstance(d, ast.CounterDecl) and d.period is not None}
+        """The period after which a counter starts again (``until end of phase``), for the
+        counters that declare one."""
         end = self.battle_decl.end if self.battle_decl is not None else ()
         self.battle_ends: list[Closure] = [self.compile_expr(e, {}) for e in end]
         """The battle's ``end if`` conditions, checked after each player turn."""

@@ -36,9 +36,8 @@ class Probe:
         return self.runtime.invoke(name, self.env, args)
 
     def next_phase(self) -> None:
-        """A new phase begins: the ruleset's phase clock moves on (``next_phase``), and so does
-        the battle's count of phases, which ``once per phase`` limits read."""
-        self("next_phase")
+        """A new phase begins: the battle's count of phases moves on, which ``once per
+        phase`` limits and counters ``until end of phase`` read."""
         self.state.phases += 1
 
     def logged(self, message: str) -> list[list[Any]]:

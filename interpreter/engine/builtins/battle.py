@@ -69,10 +69,17 @@ def used(state, env, span, name, *args):
 
 def _counter_key(state: BattleState, env, name, keys, span):
     """The key of a counter's value for ``keys`` (its values' ids), first setting it to the
-    counter's initial value."""
+    counter's initial value. A counter ``until end of PERIOD`` keeps its values apart for
+    each period (the period's number follows the name), and forgets earlier periods'."""
     key = (name, *[getattr(k, "id", k) for k in keys])   # a list: faster than a generator
+    period = state.runtime.counter_periods.get(name)
+    if period is not None:
+        key = (name, state.period(period), *key[1:])
     if key in state.counters:   # checked when it was first set
         return key
+    if period is not None:
+        for old in [k for k in state.counters if k[0] == name and k[1] != key[1]]:
+            del state.counters[old]
     decl = state.runtime.decls.get(name)
     if not isinstance(decl, ast.CounterDecl):
         raise fail(f"{name!r} is not a counter", span)
@@ -87,6 +94,8 @@ def _counter_key(state: BattleState, env, name, keys, span):
 
 @builtin("counter")
 def counter(state, env, span, name, *keys):
+    if name in state.runtime.counter_periods:
+        return state.counters[_counter_key(state, env, name, keys, span)]
     try:   # a counter read once is read again (the rules read some hundreds of times a turn)
         return state.counters[(name, *[getattr(k, "id", k) for k in keys])]
     except KeyError:

@@ -33,6 +33,13 @@ def opponent(state, env, span, side):
     return others[0] if others else None
 
 
+@builtin("picked_last")
+def picked_last(state, env, span):
+    """The side whose unit acted last in an ``activate`` of this phase, or none."""
+    last = state.last_pick
+    return last[1] if last is not None and last[0] == state.period("phase") else None
+
+
 @builtin("units")
 def units(state, env, span, side=None):
     return [u for u in state.units if state.alive(u) and (side is None or u.side == side)]

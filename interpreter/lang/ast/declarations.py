@@ -151,6 +151,9 @@ class CounterDecl(Decl):
     key_spans: tuple[Span, ...] = ()
     """Where each of :attr:`keys` is written (for the checker's messages)."""
     initial: Expr | None = None
+    period: str | None = None
+    """``until end of phase|turn|round``: each such period starts from the initial value
+    again (None: the values last the whole battle)."""
 
     @property
     def key_types(self) -> tuple[str, ...]:
@@ -441,6 +444,9 @@ class DecisionDecl(Decl):
 class PolicyDecl(Decl):
     KIND: ClassVar[str] = "policy"
     choices: tuple[tuple[str, Expr], ...] = ()
+    """(decision, choice) in order; ``for a, b: choose X`` gives one for each decision."""
+    choice_spans: tuple[Span, ...] = ()
+    """Where the decision of each of :attr:`choices` is named."""
     is_default: bool = False
     """``policy <name> is default``: sides without a policy of their own play by it."""
     extends: str | None = None

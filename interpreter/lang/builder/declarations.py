@@ -214,7 +214,8 @@ def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
     return ast.CounterDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
                            keys=tuple(k for k, _ in b.parts(c, "scope")),
                            key_spans=tuple(where for _, where in b.parts(c, "scope")),
-                           initial=next((x for x in c if isinstance(x, ast.Expr)), None))
+                           initial=next((x for x in c if isinstance(x, ast.Expr)), None),
+                           period=b.part(c, "period"))
 
 
 def record_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RecordDecl:
@@ -375,7 +376,11 @@ def decision_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.DecisionDecl:
 
 def policy_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PolicyDecl:
     return ast.PolicyDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
-                          choices=tuple(b.parts(c, "policy_rule")),
+                          choices=tuple((str(name), line[-1])   # for a, b: choose ...
+                                        for line in b.parts(c, "policy_rule")
+                                        for name in line[:-1]),
+                          choice_spans=tuple(b.tspan(name) for line in b.parts(c, "policy_rule")
+                                             for name in line[:-1]),
                           is_default=b.flag(c, "POLICY_DEFAULT"))
 
 

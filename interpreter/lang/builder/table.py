@@ -217,6 +217,7 @@ GENERATED: dict[str, Callback] = {
     "reapplied": part("reapplied", text(1)),
     "limit_period": value(text(0)),
     "scope": part("scope", tuple_of(text(0), token_span(0))),
+    "counter_period": part("period", text(0)),
     # rolls and tests
     "params": part("params", present),
     "roll_kind": value(text(0)),
@@ -252,7 +253,7 @@ GENERATED: dict[str, Callback] = {
     # procedures and the battle
     "block": part("block", statements),
     "decision_default": part("default", text(0)),
-    "policy_rule": part("policy_rule", tuple_of(text(0), at(1))),
+    "policy_rule": part("policy_rule", rest(0)),
     "battle_setup": clause("setup", body(0)),
     "battle_rounds": clause("rounds", at(0)),
     "battle_round": clause("round", body(0)),
