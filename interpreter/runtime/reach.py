@@ -425,7 +425,25 @@ class Reach:
             return self._if(s, env, types, flow)
         elif isinstance(s, (ast.ForEach, ast.While, ast.Activate)):
             self._loop(s, env, types, flow)
+        elif isinstance(s, ast.During):
+            return self._during(s, env, types, flow)
+        elif not isinstance(s, ast.Pass):
+            raise TypeError(f"reach knows no statement {type(s).__name__}: teach it one")
         return True
+
+    def _during(self, s: ast.During, env: dict[str, Any], types, flow: list | None) -> bool:
+        """``during``: its statuses are applied (and cleared), then its body runs once."""
+        self._effect(flow)
+        for item in s.items:
+            name = item.status.name
+            self._applied.update({name} if name in self.statuses else self.statuses)
+            if isinstance(item.status, ast.Call):
+                for a in item.status.args:
+                    self._expr(a, env, types, flow)
+            self._expr(item.thing, env, types, flow)
+            if item.condition is not None:
+                self._expr(item.condition, env, types, flow)
+        return self._sub(s.body, env, types, flow)
 
     def _if(self, s: ast.If, env: dict[str, Any], types, flow: list | None) -> bool:
         outs: list[dict[str, Any]] = []
@@ -485,6 +503,9 @@ class Reach:
             where = getattr(s, "where", None)
             if where is not None and _truth(self._expr(where, inner, types, flow)) is False:
                 return
+            keep_going = getattr(s, "keep_going", None)
+            if keep_going is not None:
+                self._expr(keep_going, inner, types, flow)
             self._sub(s.body, inner, types, flow)
             if isinstance(s, ast.While):
                 self._expr(s.condition, inner, types, flow)

@@ -28,6 +28,7 @@ counter noted of unit = 0 @ L1
 counter asked of unit = 0 @ L1
 status hexed @ L1
 status dazed @ L1
+status braced @ L1
 
 action level(u: unit) @ L1
     return if value_of(u, "level") == none then 0 else value_of(u, "level")
@@ -89,6 +90,14 @@ phase magic @ L1
     if count(casters()) > 5:
         choosing()
     let f = lonely(all_units()[0])
+
+action braced_now(u: unit) @ L1
+    return u is braced
+
+phase drill @ L1
+    for each u in all_units() while count(all_units()) > 0:
+        during braced on u:
+            set_counter(noted, u, if braced_now(u) then 2 else 1)
 '''
 
 
@@ -139,6 +148,13 @@ def test_a_status_never_applied_folds_its_tests_and_clears(kit):
     assert "hexed" not in _source(fast, "unhex") and "unhex" not in _source(fast, "magic")
     slow = specialised(kit, battle_facts(kit, _units(True)))
     assert "hexed" in _source(slow, "unhex") and "unhex" in _source(slow, "magic")
+
+
+def test_a_status_held_during_a_block_is_applied_and_its_body_reached(kit):
+    found = reach(kit, battle_facts(kit, _units(False)))
+    assert "braced" not in found.unapplied and "braced_now" in found.reached
+    fast = specialised(kit, battle_facts(kit, _units(False)))
+    assert "braced" in _source(fast, "braced_now")
 
 
 def test_a_write_counts_only_where_the_battle_reaches_it(kit):
