@@ -104,9 +104,17 @@ class _Function:
         """For each line, the statement or expression it was written for."""
         self.at: Span | None = None
         """What the lines being written now are for."""
+        self.reads_state = False
+        """Whether the function reads the battle's state (``_st``, read once on entry)."""
 
     def const(self, value: Any) -> str:
         return self.gen.const(value)
+
+    def state(self) -> str:
+        """Python source for the battle's state (None outside a battle), read once when the
+        function starts (it never changes within one evaluation)."""
+        self.reads_state = True
+        return "_st"
 
     def var(self, name: str) -> str:
         """Python source for the local ``name``, to read or to set."""
@@ -121,9 +129,11 @@ class _Function:
         self.spans.append(self.at)
 
     def build(self, label: str) -> Any:
-        body = self.lines or ["    pass"]
+        body, at = self.lines or ["    pass"], self.spans
+        if self.reads_state:
+            body, at = ["    _st = env.state", *body], [None, *at]
         # line 1 is the def, line 2 the try: a body line i (from 0) is line i + 3
-        spans = self.const(dict(enumerate(self.spans, start=3)))
+        spans = self.const(dict(enumerate(at, start=3)))
         handlers = ["    except TypeError as _e:", f"        raise _type_error(_e, {spans}) from None"]
         if self.top is not None:
             # every frame of a call without end tries, until one has the room to report it
@@ -486,7 +496,8 @@ class CodeGen:
                 return _SPECIAL_NAMES[name]
             if name in _STATE_NAMES and name not in types:
                 span = fn.const(e.span)
-                return (f"(env.state if env.state is not None else "
+                state = fn.state()
+                return (f"({state} if {state} is not None else "
                         f"_no_state({name!r}, {span}, False)).{_STATE_NAMES[name]}")
             fn.names.setdefault(name, e.span)
             return fn.var(name)
@@ -600,7 +611,8 @@ class CodeGen:
         if local is not None:
             return f"{fn.const(local)}(env, {', '.join(args)})"
         span = fn.const(e.span)
-        state = f"(env.state if env.state is not None else _no_state({name!r}, {span}))"
+        state = fn.state()
+        state = f"({state} if {state} is not None else _no_state({name!r}, {span}))"
         method = self.battle_builtins.get(name)
         if method is None:   # the state reports it as not available in battles
             return f"{state}.builtin(env, {name!r}, [{', '.join(args)}], {span})"
