@@ -144,8 +144,8 @@ class _Function:
             handlers = [f"    except {'KeyError' if self.params is None else 'NameError'} as _e:",
                         f"        _no_value(_e, {self.const(dict(self.names))})",
                         "        raise", *handlers]
-        args = "vars" if self.params is None else ", ".join(f"_l_{p}" for p in self.params)
-        source = "\n".join([f"def _f(env, {args}):", "    try:",
+        args = ", vars" if self.params is None else "".join(f", _l_{p}" for p in self.params)
+        source = "\n".join([f"def _f(env{args}):", "    try:",
                             *("    " + line for line in body),
                             *handlers])
         namespace = self.gen.namespace
@@ -305,21 +305,21 @@ class CodeGen:
         if lines:   # an argument the caller did not give is reported where it is read
             lines = ["    try:", *lines, "    except KeyError as _e:",
                      f"        _no_value(_e, {self.const(dict(fn.names))})", "        raise"]
-        call = f"{self.const(by_position)}(env, {''.join(f'_a{i}, ' for i in range(len(params)))})"
-        return (self._adapter("by name", "vars", [*lines, f"    return {call}"], by_position),
+        call = f"{self.const(by_position)}(env{''.join(f', _a{i}' for i in range(len(params)))})"
+        return (self._adapter("by name", ", vars", [*lines, f"    return {call}"], by_position),
                 by_position)
 
     def by_position(self, params: tuple[str, ...], by_name: Any) -> Any:
         """``p(env, a, b, ...)``: ``by_name(env, vars)`` called with the arguments in a dict,
         by the parameters' names."""
         items = ", ".join(f"{p!r}: _l_{p}" for p in params)
-        return self._adapter("by position", ", ".join(f"_l_{p}" for p in params),
+        return self._adapter("by position", "".join(f", _l_{p}" for p in params),
                              [f"    return {self.const(by_name)}(env, {{{items}}})"], by_name)
 
     def _adapter(self, label: str, args: str, body: list[str], target: Any) -> Any:
-        """A generated function ``_f(env, <args>)`` with these lines, which only hands its
+        """A generated function ``_f(env<args>)`` with these lines, which only hands its
         arguments on to ``target``: its ``__rules_source__`` shows both."""
-        source = "\n".join([f"def _f(env{', ' if args else ''}{args}):", *body])
+        source = "\n".join([f"def _f(env{args}):", *body])
         exec(self.code(source, f"<rules {label}>"), self.namespace)
         fn = self.namespace.pop("_f")
         fn.__rules_source__ = "\n".join([source, getattr(target, "__rules_source__", "")])
@@ -638,10 +638,10 @@ class CodeGen:
                    and p.name not in bound]
         loud = [i for i, _, quiet in values if not quiet]
         if loud == sorted(loud):
-            return f"_call_{e.name}(env, {', '.join(a for _, a, _ in sorted(values))})"
+            return f"_call_{e.name}(env{''.join(', ' + a for _, a, _ in sorted(values))})"
         held = {i: fn.temp() for i, _, _ in values}
         first = "".join(f"({held[i]} := {a}), " for i, a, _ in values)
-        return f"({first}_call_{e.name}(env, {', '.join(held[i] for i in sorted(held))}))[-1]"
+        return f"({first}_call_{e.name}(env{''.join(', ' + held[i] for i in sorted(held))}))[-1]"
 
     def _x_BinOp(self, fn, e: ast.BinOp, types) -> str:
         op = fn.const(binop_function(e))
