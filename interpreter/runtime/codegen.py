@@ -3,7 +3,9 @@
 Each expression, and each block of statements (an action's body, a trigger's body, a part
 of the battle), becomes one generated Python function ``f(env, vars)`` with the same
 contract as before: ``env`` is the :class:`~rules_run.runtime.env.Env` of one evaluation,
-``vars`` the dict of local names. Inside a function an expression is inline Python
+``vars`` the dict of local names. An action's or phase's body is also a function
+``p(env, a, b, ...)`` taking its parameters in order (:meth:`CodeGen.action`): what a call
+of an action in the rules runs. Inside a function an expression is inline Python
 (attribute reads, comparisons, ``if``/``for`` statements), so running a rule costs about one
 Python call per rule call instead of one per node of its syntax tree.
 
@@ -13,9 +15,16 @@ statements against the runtime's step cap; errors are located diagnostics, never
 tracebacks: a name with no value is reported at its first use in the function, a value
 that cannot be computed (a text compared with a number) at the statement computing it.
 
-A name from the rules never becomes a Python name: locals are ``vars['name']``, names
-passed by keyword go in a dict (``**{'lambda': ...}``), a declaration is called as
-``_call_<name>``; so any name the grammar accepts compiles, ``lambda`` and ``class`` too.
+A name from the rules never becomes a Python name as it is: in an action's or phase's body
+a local (a parameter too) is the Python variable ``_l_<name>``, elsewhere ``vars['name']``
+(a rule effect's scope, a trigger's body, the body of an ``activate`` and the action
+holding it: a body compiled as a function of its own shares its action's locals, see
+:data:`_OWN_BODIES`); names passed by keyword go in a dict (``**{'lambda': ...}``), a
+declaration is called as ``_call_<name>`` (an action with its arguments by position, computed
+in the order written; a roll, test, sequence or phase with a dict); so any name the grammar
+accepts compiles, ``lambda`` and ``class`` too. A new statement reads and sets a local
+through :meth:`_Function.var`, and the battle's state through :meth:`_Function.state`
+(``_st``, read once when the function starts).
 
 Every statement is written as source, ``log``, ``stop``, ``activate`` and setting a
 characteristic too: this is the one producer of the rules' code (rolls, tests and sequences
