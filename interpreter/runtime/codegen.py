@@ -634,18 +634,18 @@ class CodeGen:
                     types) -> str:
         """A call of an action with its arguments by position (``_call_<name>(env, a, b)``),
         each parameter given or its default. The values are computed in the order written,
-        then the defaults, as a dict of them would be: in place when no value that does more
-        than read (:func:`_quiet`) moves past another, else first into temporaries."""
+        then the defaults, as a dict of them would be: in place when only values nothing can
+        change (:func:`_unchanging`) move past others, else first into temporaries."""
         params = [p.name for p in decl.params]
         bound = set(params[:len(args)]) | {k for k, _ in e.kwargs}
-        # (the parameter's place, the source of its value, whether it only reads)
-        values = [(i, a, _quiet(x, types)) for i, (a, x) in enumerate(zip(args, e.args))]
-        values += [(params.index(k), self.ex(fn, a, types), _quiet(a, types))
+        # (the parameter's place, the source of its value, whether nothing can change it)
+        values = [(i, a, _unchanging(x, types)) for i, (a, x) in enumerate(zip(args, e.args))]
+        values += [(params.index(k), self.ex(fn, a, types), _unchanging(a, types))
                    for k, a in e.kwargs]
-        values += [(i, self.ex(fn, p.default, {}), _quiet(p.default, {}))
+        values += [(i, self.ex(fn, p.default, {}), _unchanging(p.default, {}))
                    for i, p in enumerate(decl.params) if p.default is not None
                    and p.name not in bound]
-        loud = [i for i, _, quiet in values if not quiet]
+        loud = [i for i, _, unchanging in values if not unchanging]
         if loud == sorted(loud):
             return f"_call_{e.name}(env{''.join(', ' + a for _, a, _ in sorted(values))})"
         held = {i: fn.temp() for i, _, _ in values}
@@ -844,6 +844,17 @@ def _quiet(e: ast.Expr, types: Mapping[str, str]) -> bool:
     if isinstance(e, ast.BoolOp):
         return all(_quiet(o, types) for o in e.operands)
     return False
+
+
+def _unchanging(e: ast.Expr, types: Mapping[str, str]) -> bool:
+    """Whether ``e`` has the same value wherever it is computed within one expression, and
+    computing it does nothing: a literal, or a local, an option or a table by its name (a
+    local changes only between statements; not dice, which a read rolls, nor a name the
+    battle's state gives)."""
+    if isinstance(e, ast.Literal):
+        return True
+    return (isinstance(e, ast.Name) and types.get(e.name) != "dice"
+            and e.name not in _STATE_NAMES and e.name != "phase_name")
 
 
 def _rolled(fn: _Function, value: str, tag: str) -> str:

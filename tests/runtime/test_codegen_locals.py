@@ -19,6 +19,7 @@ RULES = '''ruleset kit "Code kit"
     source "000_c4300f58fce5f1da.txt"
 characteristics model: S, W as wounds range 0..10 @ L1
 counter tally of battle = 0 @ L1
+status shaken @ L1
 
 action totals(xs: list) @ L1
     let total = 0
@@ -39,6 +40,9 @@ action calls() @ L1
 
 action rolled() @ L1
     return pair(b = D6, a = D6)
+
+action applied(u: unit) @ L1
+    return pair(b = if apply(shaken, u) then 1 else 0, a = if u is shaken then 1 else 0)
 
 action keyword(lambda: int) @ L1
     let class = lambda + 1
@@ -78,6 +82,12 @@ def test_locals_are_python_variables(rt) -> None:
     assert "_l_total = " in text and "vars" not in text
 
 
+def test_what_a_value_reads_is_read_after_what_is_written_before_it(rt) -> None:
+    # "u is shaken" reads the battle: it is computed after the apply written before it
+    text = source(rt, "applied")
+    assert "[-1]" in text and text.index("apply") < text.index("'shaken' in")
+
+
 def test_a_name_a_rule_cannot_use_in_python_compiles(rt) -> None:
     assert run(rt, "keyword", **{"lambda": 2}) == 3
     assert "_l_class = " in source(rt, "keyword")
@@ -100,7 +110,7 @@ def test_an_argument_not_given_is_located_where_it_is_read(rt) -> None:
         run(rt, "pair", a=1, c=2)
     (d,) = err.value.diagnostics
     assert d.message == "'b' has no value here"
-    assert (d.span.line, d.span.column) == (18, 16)
+    assert (d.span.line, d.span.column) == (19, 16)
 
 
 def test_the_state_is_read_once_and_is_still_needed(rt) -> None:
