@@ -30,8 +30,10 @@ class CompiledAction:
         self.runtime = runtime
         self.decl = decl
         types = {p.name: p.type for p in decl.params}
-        self.body = runtime.codegen.block(decl.body, types, runtime.ruleset.cite(decl.name),
-                                          top=decl)
+        self.body, self.positional = runtime.codegen.action(decl, types,
+                                                            runtime.ruleset.cite(decl.name))
+        """The body's function by a dict of arguments, ``f(env, vars)``, and by position,
+        ``p(env, a, b, ...)`` (:meth:`~rules_run.runtime.codegen.CodeGen.action`)."""
         self.returns_directly = decl.name not in runtime.codegen.activating
         """Whether every ``return`` is a Python return (none is inside an activation)."""
         limit = decl.limit if isinstance(decl, ast.ActionDecl) else None

@@ -3,7 +3,9 @@
 Each expression, and each block of statements (an action's body, a trigger's body, a part
 of the battle), becomes one generated Python function ``f(env, vars)`` with the same
 contract as before: ``env`` is the :class:`~rules_run.runtime.env.Env` of one evaluation,
-``vars`` the dict of local names. Inside a function an expression is inline Python
+``vars`` the dict of local names. An action's or phase's body is also a function
+``p(env, a, b, ...)`` taking its parameters in order (:meth:`CodeGen.action`): what a call
+of an action in the rules runs. Inside a function an expression is inline Python
 (attribute reads, comparisons, ``if``/``for`` statements), so running a rule costs about one
 Python call per rule call instead of one per node of its syntax tree.
 
@@ -13,9 +15,16 @@ statements against the runtime's step cap; errors are located diagnostics, never
 tracebacks: a name with no value is reported at its first use in the function, a value
 that cannot be computed (a text compared with a number) at the statement computing it.
 
-A name from the rules never becomes a Python name: locals are ``vars['name']``, names
-passed by keyword go in a dict (``**{'lambda': ...}``), a declaration is called as
-``_call_<name>``; so any name the grammar accepts compiles, ``lambda`` and ``class`` too.
+A name from the rules never becomes a Python name as it is: in an action's or phase's body
+a local (a parameter too) is the Python variable ``_l_<name>``, elsewhere ``vars['name']``
+(a rule effect's scope, a trigger's body, the body of an ``activate`` and the action
+holding it: a body compiled as a function of its own shares its action's locals, see
+:data:`_OWN_BODIES`); names passed by keyword go in a dict (``**{'lambda': ...}``), a
+declaration is called as ``_call_<name>`` (an action with its arguments by position, computed
+in the order written; a roll, test, sequence or phase with a dict); so any name the grammar
+accepts compiles, ``lambda`` and ``class`` too. A new statement reads and sets a local
+through :meth:`_Function.var`, and the battle's state through :meth:`_Function.state`
+(``_st``, read once when the function starts).
 
 Every statement is written as source, ``log``, ``stop``, ``activate`` and setting a
 characteristic too: this is the one producer of the rules' code (rolls, tests and sequences
@@ -35,10 +44,12 @@ The generated source is kept on the function (``__rules_source__``) for debuggin
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
+from rules_run import slotted
 from rules_run.chance import DiceExpr
 from rules_run.diagnostics import Span
 from rules_run.lang import ast
@@ -67,6 +78,9 @@ __all__ = ["CodeGen"]
 _UNKNOWN = object()
 """What :meth:`CodeGen._fixed` gives for a value known only when the code runs."""
 
+_PYTHON_LOCAL = re.compile(r"'_l_(\w+)'")
+"""A local held in a Python variable, as Python's NameError names it."""
+
 _SPECIAL_NAMES = {
     "nobody": "None",
     "phase_name": "(env.state.phase if env.state is not None else None)",
@@ -80,10 +94,15 @@ battle, such as in an odds calculation, reading one is a located error)."""
 class _Function:
     """One generated function being written: its lines, constants and temporaries."""
 
-    def __init__(self, gen: CodeGen, top: ast.ActionDecl | ast.PhaseDecl | None) -> None:
+    def __init__(self, gen: CodeGen, top: ast.ActionDecl | ast.PhaseDecl | None,
+                 params: tuple[str, ...] | None = None) -> None:
         self.gen = gen
         self.top = top
         """The action whose body this is (``return`` returns from it), or None."""
+        self.params = params
+        """The parameters, in order, of a function whose locals are Python variables
+        (``_l_<name>``: an action's body, :meth:`CodeGen.action`); None: its locals are the
+        dict ``vars``."""
         self.lines: list[str] = []
         self.temps = 0
         self.names: dict[str, Span] = {}
@@ -94,9 +113,21 @@ class _Function:
         """For each line, the statement or expression it was written for."""
         self.at: Span | None = None
         """What the lines being written now are for."""
+        self.reads_state = False
+        """Whether the function reads the battle's state (``_st``, read once on entry)."""
 
     def const(self, value: Any) -> str:
         return self.gen.const(value)
+
+    def state(self) -> str:
+        """Python source for the battle's state (None outside a battle), read once when the
+        function starts (it never changes within one evaluation)."""
+        self.reads_state = True
+        return "_st"
+
+    def var(self, name: str) -> str:
+        """Python source for the local ``name``, to read or to set."""
+        return f"vars[{name!r}]" if self.params is None else f"_l_{name}"
 
     def temp(self) -> str:
         self.temps += 1
@@ -107,20 +138,23 @@ class _Function:
         self.spans.append(self.at)
 
     def build(self, label: str) -> Any:
-        body = self.lines or ["    pass"]
+        body, at = self.lines or ["    pass"], self.spans
+        if self.reads_state:
+            body, at = ["    _st = env.state", *body], [None, *at]
         # line 1 is the def, line 2 the try: a body line i (from 0) is line i + 3
-        spans = self.const(dict(enumerate(self.spans, start=3)))
+        spans = self.const(dict(enumerate(at, start=3)))
         handlers = ["    except TypeError as _e:", f"        raise _type_error(_e, {spans}) from None"]
         if self.top is not None:
             # every frame of a call without end tries, until one has the room to report it
             handlers += ["    except RecursionError as _e:",
                          f"        raise _too_deep(_e, {self.top.name!r}, "
                          f"{self.const(self.top.span)}) from None"]
-        if self.names:
-            handlers = ["    except KeyError as _e:",
+        if self.names:   # a local read before it has a value: no key, or no variable
+            handlers = [f"    except {'KeyError' if self.params is None else 'NameError'} as _e:",
                         f"        _no_value(_e, {self.const(dict(self.names))})",
                         "        raise", *handlers]
-        source = "\n".join(["def _f(env, vars):", "    try:",
+        args = ", vars" if self.params is None else "".join(f", _l_{p}" for p in self.params)
+        source = "\n".join([f"def _f(env{args}):", "    try:",
                             *("    " + line for line in body),
                             *handlers])
         namespace = self.gen.namespace
@@ -153,8 +187,12 @@ class CodeGen:
             return fail(f"the battle ran more than {cap} steps; a loop in the rules never "
                         "ends", None, "step-cap")
 
-        def no_value(err: KeyError, names: Mapping[str, Span]) -> None:
-            name = err.args[0] if err.args else None
+        def no_value(err: KeyError | NameError, names: Mapping[str, Span]) -> None:
+            if isinstance(err, NameError):   # a Python local _l_<name>: named in the message
+                found = _PYTHON_LOCAL.search(str(err))
+                name = found.group(1) if found else None
+            else:
+                name = err.args[0] if err.args else None
             if isinstance(name, str) and name in names:
                 raise fail(f"{name!r} has no value here", names[name]) from None
 
@@ -256,6 +294,46 @@ class CodeGen:
         self._block(fn, 1, body, types, cite)
         return fn.build(cite or "block")
 
+    def action(self, decl: ast.ActionDecl | ast.PhaseDecl, types: Mapping[str, str],
+               cite: str) -> tuple[Any, Any]:
+        """An action's or phase's body as two functions, ``(f, p)``: ``f(env, vars)`` takes
+        its arguments in a dict, ``p(env, a, b, ...)`` its parameters in order (what a call
+        of an action in the rules runs). Its locals are Python variables (``_l_<name>``),
+        and ``f`` hands ``p`` the arguments (one it lacks is reported at its first read);
+        but where a statement runs a body of its own that shares them (:data:`_OWN_BODIES`),
+        they are the dict ``vars`` (as in :meth:`block`) and ``p`` hands ``f`` a dict."""
+        params = tuple(p.name for p in decl.params)
+        if any(isinstance(s, _OWN_BODIES) for s in _statements(decl.body)):
+            by_name = self.block(decl.body, types, cite, top=decl)
+            return by_name, self.by_position(params, by_name)
+        fn = _Function(self, decl, params)
+        self._block(fn, 1, decl.body, types, cite)
+        by_position = fn.build(cite or "block")
+        lines = [f"        _a{i} = vars{f'[{p!r}]' if p in fn.names else f'.get({p!r})'}"
+                 for i, p in enumerate(params)]
+        if lines:   # an argument the caller did not give is reported where it is read
+            lines = ["    try:", *lines, "    except KeyError as _e:",
+                     f"        _no_value(_e, {self.const(dict(fn.names))})", "        raise"]
+        call = f"{self.const(by_position)}(env{''.join(f', _a{i}' for i in range(len(params)))})"
+        return (self._adapter("by name", ", vars", [*lines, f"    return {call}"], by_position),
+                by_position)
+
+    def by_position(self, params: tuple[str, ...], by_name: Any) -> Any:
+        """``p(env, a, b, ...)``: ``by_name(env, vars)`` called with the arguments in a dict,
+        by the parameters' names."""
+        items = ", ".join(f"{p!r}: _l_{p}" for p in params)
+        return self._adapter("by position", "".join(f", _l_{p}" for p in params),
+                             [f"    return {self.const(by_name)}(env, {{{items}}})"], by_name)
+
+    def _adapter(self, label: str, args: str, body: list[str], target: Any) -> Any:
+        """A generated function ``_f(env<args>)`` with these lines, which only hands its
+        arguments on to ``target``: its ``__rules_source__`` shows both."""
+        source = "\n".join([f"def _f(env{args}):", *body])
+        exec(self.code(source, f"<rules {label}>"), self.namespace)
+        fn = self.namespace.pop("_f")
+        fn.__rules_source__ = "\n".join([source, getattr(target, "__rules_source__", "")])
+        return fn
+
     # ------------------------------------------------------------ statements
     def _block(self, fn: _Function, depth: int, body, types, cite: str) -> None:
         start = len(fn.lines)
@@ -268,16 +346,16 @@ class CodeGen:
         fn.at = s.span
         x = self.ex
         if isinstance(s, ast.Let):
-            fn.emit(depth, f"vars[{s.name!r}] = {x(fn, s.value, types)}")
+            fn.emit(depth, f"{fn.var(s.name)} = {x(fn, s.value, types)}")
         elif isinstance(s, ast.Assign) and isinstance(s.target, ast.Name):
             name = s.target.name
             if s.op == "=":
-                fn.emit(depth, f"vars[{name!r}] = {x(fn, s.value, types)}")
+                fn.emit(depth, f"{fn.var(name)} = {x(fn, s.value, types)}")
             else:
                 t = fn.temp()
                 fn.names.setdefault(name, s.target.span)
                 fn.emit(depth, f"{t} = {x(fn, s.value, types)}")
-                fn.emit(depth, f"vars[{name!r}] = vars[{name!r}] {s.op[0]} {t}")
+                fn.emit(depth, f"{fn.var(name)} = {fn.var(name)} {s.op[0]} {t}")
         elif isinstance(s, ast.CallStmt):
             fn.emit(depth, x(fn, s.call, types))
         elif isinstance(s, ast.Return):
@@ -408,7 +486,7 @@ class CodeGen:
         fn.emit(depth + 2, call("clear", span, f"*{done}"))
 
     def _for_each(self, fn: _Function, depth: int, s: ast.ForEach, types, cite: str) -> None:
-        items, item, var = fn.temp(), fn.temp(), repr(s.var)
+        items, item, var = fn.temp(), fn.temp(), fn.var(s.var)
         fn.emit(depth, f"{items} = list({self.ex(fn, s.iterable, types)})")
         if s.where is not None:
             where = s.where
@@ -421,7 +499,7 @@ class CodeGen:
                 f"{keyed}.append(({self.ex(fn, order, types)}, len({keyed}), {item}))"))
             fn.emit(depth, f"{items} = {fn.const(ordered_function(order))}({keyed})")
         fn.emit(depth, f"for {item} in {items}:")
-        fn.emit(depth + 1, f"vars[{var}] = {item}")
+        fn.emit(depth + 1, f"{var} = {item}")
         self._loop_while(fn, depth + 1, s, types)
         self._block(fn, depth + 1, s.body, types, cite)
 
@@ -440,7 +518,7 @@ class CodeGen:
         out = fn.temp()
         fn.emit(depth, f"{out} = []")
         fn.emit(depth, f"for {item} in {items}:")
-        fn.emit(depth + 1, f"vars[{var}] = {item}")
+        fn.emit(depth + 1, f"{var} = {item}")
         fn.emit(depth + 1, line(out))
         return out
 
@@ -461,17 +539,18 @@ class CodeGen:
             return fn.bound[name]
         if types.get(name) == "dice":
             fn.names.setdefault(name, e.span)
-            return _rolled(fn, f"vars[{name!r}]", name)
+            return _rolled(fn, fn.var(name), name)
         decl = self.rt.decls.get(name)
         if name in types or decl is None:
             if name in _SPECIAL_NAMES and name not in types:
                 return _SPECIAL_NAMES[name]
             if name in _STATE_NAMES and name not in types:
                 span = fn.const(e.span)
-                return (f"(env.state if env.state is not None else "
+                state = fn.state()
+                return (f"({state} if {state} is not None else "
                         f"_no_state({name!r}, {span}, False)).{_STATE_NAMES[name]}")
             fn.names.setdefault(name, e.span)
-            return f"vars[{name!r}]"
+            return fn.var(name)
         if isinstance(decl, ast.OptionDecl):
             return f"env.options[{name!r}]"
         if isinstance(decl, ast.TableDecl):
@@ -567,11 +646,16 @@ class CodeGen:
             return f"{fn.const(Record)}({name!r}, {names!r}, ({''.join(v + ', ' for v in values)}))"
         if isinstance(decl, (ast.RollDecl, ast.SequenceDecl, ast.ActionDecl, ast.PhaseDecl)):
             params = [p.name for p in decl.params]
+            bound = set(params[:len(args)]) | {k for k, _ in e.kwargs}
+            if isinstance(decl, ast.ActionDecl) and all(
+                    p.name in bound or p.default is not None for p in decl.params):
+                return self._positional(fn, e, decl, args, types)
             items = [f"{p!r}: {a}" for p, a in zip(params, args)]
             items += [f"{k!r}: {self.ex(fn, a, types)}" for k, a in e.kwargs]
-            bound = set(params[:len(args)]) | {k for k, _ in e.kwargs}
             items += [f"{p.name!r}: {self.ex(fn, p.default, {})}" for p in decl.params
                       if p.default is not None and p.name not in bound]
+            if isinstance(decl, ast.ActionDecl):   # one lacks a value: reported where read
+                return f"{fn.const(self.rt.invoke)}({name!r}, env, {{{', '.join(items)}}})"
             return f"_call_{name}(env, {{{', '.join(items)}}})"
         if isinstance(decl, ast.StatusDecl):   # a status with the arguments it is applied with
             items = [f"{p.name!r}: {a}" for p, a in zip(decl.params, args)]
@@ -584,7 +668,8 @@ class CodeGen:
         if local is not None:
             return f"{fn.const(local)}(env, {', '.join(args)})"
         span = fn.const(e.span)
-        state = f"(env.state if env.state is not None else _no_state({name!r}, {span}))"
+        state = fn.state()
+        state = f"({state} if {state} is not None else _no_state({name!r}, {span}))"
         method = self.battle_builtins.get(name)
         if method is None:   # the state reports it as not available in battles
             return f"{state}.builtin(env, {name!r}, [{', '.join(args)}], {span})"
@@ -592,6 +677,28 @@ class CodeGen:
             args.append("**{" + ", ".join(f"{k!r}: {self.ex(fn, a, types)}"
                                           for k, a in e.kwargs) + "}")
         return f"{fn.const(method)}({', '.join([state, 'env', span, *args])})"
+
+    def _positional(self, fn, e: ast.Call, decl: ast.ActionDecl, args: list[str],
+                    types) -> str:
+        """A call of an action with its arguments by position (``_call_<name>(env, a, b)``),
+        each parameter given or its default. The values are computed in the order written,
+        then the defaults, as a dict of them would be: in place when only values nothing can
+        change (:func:`_unchanging`) move past others, else first into temporaries."""
+        params = [p.name for p in decl.params]
+        bound = set(params[:len(args)]) | {k for k, _ in e.kwargs}
+        # (the parameter's place, the source of its value, whether nothing can change it)
+        values = [(i, a, _unchanging(x, types)) for i, (a, x) in enumerate(zip(args, e.args))]
+        values += [(params.index(k), self.ex(fn, a, types), _unchanging(a, types))
+                   for k, a in e.kwargs]
+        values += [(i, self.ex(fn, p.default, {}), _unchanging(p.default, {}))
+                   for i, p in enumerate(decl.params) if p.default is not None
+                   and p.name not in bound]
+        loud = [i for i, _, unchanging in values if not unchanging]
+        if loud == sorted(loud):
+            return f"_call_{e.name}(env{''.join(', ' + a for _, a, _ in sorted(values))})"
+        held = {i: fn.temp() for i, _, _ in values}
+        first = "".join(f"({held[i]} := {a}), " for i, a, _ in values)
+        return f"({first}_call_{e.name}(env{''.join(', ' + held[i] for i in sorted(held))}))[-1]"
 
     def _x_BinOp(self, fn, e: ast.BinOp, types) -> str:
         op = fn.const(binop_function(e))
@@ -751,6 +858,25 @@ class CodeGen:
         return f"[{''.join(f'{self.ex(fn, i, types)}, ' for i in e.items)}]"
 
 
+_OWN_BODIES: tuple[type[ast.Stmt], ...] = (ast.Activate,)
+"""Statements whose body is a function of its own sharing the enclosing locals (the dict
+``vars``): an action holding one keeps its locals in ``vars`` (:meth:`CodeGen.action`)."""
+
+
+def _statements(body: tuple[ast.Stmt, ...]) -> Iterator[ast.Stmt]:
+    """The statements of a body and, within them, of every body they hold."""
+    for s in body:
+        yield s
+        for f in slotted.fields(type(s)):
+            value = getattr(s, f.name)
+            if isinstance(value, tuple):
+                for item in value:   # a body, or an if's (condition, body) branches
+                    if isinstance(item, ast.Stmt):
+                        yield from _statements((item,))
+                    elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], tuple):
+                        yield from _statements(item[1])
+
+
 def _quiet(e: ast.Expr, types: Mapping[str, str]) -> bool:
     """Whether computing ``e`` does nothing but read: a literal, a local name (not dice,
     which a read rolls), ``not``/``and``/``or``, ``has`` and ``is`` of such, so code the
@@ -766,6 +892,17 @@ def _quiet(e: ast.Expr, types: Mapping[str, str]) -> bool:
     if isinstance(e, ast.BoolOp):
         return all(_quiet(o, types) for o in e.operands)
     return False
+
+
+def _unchanging(e: ast.Expr, types: Mapping[str, str]) -> bool:
+    """Whether ``e`` has the same value wherever it is computed within one expression, and
+    computing it does nothing: a literal, or a local, an option or a table by its name (a
+    local changes only between statements; not dice, which a read rolls, nor a name the
+    battle's state gives)."""
+    if isinstance(e, ast.Literal):
+        return True
+    return (isinstance(e, ast.Name) and types.get(e.name) != "dice"
+            and e.name not in _STATE_NAMES and e.name != "phase_name")
 
 
 def _rolled(fn: _Function, value: str, tag: str) -> str:

@@ -435,22 +435,28 @@ class Runtime:
         return self.compile_expr(e, {})(Env(self, None, {}), {})
 
     # ------------------------------------------------------------ calls
-    def _direct_call(self, name: str) -> Callable[[Env, dict], Any]:
-        """What a call of ``name`` in the rules runs, with a fresh dict of arguments: as
-        :meth:`invoke`, without looking the name up at each call."""
-        if name in self.triggers or isinstance(self.decls[name], ast.PhaseDecl):
+    def _direct_call(self, name: str) -> Callable[..., Any]:
+        """What a call of ``name`` in the rules runs, with a fresh dict of arguments (an
+        action: its arguments by position): as :meth:`invoke`, without looking the name up
+        at each call."""
+        decl = self.decls[name]
+        if isinstance(decl, ast.ActionDecl):
+            action, params = self.actions[name], tuple(p.name for p in decl.params)
+            if name in self.triggers:
+                return self.codegen.by_position(params, lambda env, args: (
+                    self.invoke(name, env, args)))
+            if action.returns_directly and action.limit is None:
+                return action.positional
+            # only a return inside an activation's body (or a limit) needs the call's checks
+            return self.codegen.by_position(params, action.call)
+        if name in self.triggers or isinstance(decl, ast.PhaseDecl):
             return lambda env, args: self.invoke(name, env, args)
         roll = self.rolls.get(name)
         if roll is not None:
             if roll.decl.is_test:
                 return roll.run
             return lambda env, args: roll.run(env, args).value
-        seq = self.sequences.get(name)
-        if seq is not None:
-            return seq.run
-        action = self.actions[name]
-        # only a return inside an activation's body (or a limit) needs the call's checks
-        return action.body if action.returns_directly and action.limit is None else action.call
+        return self.sequences[name].run
 
     def invoke(self, name: str, env: Env, args: dict) -> Any:
         """Run the roll, test, sequence, action or phase ``name`` with bound arguments (a

@@ -96,8 +96,11 @@ def _counter_key(state: BattleState, env, name, keys, span):
 def counter(state, env, span, name, *keys):
     if name in state.runtime.counter_periods:
         return state.counters[_counter_key(state, env, name, keys, span)]
-    try:   # a counter read once is read again (the rules read some hundreds of times a turn)
-        return state.counters[(name, *[getattr(k, "id", k) for k in keys])]
+    key = [name]   # a loop: a comprehension is a call of its own (this runs hundreds of
+    for k in keys:   # times a turn)
+        key.append(getattr(k, "id", k))
+    try:   # a counter read once is read again
+        return state.counters[tuple(key)]
     except KeyError:
         return state.counters[_counter_key(state, env, name, keys, span)]
 
