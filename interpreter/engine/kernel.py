@@ -54,6 +54,7 @@ from rules_run.lang import ast
 from rules_run.limits import limit, too_many
 from rules_run.runtime.builtins import PURE_NAMES
 from rules_run.runtime.entities import Unit
+from rules_run.runtime.reach import READS
 from rules_run.runtime.env import RollResult
 
 __all__ = ["CombatEnd", "UnitEnd", "CombatOdds", "combat_odds", "sample_combat"]
@@ -359,12 +360,11 @@ class _Reads:
     statuses: frozenset[str]
 
 
-READING = PURE_NAMES | frozenset({
-    "engaged_with", "arc", "units", "friends", "enemies", "all_units", "within", "distance",
-    "in_contact", "in_arc", "terrain_at", "on_table", "opponent", "sides", "unit_named"})
+READING = PURE_NAMES | (READS - {"counter"})
 """The builtins an action shared along a step's trail (:class:`_Trail`) may call: the pure
-ones, and battle builtins that read the battle and change nothing in it (a cache of
-geometry aside). Not ``counter``: reading a counter first sets its initial value."""
+ones, and the builtins specialisation counts as reads (:data:`rules_run.runtime.reach.READS`:
+they change nothing in the battle, a cache of geometry aside), but not ``counter``: reading
+a counter first sets its initial value, which a shared call would skip."""
 
 
 def _pure_actions(runtime: Any) -> list[str]:

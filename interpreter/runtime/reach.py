@@ -73,13 +73,15 @@ READS = frozenset({
     "all_units", "arc", "behind", "counter", "distance", "enemies", "engaged_with",
     "facing", "friends", "home_edge", "in_arc", "in_contact", "in_range", "line_through",
     "models", "models_under", "opponent", "side_edge", "sides", "spacing", "terrain",
-    "terrain_touching", "toward_edge", "unit_named", "units", "used",
+    "terrain_at", "terrain_touching", "toward_edge", "unit_named", "units", "used", "within",
+    "on_table",
     # the runtime's own that read their arguments only
     "value_of", "item_values", "command_value", "unaffected", "unmodified", "alternatives",
     "wielded",
 })
 """The builtins that only read the battle (no dice, no event, nothing changed), besides the
-pure ones (``param`` and ``params`` roll a rule's dice: they are not reads)."""
+pure ones (``param`` and ``params`` roll a rule's dice: they are not reads). The one list of
+them: the combat kernel's shared calls take it too (:data:`rules_run.engine.kernel.READING`)."""
 
 _QUIET_BUILTINS = READS | frozenset(PURE_BUILTINS)
 _WRITES = frozenset({"set_counter", "add_counter"})
