@@ -27,7 +27,7 @@ from typing import Any
 
 from rules_run import slotted
 from rules_run.chance import derive_seed
-from rules_run.engine.stats import Z95, open_executor, summarise
+from rules_run.engine.stats import SPECIALISE_FROM, Z95, open_executor, summarise
 
 __all__ = [
     "RunSpec", "Paired", "paired", "run_states", "metrics_of", "BattleDiff", "battle_diff",
@@ -198,12 +198,6 @@ def _between_runtime(a, b, rs):
     runtime = Runtime(rs, BUILTINS, pair[2])
     pair[2].update(runtime.codegen.codes)
     return runtime
-
-
-SPECIALISE_FROM = 50
-"""Runs of one state from which they are fought with the code specialised to the battle
-(:func:`rules_run.engine.setup.specialised`: the same results, byte for byte; writing the
-code costs about as much as some battles, which fewer runs would not win back)."""
 
 
 def _run_chunk(spec: RunSpec, key: StateKey, indices: list[int],

@@ -3,7 +3,8 @@
 Run ``i`` of a batch always uses ``derive_seed(seed, "run", i)``, and results are put back
 in run order, so the statistics are identical whatever the number of workers. The battles
 are fought with the ruleset's code specialised to the battle
-(:func:`rules_run.engine.setup.specialised`), made once per process and reused by every run.
+(:func:`rules_run.engine.setup.specialised`), made once per process and reused by every run,
+from :data:`SPECIALISE_FROM` runs.
 """
 
 from __future__ import annotations
@@ -87,12 +88,21 @@ def _lent(spec: RunSpec, opened: Battle | None) -> Iterator[None]:
             _WORKER_CONTEXT[key] = before
 
 
-def _run_chunk(spec: RunSpec, indices: list[int]) -> list[tuple[int, dict[str, Any]]]:
+SPECIALISE_FROM = 50
+"""Runs from which a batch is fought with the code specialised to its battle
+(:func:`rules_run.engine.setup.specialised`: the same results, byte for byte; writing the
+code costs about as much as some battles, which fewer runs would not win back). It depends
+on the number of runs only, so results never depend on it."""
+
+
+def _run_chunk(spec: RunSpec, indices: list[int], specialise: bool = False
+               ) -> list[tuple[int, dict[str, Any]]]:
     from rules_run.engine.driver import run_battle
     from rules_run.engine.setup import specialised
 
     _, runtime, battle = context(spec)
-    runtime = specialised(runtime, battle)   # made once per process and battle
+    if specialise:
+        runtime = specialised(runtime, battle)   # made once per process and battle
     out = []
     for i in indices:
         result = run_battle(runtime, battle, seed=derive_seed(spec.seed, "run", i),
@@ -161,17 +171,18 @@ def run_many(spec: RunSpec, runs: int, workers: int = 1,
     chunks = [list(range(s, min(runs, s + chunk))) for s in range(0, runs, chunk)]
     results: dict[int, dict[str, Any]] = {}
     done = 0
+    fast = runs >= SPECIALISE_FROM
     with _lent(spec, opened):
         if workers <= 1 and executor is None:
             for indices in chunks:
-                for i, r in _run_chunk(spec, indices):
+                for i, r in _run_chunk(spec, indices, fast):
                     results[i] = r
                 done += len(indices)
                 if progress:
                     progress(done, runs)
         else:
             with open_executor(executor, workers) as pool:
-                futures = [pool.submit(_run_chunk, spec, indices) for indices in chunks]
+                futures = [pool.submit(_run_chunk, spec, indices, fast) for indices in chunks]
                 for future in futures:
                     for i, r in future.result():
                         results[i] = r

@@ -19,6 +19,7 @@ from rules_run.engine.builtins import BUILTINS
 from rules_run.engine.driver import run_battle
 from rules_run.engine.narrate import Words, narrate
 from rules_run.engine.setup import MAKES_BEARERS, specialised as for_the_battle
+from rules_run.engine import stats
 from rules_run.engine.stats import RunSpec, run_many
 from rules_run.runtime import specialise
 from rules_run.runtime.compiled import Runtime, compile_ruleset
@@ -76,6 +77,9 @@ def test_statistics_runs_are_specialised_and_the_same(monkeypatch):
     plain = run_many(spec, 6, opened=opened)
     assert made == []
     monkeypatch.setenv(SWITCH, "1")
+    assert run_many(spec, 6, opened=opened) == plain
+    assert made == []   # fewer runs than SPECIALISE_FROM: writing the code would not pay
+    monkeypatch.setattr(stats, "SPECIALISE_FROM", 6)
     assert run_many(spec, 6, opened=opened) == plain
     # made once, and fought by every chunk of the batch
     assert made and all(m is made[0] for m in made) and made[0].facts is not None
