@@ -459,14 +459,7 @@ class CodeGen:
         cleared in the reverse order however the block ends (``return`` and errors too)."""
         given, done = fn.temp(), fn.temp()
         span = fn.const(s.span)
-        state = f"(env.state if env.state is not None else _no_state(\"'during'\", {span}, False))"
-
-        def call(name: str, at: str, args: str) -> str:   # as _x_Call writes a builtin's
-            method = self.battle_builtins.get(name)
-            if method is None:
-                return f"{state}.builtin(env, {name!r}, [{args}], {at})"
-            return f"{fn.const(method)}({state}, env, {at}, {args})"
-
+        missing = f"_no_state(\"'during'\", {span}, False)"
         fn.emit(depth, f"{given} = []")
         fn.emit(depth, "try:")
         for item in s.items:
@@ -477,13 +470,14 @@ class CodeGen:
             if item.condition is not None:
                 test = f"({self.ex(fn, item.condition, types)}) and {test}"
             fn.emit(depth + 1, f"if {test}:")
-            fn.emit(depth + 2, call("apply", fn.const(item.span), f"{status}, {thing}"))
+            fn.emit(depth + 2, self._battle_call(fn, "apply", [status, thing],
+                                                 fn.const(item.span), missing))
             fn.emit(depth + 2, f"{given}.append(({status}, {thing}))")
         self._block(fn, depth + 1, s.body, types, cite)
         fn.at = s.span
         fn.emit(depth, "finally:")
         fn.emit(depth + 1, f"for {done} in reversed({given}):")
-        fn.emit(depth + 2, call("clear", span, f"*{done}"))
+        fn.emit(depth + 2, self._battle_call(fn, "clear", [f"*{done}"], span, missing))
 
     def _for_each(self, fn: _Function, depth: int, s: ast.ForEach, types, cite: str) -> None:
         items, item, var = fn.temp(), fn.temp(), fn.var(s.var)
@@ -668,14 +662,22 @@ class CodeGen:
         if local is not None:
             return f"{fn.const(local)}(env, {', '.join(args)})"
         span = fn.const(e.span)
-        state = fn.state()
-        state = f"({state} if {state} is not None else _no_state({name!r}, {span}))"
-        method = self.battle_builtins.get(name)
-        if method is None:   # the state reports it as not available in battles
-            return f"{state}.builtin(env, {name!r}, [{', '.join(args)}], {span})"
-        if e.kwargs:  # by a dict: a name the rules give may be a Python keyword (lambda)
+        if e.kwargs and name in self.battle_builtins:
+            # by a dict: a name the rules give may be a Python keyword (lambda)
             args.append("**{" + ", ".join(f"{k!r}: {self.ex(fn, a, types)}"
                                           for k, a in e.kwargs) + "}")
+        return self._battle_call(fn, name, args, span, f"_no_state({name!r}, {span})")
+
+    def _battle_call(self, fn: _Function, name: str, args: list[str], span: str,
+                     missing: str) -> str:
+        """The call of battle builtin ``name``: straight to the engine's method, else through
+        the state, which reports it as not available in battles; ``missing``: what raises
+        without a battle."""
+        state = fn.state()
+        state = f"({state} if {state} is not None else {missing})"
+        method = self.battle_builtins.get(name)
+        if method is None:
+            return f"{state}.builtin(env, {name!r}, [{', '.join(args)}], {span})"
         return f"{fn.const(method)}({', '.join([state, 'env', span, *args])})"
 
     def _positional(self, fn, e: ast.Call, decl: ast.ActionDecl, args: list[str],
