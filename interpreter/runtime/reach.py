@@ -320,12 +320,7 @@ class Reach:
                     written: set[str], applied: set[str]) -> None:
         """A counter written or a status applied by this call."""
         if call.name in _WRITES:
-            first = call.args[0] if call.args else None
-            if isinstance(first, ast.Name) and first.name in self.counters and (
-                    env is None or first.name not in env):
-                written.add(first.name)
-            else:
-                written.update(self.counters)
+            written.update(self._counters_named(call, env))
         elif call.name == "apply":
             status = self._status_names(call.args[0] if call.args else None, env)
             applied.update(self.statuses if status is None else status)
@@ -333,12 +328,16 @@ class Reach:
     def _note_read(self, call: ast.Call, env: Mapping[str, Any] | None, read: set[str]) -> None:
         """A counter this call reads (``counter``; ``add_counter`` reads what it adds to)."""
         if call.name in ("counter", "add_counter"):
-            first = call.args[0] if call.args else None
-            if isinstance(first, ast.Name) and first.name in self.counters and (
-                    env is None or first.name not in env):
-                read.add(first.name)
-            else:
-                read.update(self.counters)
+            read.update(self._counters_named(call, env))
+
+    def _counters_named(self, call: ast.Call, env: Mapping[str, Any] | None) -> Iterable[str]:
+        """The counters a counter builtin's call may name by its first argument: the one it
+        names, or every counter when that is not a counter's name (a local, an expression)."""
+        first = call.args[0] if call.args else None
+        if isinstance(first, ast.Name) and first.name in self.counters and (
+                env is None or first.name not in env):
+            return (first.name,)
+        return self.counters
 
     def _status_names(self, e: ast.Expr | None, env: Mapping[str, Any] | None
                       ) -> set[str] | None:
