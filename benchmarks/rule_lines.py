@@ -5,8 +5,9 @@
 For each ruleset (default: wfb8 and aos4) it counts, over its ``*.rules`` files, the lines
 of code (neither blank nor a comment), the share of them inside ``action`` and ``phase``
 bodies (procedural code), and the ``while`` loops. With ``--base REV`` it prints the same
-for the files as they were at that git revision, and the change in code lines. It reads
-files only; it asserts nothing.
+for the files as they were at that git revision, the change in code lines, and the change
+over the declarations found at both (same kind and name: a like-for-like measure, leaving
+out the rules added or dropped since REV). It reads files only; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +43,30 @@ class Count:
                 self.procedural += 1
             if line.startswith("while "):
                 self.loops += 1
+
+
+def declarations(files: dict[str, str]) -> dict[tuple[str, str], int]:
+    """The code lines of each top-level declaration, by its kind and name (the first two
+    words of its first line)."""
+    lines: dict[tuple[str, str], int] = {}
+    current = ("", "")
+    for text in files.values():
+        for raw in text.splitlines():
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if not raw[0].isspace():
+                words = line.replace(":", " ").replace("(", " ").split()
+                current = (words[0], words[1] if len(words) > 1 else "")
+            lines[current] = lines.get(current, 0) + 1
+    return lines
+
+
+def same_declarations(now: dict[str, str], base: dict[str, str]) -> tuple[int, int]:
+    """The code lines, now and at the base, of the declarations found at both."""
+    a, b = declarations(now), declarations(base)
+    both = a.keys() & b.keys()
+    return sum(a[k] for k in both), sum(b[k] for k in both)
 
 
 def files_now(ruleset: str) -> dict[str, str]:
@@ -85,6 +110,7 @@ def main() -> None:
     parser.add_argument("--base", help="a git revision to compare with")
     args = parser.parse_args()
     now_all, base_all = Count(), Count()
+    same_now = same_base = 0
     for ruleset in args.rulesets:
         now = count(files_now(ruleset))
         print(show(f"{ruleset} (now)", now))
@@ -93,6 +119,10 @@ def main() -> None:
         if args.base:
             base = count(files_at(args.base, ruleset))
             print(show(f"{ruleset} ({args.base})", base))
+            kept_now, kept_base = same_declarations(files_now(ruleset), files_at(args.base, ruleset))
+            print(f"{ruleset + ' (at both)':<28} {kept_now:6d} code lines, {kept_base} at "
+                  f"{args.base}: {100 * (kept_now - kept_base) / kept_base:+.1f}%")
+            same_now, same_base = same_now + kept_now, same_base + kept_base
             for field in ("code", "procedural", "loops"):
                 setattr(base_all, field, getattr(base_all, field) + getattr(base, field))
     print(show("all (now)", now_all))
@@ -100,6 +130,8 @@ def main() -> None:
         print(show(f"all ({args.base})", base_all))
         change = 100 * (now_all.code - base_all.code) / base_all.code
         print(f"code lines: {change:+.1f}% against {args.base}")
+        print(f"declarations at both: {same_now} code lines against {same_base}, "
+              f"{100 * (same_now - same_base) / same_base:+.1f}%")
 
 
 if __name__ == "__main__":
