@@ -235,7 +235,10 @@ class Runtime:
         """The rules ``bearer`` carries now: its own (with its set-up grants and statuses),
         and those its live grants give while their conditions hold, read now (transitively:
         a rule granted so grants in turn). While a condition of the bearer's is read, its
-        rules are its own only (a condition asking ``bearer has "X"`` sees no live grant)."""
+        rules are its own only (a condition asking ``bearer has "X"`` sees no live grant).
+
+        When no condition decided them (a status's grants have none), they are kept on the
+        bearer until its rules change (``_in_play``): the same list comes back."""
         rules = bearer.rules
         if not self.live_grants or id(bearer) in self.granting:
             return rules
@@ -244,12 +247,16 @@ class Runtime:
             return held
         if env is None or env.state is None:
             return rules   # outside a battle, a live grant is not given
+        kept = bearer._in_play
+        if (kept is not None and kept[1] is rules and kept[2] == len(rules)
+                and kept[0] is self):
+            return kept[3]
         live = self.live_grants
-        if not any(inst.rule.name in live for inst in rules):
-            return rules   # none of its rules grants live (what the walk below finds too)
         extra: list[RuleInstance] = []
         have = {inst.text for inst in rules}
-        todo = list(rules)
+        # none of its rules grants live: nothing to walk (the walk finds nothing either)
+        todo = list(rules) if any(inst.rule.name in live for inst in rules) else []
+        steady = True   # no condition read: the same rules give the same answer
         self.granting.add(id(bearer))
         try:
             while todo:
@@ -258,9 +265,12 @@ class Runtime:
                 if any(inst is e for e in extra):   # a rule granted live: its set-up grants too
                     grants += self.grants.get(inst.rule.name, ())
                 for grant, cond in grants:
-                    if grant.rule in have or (cond is not None and not cond(
-                            env, rule_scope({}, inst, bearer))):
+                    if grant.rule in have:
                         continue
+                    if cond is not None:
+                        steady = False
+                        if not cond(env, rule_scope({}, inst, bearer)):
+                            continue
                     granted = self.granted.get(grant.rule)
                     if granted is None:
                         granted = self.granted[grant.rule] = self.bind_rule(grant.rule)
@@ -269,7 +279,25 @@ class Runtime:
                     todo.append(granted)
         finally:
             self.granting.discard(id(bearer))
-        return [*rules, *extra] if extra else rules
+        played = [*rules, *extra] if extra else rules
+        if steady:
+            bearer._in_play = (self, rules, len(rules), played)
+        return played
+
+    def in_play_facts(self, env: Env | None, bearer: Bearer
+                      ) -> tuple[frozenset[str], frozenset[str]]:
+        """Of the rules ``bearer`` has in play now (:meth:`rules_in_play`): their names and
+        texts, and the characteristics their effects and the global rules' change; kept on
+        the bearer while the list of its rules in play is the same (``_played``)."""
+        played = self.rules_in_play(env, bearer)
+        kept = bearer._played
+        if (kept is None or kept[1] is not played or kept[2] != len(played)
+                or kept[0] is not self):
+            names = frozenset(n for r in played for n in (r.rule.name, r.text))
+            changed = frozenset(effect.characteristic for inst in (*played, *self.global_rules)
+                                for effect, _, _ in self.char_effects.get(inst.rule.name, ()))
+            kept = bearer._played = (self, played, len(played), names, changed)
+        return kept[3], kept[4]
 
     def rules_now(self, env: Env, bearers: Sequence[Any]) -> dict[int, list[RuleInstance]]:
         """The rules in play of these bearers (units and weapons) now, by id: what to hold
@@ -279,8 +307,7 @@ class Runtime:
     def has_rule(self, env: Env, thing: Bearer, name: str) -> bool:
         """``x has "NAME"`` when live grants are declared: a rule (or keyword) it carries
         now."""
-        return thing.has_rule(name) or any(
-            name in (inst.rule.name, inst.text) for inst in self.rules_in_play(env, thing))
+        return thing.has_rule(name) or name in self.in_play_facts(env, thing)[0]
 
     def apply_grants(self, bearer: Bearer) -> None:
         """Give a bearer the rules its rules grant (``grant "Swiftstride"``), transitively.
@@ -401,7 +428,8 @@ class Runtime:
                     modified = True
         unmodified = value
         if (not as_profile and name in self.char_effect_names and isinstance(thing, Bearer)
-                and (thing.rules or self.global_rules or self.live_grants)):
+                and (thing.rules or self.global_rules or self.live_grants)
+                and name in self.in_play_facts(env, thing)[1]):
             key = (id(thing), name)
             if key not in self.reading:
                 self.reading.add(key)

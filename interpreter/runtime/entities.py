@@ -86,6 +86,14 @@ class Bearer:
         """Status name -> the rule its effects make, carried (in ``rules``) while it lasts."""
         self._rule_names: tuple[list[RuleInstance], int, frozenset[str]] | None = None
         """The names and texts of ``rules``, kept while that list and its length stay."""
+        self._in_play: tuple[Any, list[RuleInstance], int, list[RuleInstance]] | None = None
+        """(runtime, ``rules``, its length, the rules in play they give): kept by
+        :meth:`Runtime.rules_in_play` while no condition of the battle decides them."""
+        self._played: tuple[Any, list[RuleInstance], int, frozenset[str],
+                            frozenset[str]] | None = None
+        """(runtime, a list of rules in play, its length, their names and texts, the
+        characteristics their effects and the global rules' change): kept by
+        :meth:`Runtime.in_play_facts` while that list and its length stay."""
 
     def gain_status(self, name: str, until: str | TurnKey | None,
                     inst: RuleInstance | None = None) -> bool:
@@ -110,6 +118,10 @@ class Bearer:
         if old is not None:
             self.rules = [r for r in self.rules if r is not old]
         return True
+
+    KEPT = frozenset({"_rule_names", "_in_play", "_played"})
+    """The attributes that keep answers worked out from the bearer's rules: what a battle's
+    state key leaves out."""
 
     def has_rule(self, name: str) -> bool:
         """Carries a rule of that name (or keyword)."""

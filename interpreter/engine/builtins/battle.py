@@ -94,13 +94,20 @@ def _counter_key(state: BattleState, env, name, keys, span):
 
 @builtin("counter")
 def counter(state, env, span, name, *keys):
-    if name in state.runtime.counter_periods:
-        return state.counters[_counter_key(state, env, name, keys, span)]
-    key = [name]   # a loop: a comprehension is a call of its own (this runs hundreds of
-    for k in keys:   # times a turn)
-        key.append(getattr(k, "id", k))
-    try:   # a counter read once is read again
-        return state.counters[tuple(key)]
+    # this runs thousands of times a battle: one and two keys (most counters) without a
+    # loop, and a comprehension (a call of its own) only for more
+    if len(keys) == 1:
+        a, = keys
+        ids = (getattr(a, "id", a),)
+    elif len(keys) == 2:
+        a, b = keys
+        ids = (getattr(a, "id", a), getattr(b, "id", b))
+    else:
+        ids = tuple([getattr(k, "id", k) for k in keys])
+    period = state.runtime.counter_periods.get(name)
+    try:   # a counter read once is read again (its key as _counter_key makes it)
+        return state.counters[(name, *ids) if period is None else
+                              (name, state.period(period), *ids)]
     except KeyError:
         return state.counters[_counter_key(state, env, name, keys, span)]
 
