@@ -38,7 +38,7 @@ from rules_run.runtime.effects import (
     is_live_grant,
     rule_scope,
 )
-from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Weapon
+from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Unit
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.rolls import CompiledRoll
 from rules_run.runtime.sequences import CompiledSequence
@@ -414,34 +414,39 @@ class Runtime:
 
         While the effects of a characteristic are weighed, an amount or condition that reads
         that same characteristic of that same bearer sees it without rule effects."""
-        if (isinstance(thing, (Part, Group)) and name not in thing.profile
-                and thing.owner is not None):
+        profile = thing.profile
+        if name not in profile and isinstance(thing, (Part, Group)) and thing.owner is not None:
             # a part or group has the characteristics of its unit it does not give itself
             return self.characteristic(env, thing.owner, name, as_profile)
-        value = thing.profile.get(name)
+        value = profile.get(name)
         modified = False
-        if not isinstance(thing, Weapon) and not as_profile:
-            for item in getattr(thing, "equipment", ()):
-                bonus = (item.get("modifies") or {}).get(name)
-                if bonus and value is not None:
-                    value += bonus
-                    modified = True
-        unmodified = value
-        if (not as_profile and name in self.char_effect_names and isinstance(thing, Bearer)
-                and (thing.rules or self.global_rules or self.live_grants)
-                and name in self.in_play_facts(env, thing)[1]):
-            key = (id(thing), name)
-            if key not in self.reading:
-                self.reading.add(key)
-                try:
-                    unmodified, value, changed = characteristic_effects(
-                        self, env, thing, name, value)
-                finally:
-                    self.reading.discard(key)
-                modified = modified or changed
-        decl = self.characteristics.get(name)
-        if decl is not None and isinstance(value, int) and not isinstance(value, bool):
-            if decl.floor is not None and modified and value < decl.floor:
+        if not as_profile:
+            if isinstance(thing, Unit) and name in thing.items_modify():
+                for item in thing.equipment:
+                    bonus = (item.get("modifies") or {}).get(name)
+                    if bonus and value is not None:
+                        value += bonus
+                        modified = True
+            unmodified = value
+            if (name in self.char_effect_names and isinstance(thing, Bearer)
+                    and (thing.rules or self.global_rules or self.live_grants)
+                    and name in self.in_play_facts(env, thing)[1]):
+                key = (id(thing), name)
+                if key not in self.reading:
+                    self.reading.add(key)
+                    try:
+                        unmodified, value, changed = characteristic_effects(
+                            self, env, thing, name, value)
+                    finally:
+                        self.reading.discard(key)
+                    modified = modified or changed
+        else:
+            unmodified = value
+        if type(value) is int or isinstance(value, int) and not isinstance(value, bool):
+            decl = self.characteristics.get(name)
+            if decl is None:
+                return value
+            if modified and decl.floor is not None and value < decl.floor:
                 # a modifier never takes it below the floor, nor below a lower unmodified value
                 value = decl.floor if not isinstance(unmodified, int) else max(
                     value, min(decl.floor, unmodified))

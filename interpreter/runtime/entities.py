@@ -119,9 +119,9 @@ class Bearer:
             self.rules = [r for r in self.rules if r is not old]
         return True
 
-    KEPT = frozenset({"_rule_names", "_in_play", "_played"})
-    """The attributes that keep answers worked out from the bearer's rules: what a battle's
-    state key leaves out."""
+    KEPT = frozenset({"_rule_names", "_in_play", "_played", "_items_modify"})
+    """The attributes that keep answers worked out from the bearer's rules (and a unit's
+    items): what a battle's state key leaves out."""
 
     def has_rule(self, name: str) -> bool:
         """Carries a rule of that name (or keyword)."""
@@ -282,6 +282,8 @@ class Unit(Bearer):
         self.idle: frozenset[int] = frozenset()
         """Indexes of ``all_equipment`` not in use (the other items of an alternative)."""
         self.equipment = list(self.all_equipment)
+        self._items_modify: tuple[list[Mapping[str, Any]], int, frozenset[str]] | None = None
+        """(``equipment``, its length, the characteristics its items change)."""
         self.weapons = list(weapons or [])
         for w in self.weapons:
             w.owner = self
@@ -324,6 +326,15 @@ class Unit(Bearer):
         """The unit it is attached to (moves and fights with), or None."""
         self.followers: list[Unit] = []
         """The units attached to it."""
+
+    def items_modify(self) -> frozenset[str]:
+        """The characteristics its items in use change (their ``modifies:``), kept while
+        ``equipment`` is the same list (``_items_modify``)."""
+        equipment, kept = self.equipment, self._items_modify
+        if kept is None or kept[0] is not equipment or kept[1] != len(equipment):
+            names = frozenset(n for item in equipment for n in item.get("modifies") or ())
+            kept = self._items_modify = (equipment, len(equipment), names)
+        return kept[2]
 
     @property
     def wounds(self) -> int:
