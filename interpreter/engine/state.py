@@ -334,7 +334,9 @@ class BattleState:
         expired = {}
         for u in self.units:
             # a unit's, then its parts' (unit.part) and its groups' (unit.group)
-            for bearer in [u, *u.parts.values(), *u.groups]:
+            for bearer in [u, *u.parts.values(), *u.groups] if u.parts or u.groups else (u,):
+                if not bearer.statuses:
+                    continue
                 gone = [s for s, until in bearer.statuses.items() if until == period or (
                     period == "turn" and isinstance(until, TurnKey)
                     and until.ends(self.active_side, self.turns))]
