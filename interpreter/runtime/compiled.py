@@ -306,8 +306,8 @@ class Runtime:
 
     def has_rule(self, env: Env, thing: Bearer, name: str) -> bool:
         """``x has "NAME"`` when live grants are declared: a rule (or keyword) it carries
-        now."""
-        return thing.has_rule(name) or name in self.in_play_facts(env, thing)[0]
+        now (its rules in play hold its own, :meth:`rules_in_play`)."""
+        return name in thing.keywords or name in self.in_play_facts(env, thing)[0]
 
     def apply_grants(self, bearer: Bearer) -> None:
         """Give a bearer the rules its rules grant (``grant "Swiftstride"``), transitively.

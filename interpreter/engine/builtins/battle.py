@@ -39,8 +39,9 @@ def apply(state, env, span, status, thing, until=None):
     thing.gain_status(status, state.until(until or decl.until, thing),
                       state.runtime.status_instance(status, args))
     if fresh:
-        env.emit(Status, unit=event_id(thing), status=status,
-                 change="gains", quiet=decl.quiet)
+        if env.events is not None:   # (no event's fields worked out in a statistics run)
+            env.emit(Status, unit=event_id(thing), status=status,
+                     change="gains", quiet=decl.quiet)
         state.fire(env, status)
     return True
 
@@ -49,7 +50,7 @@ def apply(state, env, span, status, thing, until=None):
 def clear(state, env, span, status, thing):
     status = str(status)
     decl = _status_decl(state, status, span)
-    if thing.lose_status(status):
+    if thing.lose_status(status) and env.events is not None:
         env.emit(Status, unit=event_id(thing), status=status,
                  change="loses", quiet=decl.quiet)
     return True
