@@ -256,7 +256,7 @@ class Runtime:
         have = {inst.text for inst in rules}
         # none of its rules grants live: nothing to walk (the walk finds nothing either)
         todo = list(rules) if any(inst.rule.name in live for inst in rules) else []
-        steady = True   # no condition read: the same rules give the same answer
+        unconditional = True   # no condition read: the same rules give the same answer
         self.granting.add(id(bearer))
         try:
             while todo:
@@ -268,7 +268,7 @@ class Runtime:
                     if grant.rule in have:
                         continue
                     if cond is not None:
-                        steady = False
+                        unconditional = False
                         if not cond(env, rule_scope({}, inst, bearer)):
                             continue
                     granted = self.granted.get(grant.rule)
@@ -280,7 +280,7 @@ class Runtime:
         finally:
             self.granting.discard(id(bearer))
         played = [*rules, *extra] if extra else rules
-        if steady:
+        if unconditional:
             bearer._in_play = (self, rules, len(rules), played)
         return played
 
