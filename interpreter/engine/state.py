@@ -334,7 +334,9 @@ class BattleState:
         expired = {}
         for u in self.units:
             # a unit's, then its parts' (unit.part) and its groups' (unit.group)
-            for bearer in [u, *u.parts.values(), *u.groups]:
+            for bearer in [u, *u.parts.values(), *u.groups] if u.parts or u.groups else (u,):
+                if not bearer.statuses:
+                    continue
                 gone = [s for s, until in bearer.statuses.items() if until == period or (
                     period == "turn" and isinstance(until, TurnKey)
                     and until.ends(self.active_side, self.turns))]
@@ -348,8 +350,11 @@ class BattleState:
     def period(self, period: str) -> tuple[str, int]:
         """The period being played, as (its kind, its number): a phase from its start to the
         next phase's, a player turn, a battle round, the battle."""
-        number = {"phase": self.phases, "turn": self.turns, "round": self.round}.get(period, 0)
-        return period, number
+        if period == "phase":
+            return period, self.phases
+        if period == "turn":
+            return period, self.turns
+        return period, self.round if period == "round" else 0
 
     def use_once(self, period: str, key: tuple[Any, ...]) -> bool:
         """Mark an action ``once per period`` as run for ``key``; False if it had already run
@@ -402,8 +407,8 @@ class BattleState:
         combat kernel leaves out a counter whose every value is written before it is read
         in every player turn, and checks that it is, ``engine/kernel.py``); and ``once
         per`` marks of a period that is over (they are read only while it lasts). A unit,
-        part, group or weapon is keyed by every attribute it has, but the names its rules
-        were last looked up by (a cache).
+        part, group or weapon is keyed by every attribute it has, but the answers it keeps
+        worked out from its rules (:attr:`Bearer.KEPT`).
         """
         fields = vars(self)
         parts: list[Any] = []
@@ -418,7 +423,7 @@ class BattleState:
             parts.append((k, _frozen(v)))
         for bearer in self._bearers():
             parts.append(tuple((k, _frozen(v)) for k, v in sorted(vars(bearer).items())
-                               if k != "_rule_names"))
+                               if k not in Bearer.KEPT))
         return tuple(parts)
 
     # ------------------------------------------------------------ builtins

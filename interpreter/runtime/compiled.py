@@ -38,7 +38,7 @@ from rules_run.runtime.effects import (
     is_live_grant,
     rule_scope,
 )
-from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Weapon
+from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Unit
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.rolls import CompiledRoll
 from rules_run.runtime.sequences import CompiledSequence
@@ -235,7 +235,10 @@ class Runtime:
         """The rules ``bearer`` carries now: its own (with its set-up grants and statuses),
         and those its live grants give while their conditions hold, read now (transitively:
         a rule granted so grants in turn). While a condition of the bearer's is read, its
-        rules are its own only (a condition asking ``bearer has "X"`` sees no live grant)."""
+        rules are its own only (a condition asking ``bearer has "X"`` sees no live grant).
+
+        When no condition decided them (a status's grants have none), they are kept on the
+        bearer until its rules change (``_in_play``): the same list comes back."""
         rules = bearer.rules
         if not self.live_grants or id(bearer) in self.granting:
             return rules
@@ -244,12 +247,16 @@ class Runtime:
             return held
         if env is None or env.state is None:
             return rules   # outside a battle, a live grant is not given
+        kept = bearer._in_play
+        if (kept is not None and kept[1] is rules and kept[2] == len(rules)
+                and kept[0] is self):
+            return kept[3]
         live = self.live_grants
-        if not any(inst.rule.name in live for inst in rules):
-            return rules   # none of its rules grants live (what the walk below finds too)
         extra: list[RuleInstance] = []
         have = {inst.text for inst in rules}
-        todo = list(rules)
+        # none of its rules grants live: nothing to walk (the walk finds nothing either)
+        todo = list(rules) if any(inst.rule.name in live for inst in rules) else []
+        unconditional = True   # no condition read: the same rules give the same answer
         self.granting.add(id(bearer))
         try:
             while todo:
@@ -258,9 +265,12 @@ class Runtime:
                 if any(inst is e for e in extra):   # a rule granted live: its set-up grants too
                     grants += self.grants.get(inst.rule.name, ())
                 for grant, cond in grants:
-                    if grant.rule in have or (cond is not None and not cond(
-                            env, rule_scope({}, inst, bearer))):
+                    if grant.rule in have:
                         continue
+                    if cond is not None:
+                        unconditional = False
+                        if not cond(env, rule_scope({}, inst, bearer)):
+                            continue
                     granted = self.granted.get(grant.rule)
                     if granted is None:
                         granted = self.granted[grant.rule] = self.bind_rule(grant.rule)
@@ -269,7 +279,25 @@ class Runtime:
                     todo.append(granted)
         finally:
             self.granting.discard(id(bearer))
-        return [*rules, *extra] if extra else rules
+        played = [*rules, *extra] if extra else rules
+        if unconditional:
+            bearer._in_play = (self, rules, len(rules), played)
+        return played
+
+    def in_play_facts(self, env: Env | None, bearer: Bearer
+                      ) -> tuple[frozenset[str], frozenset[str]]:
+        """Of the rules ``bearer`` has in play now (:meth:`rules_in_play`): their names and
+        texts, and the characteristics their effects and the global rules' change; kept on
+        the bearer while the list of its rules in play is the same (``_played``)."""
+        played = self.rules_in_play(env, bearer)
+        kept = bearer._played
+        if (kept is None or kept[1] is not played or kept[2] != len(played)
+                or kept[0] is not self):
+            names = frozenset(n for r in played for n in (r.rule.name, r.text))
+            changed = frozenset(effect.characteristic for inst in (*played, *self.global_rules)
+                                for effect, _, _ in self.char_effects.get(inst.rule.name, ()))
+            kept = bearer._played = (self, played, len(played), names, changed)
+        return kept[3], kept[4]
 
     def rules_now(self, env: Env, bearers: Sequence[Any]) -> dict[int, list[RuleInstance]]:
         """The rules in play of these bearers (units and weapons) now, by id: what to hold
@@ -278,9 +306,8 @@ class Runtime:
 
     def has_rule(self, env: Env, thing: Bearer, name: str) -> bool:
         """``x has "NAME"`` when live grants are declared: a rule (or keyword) it carries
-        now."""
-        return thing.has_rule(name) or any(
-            name in (inst.rule.name, inst.text) for inst in self.rules_in_play(env, thing))
+        now (its rules in play hold its own, :meth:`rules_in_play`)."""
+        return name in thing.keywords or name in self.in_play_facts(env, thing)[0]
 
     def apply_grants(self, bearer: Bearer) -> None:
         """Give a bearer the rules its rules grant (``grant "Swiftstride"``), transitively.
@@ -387,33 +414,39 @@ class Runtime:
 
         While the effects of a characteristic are weighed, an amount or condition that reads
         that same characteristic of that same bearer sees it without rule effects."""
-        if (isinstance(thing, (Part, Group)) and name not in thing.profile
-                and thing.owner is not None):
+        profile = thing.profile
+        if name not in profile and isinstance(thing, (Part, Group)) and thing.owner is not None:
             # a part or group has the characteristics of its unit it does not give itself
             return self.characteristic(env, thing.owner, name, as_profile)
-        value = thing.profile.get(name)
+        value = profile.get(name)
         modified = False
-        if not isinstance(thing, Weapon) and not as_profile:
-            for item in getattr(thing, "equipment", ()):
-                bonus = (item.get("modifies") or {}).get(name)
-                if bonus and value is not None:
-                    value += bonus
-                    modified = True
-        unmodified = value
-        if (not as_profile and name in self.char_effect_names and isinstance(thing, Bearer)
-                and (thing.rules or self.global_rules or self.live_grants)):
-            key = (id(thing), name)
-            if key not in self.reading:
-                self.reading.add(key)
-                try:
-                    unmodified, value, changed = characteristic_effects(
-                        self, env, thing, name, value)
-                finally:
-                    self.reading.discard(key)
-                modified = modified or changed
-        decl = self.characteristics.get(name)
-        if decl is not None and isinstance(value, int) and not isinstance(value, bool):
-            if decl.floor is not None and modified and value < decl.floor:
+        if not as_profile:
+            if isinstance(thing, Unit) and name in thing.items_modify():
+                for item in thing.equipment:
+                    bonus = (item.get("modifies") or {}).get(name)
+                    if bonus and value is not None:
+                        value += bonus
+                        modified = True
+            unmodified = value
+            if (name in self.char_effect_names and isinstance(thing, Bearer)
+                    and (thing.rules or self.global_rules or self.live_grants)
+                    and name in self.in_play_facts(env, thing)[1]):
+                key = (id(thing), name)
+                if key not in self.reading:
+                    self.reading.add(key)
+                    try:
+                        unmodified, value, changed = characteristic_effects(
+                            self, env, thing, name, value)
+                    finally:
+                        self.reading.discard(key)
+                    modified = modified or changed
+        else:
+            unmodified = value
+        if type(value) is int or isinstance(value, int) and not isinstance(value, bool):
+            decl = self.characteristics.get(name)
+            if decl is None:
+                return value
+            if modified and decl.floor is not None and value < decl.floor:
                 # a modifier never takes it below the floor, nor below a lower unmodified value
                 value = decl.floor if not isinstance(unmodified, int) else max(
                     value, min(decl.floor, unmodified))

@@ -86,6 +86,14 @@ class Bearer:
         """Status name -> the rule its effects make, carried (in ``rules``) while it lasts."""
         self._rule_names: tuple[list[RuleInstance], int, frozenset[str]] | None = None
         """The names and texts of ``rules``, kept while that list and its length stay."""
+        self._in_play: tuple[Any, list[RuleInstance], int, list[RuleInstance]] | None = None
+        """(runtime, ``rules``, its length, the rules in play they give): kept by
+        :meth:`Runtime.rules_in_play` while no condition of the battle decides them."""
+        self._played: tuple[Any, list[RuleInstance], int, frozenset[str],
+                            frozenset[str]] | None = None
+        """(runtime, a list of rules in play, its length, their names and texts, the
+        characteristics their effects and the global rules' change): kept by
+        :meth:`Runtime.in_play_facts` while that list and its length stay."""
 
     def gain_status(self, name: str, until: str | TurnKey | None,
                     inst: RuleInstance | None = None) -> bool:
@@ -110,6 +118,10 @@ class Bearer:
         if old is not None:
             self.rules = [r for r in self.rules if r is not old]
         return True
+
+    KEPT = frozenset({"_rule_names", "_in_play", "_played", "_items_modify"})
+    """The attributes that keep answers worked out from the bearer's rules (and a unit's
+    items): what a battle's state key leaves out."""
 
     def has_rule(self, name: str) -> bool:
         """Carries a rule of that name (or keyword)."""
@@ -270,6 +282,8 @@ class Unit(Bearer):
         self.idle: frozenset[int] = frozenset()
         """Indexes of ``all_equipment`` not in use (the other items of an alternative)."""
         self.equipment = list(self.all_equipment)
+        self._items_modify: tuple[list[Mapping[str, Any]], int, frozenset[str]] | None = None
+        """(``equipment``, its length, the characteristics its items change)."""
         self.weapons = list(weapons or [])
         for w in self.weapons:
             w.owner = self
@@ -312,6 +326,15 @@ class Unit(Bearer):
         """The unit it is attached to (moves and fights with), or None."""
         self.followers: list[Unit] = []
         """The units attached to it."""
+
+    def items_modify(self) -> frozenset[str]:
+        """The characteristics its items in use change (their ``modifies:``), kept while
+        ``equipment`` is the same list (``_items_modify``)."""
+        equipment, kept = self.equipment, self._items_modify
+        if kept is None or kept[0] is not equipment or kept[1] != len(equipment):
+            names = frozenset(n for item in equipment for n in item.get("modifies") or ())
+            kept = self._items_modify = (equipment, len(equipment), names)
+        return kept[2]
 
     @property
     def wounds(self) -> int:

@@ -77,8 +77,11 @@ def table_lookup_function(e: ast.Lookup, table: Any) -> Callable[[tuple], Any]:
 
     def lookup(key):
         cell = cells.get(key, absent)
-        if cell is absent or bool in map(type, key):
+        if cell is absent:
             return generic(table, key)
+        for k in key:   # a bool finds the cell of 0 or 1: the generic lookup refuses it
+            if type(k) is bool:
+                return generic(table, key)
         return cell
     return lookup
 

@@ -39,8 +39,9 @@ def apply(state, env, span, status, thing, until=None):
     thing.gain_status(status, state.until(until or decl.until, thing),
                       state.runtime.status_instance(status, args))
     if fresh:
-        env.emit(Status, unit=event_id(thing), status=status,
-                 change="gains", quiet=decl.quiet)
+        if env.events is not None:   # (no event's fields worked out in a statistics run)
+            env.emit(Status, unit=event_id(thing), status=status,
+                     change="gains", quiet=decl.quiet)
         state.fire(env, status)
     return True
 
@@ -49,7 +50,7 @@ def apply(state, env, span, status, thing, until=None):
 def clear(state, env, span, status, thing):
     status = str(status)
     decl = _status_decl(state, status, span)
-    if thing.lose_status(status):
+    if thing.lose_status(status) and env.events is not None:
         env.emit(Status, unit=event_id(thing), status=status,
                  change="loses", quiet=decl.quiet)
     return True
@@ -94,13 +95,20 @@ def _counter_key(state: BattleState, env, name, keys, span):
 
 @builtin("counter")
 def counter(state, env, span, name, *keys):
-    if name in state.runtime.counter_periods:
-        return state.counters[_counter_key(state, env, name, keys, span)]
-    key = [name]   # a loop: a comprehension is a call of its own (this runs hundreds of
-    for k in keys:   # times a turn)
-        key.append(getattr(k, "id", k))
-    try:   # a counter read once is read again
-        return state.counters[tuple(key)]
+    # this runs thousands of times a battle: one and two keys (most counters) without a
+    # loop, and a comprehension (a call of its own) only for more
+    if len(keys) == 1:
+        a, = keys
+        ids = (getattr(a, "id", a),)
+    elif len(keys) == 2:
+        a, b = keys
+        ids = (getattr(a, "id", a), getattr(b, "id", b))
+    else:
+        ids = tuple([getattr(k, "id", k) for k in keys])
+    period = state.runtime.counter_periods.get(name)
+    try:   # a counter read once is read again (its key as _counter_key makes it)
+        return state.counters[(name, *ids) if period is None else
+                              (name, state.period(period), *ids)]
     except KeyError:
         return state.counters[_counter_key(state, env, name, keys, span)]
 
