@@ -940,20 +940,53 @@ class _Rewrite:
 
     def expr(self, e: ast.Expr, env: Mapping[str, Any], types) -> ast.Expr:
         """``e``, or the literal of its value when the facts fix it and computing it only
-        reads; a call's arguments and a decided ``if ... then ... else`` likewise."""
-        if isinstance(e, (ast.Call, ast.Comprehension, ast.CondExpr, ast.BoolOp, ast.Not,
-                          ast.Compare, ast.IsStatus)):
+        reads; else ``e`` with its parts so written (the operands of an operator, a call's
+        arguments, a lookup's keys, what an attribute, ``has`` or ``is`` reads; a decided
+        ``if ... then ... else`` its side). A local is a literal where every way to it gives
+        it one value; a declaration's name stays a name. What a fixed fact decides is the same
+        wherever it is computed, so a part written as its value computes as it did."""
+        if not isinstance(e, (ast.Literal, ast.Name)) or (
+                isinstance(e, ast.Name) and e.name in env):
             value, effects = self.r.value(e, env, types)
             if not effects:
                 lit = _literal(e, value)
                 if lit is not None:
                     return lit
-        if isinstance(e, ast.Call) and e.args:
-            args = tuple(self.expr(a, env, types) for a in e.args)
-            if args != e.args:
-                return _evolve(e, args=args)
         if isinstance(e, ast.CondExpr):
             known = _truth(self.r.value(e.condition, env, types)[0])
             if known is not None and self.quiet(e.condition, env, types):
                 return self.expr(e.then if known else e.otherwise, env, types)
-        return e
+        parts = _PARTS.get(type(e))
+        if parts is None:
+            return e
+        changes: dict[str, Any] = {}
+        for name in parts:
+            old = getattr(e, name)
+            if name == "kwargs":
+                new: Any = tuple((k, self.expr(a, env, types)) for k, a in old)
+            elif isinstance(old, tuple):
+                new = tuple(self.expr(a, env, types) for a in old)
+            else:
+                new = self.expr(old, env, types)
+            if new != old:
+                changes[name] = new
+        if isinstance(e, ast.BoolOp) and "operands" in changes:
+            # an operand written as the value that does not decide (true in an "and", false
+            # in an "or") is left out; at least one is kept, for "and"/"or" to give a bool
+            idle = e.op == "and"
+            kept = [o for o in changes["operands"]
+                    if not (isinstance(o, ast.Literal) and o.value is idle)]
+            changes["operands"] = tuple(kept) or changes["operands"][:1]
+        return _evolve(e, **changes) if changes else e
+
+
+_PARTS: dict[type, tuple[str, ...]] = {
+    ast.Call: ("args", "kwargs"), ast.BinOp: ("left", "right"),
+    ast.Compare: ("left", "right"), ast.BoolOp: ("operands",), ast.Not: ("operand",),
+    ast.Neg: ("operand",), ast.CondExpr: ("condition", "then", "otherwise"),
+    ast.Lookup: ("keys",), ast.Attribute: ("target",), ast.Has: ("subject",),
+    ast.IsStatus: ("subject",), ast.Member: ("item", "collection"), ast.ListLit: ("items",),
+}
+"""The parts of an expression :meth:`_Rewrite.expr` writes again, each an expression or a
+tuple of them (a call's keyword arguments: pairs of a name and one). A comprehension is
+written as its value or as it is: its name is bound within it."""
