@@ -227,6 +227,12 @@ class Reach:
         """Whether reading a (non-dice) characteristic does nothing but read."""
         self.reached: set[str] = set()
         self._summaries: dict[str, tuple[Any, bool]] = {}
+        self._does: dict[str, tuple[set[str], set[str], set[str]]] = {}
+        """What each summarised action's body calls, writes and applies (its walk for
+        :meth:`summary` is the walk :meth:`_live_calls` needs: one walk serves both)."""
+        self._cells: dict[tuple, Any] = {}
+        """What a lookup of a table gives, by the table and what its keys may be (a table's
+        cells never change: the same whatever the round)."""
         self._busy: set[str] = set()
         self._written: set[str] = set()
         self._applied: set[str] = set()
@@ -238,7 +244,7 @@ class Reach:
     def _solve(self) -> None:
         roots = self._root_calls()
         while True:
-            self._summaries = {}
+            self._summaries, self._does = {}, {}
             self._written, self._applied = set(self._root_written), set(self._root_applied)
             self._read = set(self._root_read)
             self.reached = set()
@@ -312,9 +318,12 @@ class Reach:
                 calls.update(self.decisions)
 
     def _live_calls(self, name: str) -> None:
-        """Walk the action's body as the battle may run it, noting its calls and writes."""
-        decl = self.bodies[name]
-        self._sub(decl.body, {p.name: ANY for p in decl.params}, _types(decl), None)
+        """Note the calls, writes and applies of the action's body as the battle may run it
+        (found when its :meth:`summary` walked it)."""
+        calls, written, applied = self._does[name]
+        self._calls |= calls
+        self._written |= written
+        self._applied |= applied
 
     def _note_write(self, call: ast.Call, env: Mapping[str, Any] | None,
                     written: set[str], applied: set[str]) -> None:
@@ -371,6 +380,7 @@ class Reach:
         try:
             env = {p.name: ANY for p in decl.params}
             falls = self._sub(decl.body, env, _types(decl), flow)
+            self._does[name] = self._calls, self._written, self._applied
         finally:
             self._busy.discard(name)
             self._calls, self._written, self._applied = saved
@@ -625,41 +635,49 @@ class Reach:
         target = e.target
         if isinstance(target, ast.Name) and target.name not in env and isinstance(
                 self.rt.decls.get(target.name), ast.TableDecl):
-            table = self.rt.tables.get(target.name)
-            choices = [_values(k) for k in keys]
-            if table is None:
-                return ANY
-            if any(c is None for c in choices):
-                # a key not known: any cell whose known keys match, or none (a none key)
-                out: Any = _one(None)
-                for cells_key, cell in table.cells.items():
-                    if len(cells_key) != len(choices) or not all(
-                            c is None or k in c for k, c in zip(cells_key, choices)):
-                        continue
-                    if cell is not None and type(cell) not in (bool, int, str):
-                        return ANY
-                    out = join(out, _one(cell))
-                return out
-            out = None
-            combos: list[tuple] = [()]
-            for c in choices:
-                combos = [(*k, v) for k in combos for v in c or ()]
-                if len(combos) > _CAP:
-                    return ANY
-            for key in combos:
-                if None in key:
-                    out = join(out, _one(None))
+            key = (target.name, *keys)
+            found = self._cells.get(key)
+            if found is None:
+                found = self._cells[key] = self._cell(target.name, keys)
+            return found
+        self._expr(target, env, types, flow)
+        return ANY
+
+    def _cell(self, name: str, keys: list[Any]) -> Any:
+        """What a lookup of table ``name`` gives with keys that may be ``keys``."""
+        table = self.rt.tables.get(name)
+        choices = [_values(k) for k in keys]
+        if table is None:
+            return ANY
+        if any(c is None for c in choices):
+            # a key not known: any cell whose known keys match, or none (a none key)
+            out: Any = _one(None)
+            for cells_key, cell in table.cells.items():
+                if len(cells_key) != len(choices) or not all(
+                        c is None or k in c for k, c in zip(cells_key, choices)):
                     continue
-                try:
-                    cell = table.lookup(*key)
-                except Exception:   # reported when the code runs: not known here
-                    return ANY
                 if cell is not None and type(cell) not in (bool, int, str):
                     return ANY
                 out = join(out, _one(cell))
-            return ANY if out is None else out
-        self._expr(target, env, types, flow)
-        return ANY
+            return out
+        out = None
+        combos: list[tuple] = [()]
+        for c in choices:
+            combos = [(*k, v) for k in combos for v in c or ()]
+            if len(combos) > _CAP:
+                return ANY
+        for key in combos:
+            if None in key:
+                out = join(out, _one(None))
+                continue
+            try:
+                cell = table.lookup(*key)
+            except Exception:   # reported when the code runs: not known here
+                return ANY
+            if cell is not None and type(cell) not in (bool, int, str):
+                return ANY
+            out = join(out, _one(cell))
+        return ANY if out is None else out
 
     def _call(self, e: ast.Call, env, types, flow: list | None) -> Any:
         args = [self._expr(a, env, types, flow) for a in e.args]
