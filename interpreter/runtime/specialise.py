@@ -31,6 +31,12 @@ or rule effect can change it while the battle runs, whatever the dice. The facts
   actions and phases are written again without the branches, loops and calls these decide
   (:func:`folded`), before the code generator writes them.
 
+- **the characteristics a rule effect can change** (:func:`changed_characteristics`):
+  those of the effects of the rules the battle can carry (by the first fact; a status's
+  only when reached code applies it, by the third) and of the global rules. Reading
+  another characteristic skips the rules in play, as reading one no rule of the ruleset
+  changes does.
+
 A ``has`` so decided is written as ``False`` when its subject is a local name (reading it
 does nothing; else the subject is still computed), and an ``if`` branch whose condition is
 so decided is left out (:meth:`rules_run.runtime.codegen.CodeGen.decided`).
@@ -56,7 +62,8 @@ if TYPE_CHECKING:
     from rules_run.runtime.reach import Reach
     from rules_run.runtime.compiled import Runtime
 
-__all__ = ["Facts", "battle_facts", "carries", "enabled", "folded", "for_battle",
+__all__ = ["Facts", "battle_facts", "carries", "changed_characteristics", "enabled", "folded",
+           "for_battle",
            "granted_names", "specialised"]
 
 SWITCH = "RULES_RUN_SPECIALISE"
@@ -170,6 +177,7 @@ def specialised(runtime: Runtime, facts: Facts) -> Runtime:
     made = Runtime(ruleset, runtime.codegen.battle_builtins, codes, facts=facts)
     made.reach = found
     made.fight_cache = runtime.fight_cache   # a volley's distribution is the same in both
+    made.char_effect_names = changed_characteristics(made, facts, found)
     if name and made.codegen.compiled:
         own = {k: v for k, v in made.codegen.codes.items() if k not in runtime.codegen.codes}
         cache.write("code", name, key, marshal.dumps(own))
@@ -188,6 +196,17 @@ def folded(runtime: Runtime, facts: Facts) -> tuple[Ruleset, Reach]:
     if not changed:
         return runtime.ruleset, found
     return slotted.evolve(runtime.ruleset, decls={**runtime.ruleset.decls, **changed}), found
+
+
+def changed_characteristics(runtime: Runtime, facts: Facts, found: Reach) -> set[str]:
+    """The characteristics some rule effect can change in a battle of these facts: those of
+    the effects of the rules something of the battle can carry (a status's while it has it,
+    so only one reached code applies) and of the global rules. Reading any other one skips
+    the rules in play, which have no effect on it."""
+    global_rules = {inst.rule.name for inst in runtime.global_rules}
+    return {effect.characteristic for name, effects in runtime.char_effects.items()
+            if name in global_rules or (carries(facts, name) and name not in found.unapplied)
+            for effect, _, _ in effects}
 
 
 def for_battle(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Runtime:

@@ -87,9 +87,12 @@ def test_statistics_runs_are_specialised_and_the_same(monkeypatch):
 
 RULES = '''ruleset kit "Specialisation kit"
     source "000_c4300f58fce5f1da.txt"
-characteristics model: W as wounds range 0..10 @ L1
+characteristics model: W as wounds, A range 0..10 @ L1
 rule "Brave" @ L1
 rule "Timid" @ L1
+    add 1 to A @ L1
+rule "Hardy" @ L1
+    add 2 to W @ L1
 rule "Lucky" @ L1
 rule "Heroic" @ L1
     grant "Lucky" @ L1
@@ -154,6 +157,20 @@ def test_a_has_the_facts_decide_is_false_and_its_branch_is_left_out(kit):
             assert (fast.invoke(name, fast_env, {"u": unit})
                     == runtime.invoke(name, plain_env, {"u": unit}))
             assert fast_env.events == plain_env.events
+
+
+def test_a_characteristic_no_carried_rule_changes_is_read_without_the_rules(kit):
+    runtime, units = kit
+    assert runtime.char_effect_names == {"A", "W"}
+    fast = specialised(runtime, battle_facts(runtime, units))
+    assert fast.char_effect_names == set()   # nothing of the battle is Timid or Hardy
+    timid = Unit("t", "Timid ones", "B", {"W": 1, "A": 1}, 5,
+                 rules=[RuleInstance(runtime.ruleset.rules["Timid"], {}, "Timid")])
+    slow = specialised(runtime, battle_facts(runtime, [units[0], timid]))
+    assert slow.char_effect_names == {"A"}
+    for rt in (runtime, slow):
+        assert rt.characteristic(rt.env(ScriptedChance([])), timid, "A") == 2
+        assert rt.characteristic(rt.env(ScriptedChance([])), timid, "W") == 1
 
 
 def test_specialisation_is_off_with_the_switch(kit, monkeypatch):
