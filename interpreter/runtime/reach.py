@@ -28,15 +28,18 @@ statements the battle runs):
   ``apply`` of ``s`` is in code the battle can reach (``apply`` is the only way a status is
   gained).
 - *a rule nothing can carry*: ``x has "R"`` is false (the facts' ``carried``, see
-  :mod:`rules_run.runtime.specialise`).
+  :mod:`rules_run.runtime.specialise`), narrowed (:attr:`Reach.narrowed`) to what the
+  battle's bearers carry as they are set up, the global rules, the statuses not assumed
+  never applied, and what the grants of these give, transitively: a status is carried only
+  while a thing has it, and a rule comes only from a bearer, a grant or a status.
 
 *Reachable* is a fixpoint over the call graph: the roots are every phase and every piece of
 code that is not an action's body (the battle's blocks, rolls, tests, sequences, rule
 effects and triggers, decisions, counters' initial values, the attack modes), all of it
 read as reached whatever its conditions; an action is reached when a call of it stands in
 reached code; in an action's body only the statements the facts leave alive are reached.
-The facts start with every counter unwritten and every status unapplied; each round drops
-those some reached code writes or applies (an ``apply`` of a status not known by name drops
+The facts start with every counter unwritten and every status unapplied (so carried by
+nothing); each round drops those some reached code writes or applies (an ``apply`` of a status not known by name drops
 them all) and reads the code again, until nothing changes. When it stops, no reached code
 can write what is still assumed unwritten, so as long as the assumptions hold the battle
 runs only reached code, and so they hold for the whole battle.
@@ -203,11 +206,14 @@ class Reach:
     the actions reached, and each action's value and whether it does anything."""
 
     def __init__(self, runtime: Runtime, facts: Facts) -> None:
-        from rules_run.runtime.specialise import carries
+        from rules_run.runtime.specialise import carries, grants_given
 
         self.rt = runtime
         self.facts = facts
         self._carries = carries
+        self._gives = grants_given(runtime)
+        self._own = None if facts.own is None else facts.own | {
+            inst.rule.name for inst in runtime.global_rules}
         decls = runtime.decls
         self.counters = {n: d for n, d in decls.items() if isinstance(d, ast.CounterDecl)}
         self.statuses = frozenset(n for n, d in decls.items() if isinstance(d, ast.StatusDecl))
@@ -221,6 +227,10 @@ class Reach:
         """Counters no reached code writes."""
         self.unapplied: frozenset[str] = self.statuses
         """Statuses no reached code applies."""
+        self.narrowed = self._narrowed()
+        """The facts with what the battle can carry narrowed (when the facts know what its
+        bearers carry as they are set up): that, the rules their grants give, transitively,
+        and the statuses reached code applies (and what theirs give)."""
         self.unread: frozenset[str] = frozenset(self.counters)
         """Counters no reached code reads: writing one does nothing the battle sees."""
         self.quiet_characteristics = _quiet_characteristics(runtime)
@@ -277,6 +287,21 @@ class Reach:
             if (unwritten, unapplied, unread) == (self.unwritten, self.unapplied, self.unread):
                 return
             self.unwritten, self.unapplied, self.unread = unwritten, unapplied, unread
+            self.narrowed = self._narrowed()
+
+    def _narrowed(self) -> Facts:
+        """The facts, with what the battle can carry narrowed by the statuses assumed never
+        applied (see :attr:`narrowed`)."""
+        if self._own is None:
+            return self.facts
+        carried = set(self._own) | (self.statuses - self.unapplied)
+        todo = list(carried)
+        while todo:
+            for name in self._gives.get(todo.pop(), ()):
+                if name not in carried:
+                    carried.add(name)
+                    todo.append(name)
+        return slotted.evolve(self.facts, carried=frozenset(carried & self.facts.carried))
 
     def _root_calls(self) -> set[str]:
         """The calls, writes and applies of every piece of code that is not an action's
@@ -605,7 +630,7 @@ class Reach:
             return x(e.then if known else e.otherwise, env, types, flow)
         if isinstance(e, ast.Has):
             x(e.subject, env, types, flow)
-            return _one(False) if not self._carries(self.facts, e.rule) else ANY
+            return _one(False) if not self._carries(self.narrowed, e.rule) else ANY
         if isinstance(e, ast.IsStatus):
             x(e.subject, env, types, flow)
             return _one(e.negated) if e.status in self.unapplied else ANY

@@ -114,6 +114,10 @@ action either(u: unit) @ L1
 action nothing(u: unit) @ L1
     if u has "Timid":
         log "timid", u
+
+phase rally @ L1
+    for each u in all_units() where value_of(u, "banner") != none:
+        apply(emboldened, u)
 '''
 
 
@@ -171,6 +175,20 @@ def test_a_characteristic_no_carried_rule_changes_is_read_without_the_rules(kit)
     for rt in (runtime, slow):
         assert rt.characteristic(rt.env(ScriptedChance([])), timid, "A") == 2
         assert rt.characteristic(rt.env(ScriptedChance([])), timid, "W") == 1
+
+
+def test_a_rule_only_a_status_never_applied_grants_is_never_carried(kit):
+    runtime, units = kit
+    given = {"emboldened", "Heroic", "Lucky"}   # the status grants Heroic, which grants Lucky
+    assert given <= battle_facts(runtime, units).carried   # whatever the battle does
+    fast = specialised(runtime, battle_facts(runtime, units))   # no banner: never applied
+    assert fast.facts is not None and fast.facts.carried.isdisjoint(given)
+    assert "Brave" in fast.facts.carried
+    assert "Lucky" not in fast.actions["courage"].body.__rules_source__
+    banner = Unit("f", "Flag", "B", {"W": 1, "A": 1}, 5, values={"banner": 1})
+    slow = specialised(runtime, battle_facts(runtime, [units[0], banner]))
+    assert slow.facts is not None and given <= slow.facts.carried
+    assert "Lucky" in slow.actions["courage"].body.__rules_source__
 
 
 def test_specialisation_is_off_with_the_switch(kit, monkeypatch):
