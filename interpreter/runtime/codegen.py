@@ -784,9 +784,10 @@ class CodeGen:
     def grantable(self) -> frozenset[str]:
         """The names and texts of the rules some grant of the ruleset gives (whatever its
         condition), and the statuses' names: only those can be carried through a live
-        grant (:func:`~rules_run.runtime.specialise.granted_names`, made once)."""
+        grant (:func:`~rules_run.runtime.specialise.granted_names`, made once); specialised
+        to a battle, those some grant of a rule the battle can carry gives."""
         if self._grantable is None:
-            self._grantable = granted_names(self.rt)
+            self._grantable = granted_names(self.rt, self.rt.facts)
         return self._grantable
 
     def _never_carried(self, rule: str) -> bool:

@@ -28,15 +28,18 @@ statements the battle runs):
   ``apply`` of ``s`` is in code the battle can reach (``apply`` is the only way a status is
   gained).
 - *a rule nothing can carry*: ``x has "R"`` is false (the facts' ``carried``, see
-  :mod:`rules_run.runtime.specialise`).
+  :mod:`rules_run.runtime.specialise`), narrowed (:attr:`Reach.narrowed`) to what the
+  battle's bearers carry as they are set up, the global rules, the statuses not assumed
+  never applied, and what the grants of these give, transitively: a status is carried only
+  while a thing has it, and a rule comes only from a bearer, a grant or a status.
 
 *Reachable* is a fixpoint over the call graph: the roots are every phase and every piece of
 code that is not an action's body (the battle's blocks, rolls, tests, sequences, rule
 effects and triggers, decisions, counters' initial values, the attack modes), all of it
 read as reached whatever its conditions; an action is reached when a call of it stands in
 reached code; in an action's body only the statements the facts leave alive are reached.
-The facts start with every counter unwritten and every status unapplied; each round drops
-those some reached code writes or applies (an ``apply`` of a status not known by name drops
+The facts start with every counter unwritten and every status unapplied (so carried by
+nothing); each round drops those some reached code writes or applies (an ``apply`` of a status not known by name drops
 them all) and reads the code again, until nothing changes. When it stops, no reached code
 can write what is still assumed unwritten, so as long as the assumptions hold the battle
 runs only reached code, and so they hold for the whole battle.
@@ -203,11 +206,14 @@ class Reach:
     the actions reached, and each action's value and whether it does anything."""
 
     def __init__(self, runtime: Runtime, facts: Facts) -> None:
-        from rules_run.runtime.specialise import carries
+        from rules_run.runtime.specialise import carries, grants_given
 
         self.rt = runtime
         self.facts = facts
         self._carries = carries
+        self._gives = grants_given(runtime)
+        self._own = None if facts.own is None else facts.own | {
+            inst.rule.name for inst in runtime.global_rules}
         decls = runtime.decls
         self.counters = {n: d for n, d in decls.items() if isinstance(d, ast.CounterDecl)}
         self.statuses = frozenset(n for n, d in decls.items() if isinstance(d, ast.StatusDecl))
@@ -221,12 +227,22 @@ class Reach:
         """Counters no reached code writes."""
         self.unapplied: frozenset[str] = self.statuses
         """Statuses no reached code applies."""
+        self.narrowed = self._narrowed()
+        """The facts with what the battle can carry narrowed (when the facts know what its
+        bearers carry as they are set up): that, the rules their grants give, transitively,
+        and the statuses reached code applies (and what theirs give)."""
         self.unread: frozenset[str] = frozenset(self.counters)
         """Counters no reached code reads: writing one does nothing the battle sees."""
         self.quiet_characteristics = _quiet_characteristics(runtime)
         """Whether reading a (non-dice) characteristic does nothing but read."""
         self.reached: set[str] = set()
         self._summaries: dict[str, tuple[Any, bool]] = {}
+        self._does: dict[str, tuple[set[str], set[str], set[str]]] = {}
+        """What each summarised action's body calls, writes and applies (its walk for
+        :meth:`summary` is the walk :meth:`_live_calls` needs: one walk serves both)."""
+        self._cells: dict[tuple, Any] = {}
+        """What a lookup of a table gives, by the table and what its keys may be (a table's
+        cells never change: the same whatever the round)."""
         self._busy: set[str] = set()
         self._written: set[str] = set()
         self._applied: set[str] = set()
@@ -238,7 +254,7 @@ class Reach:
     def _solve(self) -> None:
         roots = self._root_calls()
         while True:
-            self._summaries = {}
+            self._summaries, self._does = {}, {}
             self._written, self._applied = set(self._root_written), set(self._root_applied)
             self._read = set(self._root_read)
             self.reached = set()
@@ -271,6 +287,21 @@ class Reach:
             if (unwritten, unapplied, unread) == (self.unwritten, self.unapplied, self.unread):
                 return
             self.unwritten, self.unapplied, self.unread = unwritten, unapplied, unread
+            self.narrowed = self._narrowed()
+
+    def _narrowed(self) -> Facts:
+        """The facts, with what the battle can carry narrowed by the statuses assumed never
+        applied (see :attr:`narrowed`)."""
+        if self._own is None:
+            return self.facts
+        carried = set(self._own) | (self.statuses - self.unapplied)
+        todo = list(carried)
+        while todo:
+            for name in self._gives.get(todo.pop(), ()):
+                if name not in carried:
+                    carried.add(name)
+                    todo.append(name)
+        return slotted.evolve(self.facts, carried=frozenset(carried & self.facts.carried))
 
     def _root_calls(self) -> set[str]:
         """The calls, writes and applies of every piece of code that is not an action's
@@ -312,9 +343,12 @@ class Reach:
                 calls.update(self.decisions)
 
     def _live_calls(self, name: str) -> None:
-        """Walk the action's body as the battle may run it, noting its calls and writes."""
-        decl = self.bodies[name]
-        self._sub(decl.body, {p.name: ANY for p in decl.params}, _types(decl), None)
+        """Note the calls, writes and applies of the action's body as the battle may run it
+        (found when its :meth:`summary` walked it)."""
+        calls, written, applied = self._does[name]
+        self._calls |= calls
+        self._written |= written
+        self._applied |= applied
 
     def _note_write(self, call: ast.Call, env: Mapping[str, Any] | None,
                     written: set[str], applied: set[str]) -> None:
@@ -371,6 +405,7 @@ class Reach:
         try:
             env = {p.name: ANY for p in decl.params}
             falls = self._sub(decl.body, env, _types(decl), flow)
+            self._does[name] = self._calls, self._written, self._applied
         finally:
             self._busy.discard(name)
             self._calls, self._written, self._applied = saved
@@ -595,7 +630,7 @@ class Reach:
             return x(e.then if known else e.otherwise, env, types, flow)
         if isinstance(e, ast.Has):
             x(e.subject, env, types, flow)
-            return _one(False) if not self._carries(self.facts, e.rule) else ANY
+            return _one(False) if not self._carries(self.narrowed, e.rule) else ANY
         if isinstance(e, ast.IsStatus):
             x(e.subject, env, types, flow)
             return _one(e.negated) if e.status in self.unapplied else ANY
@@ -625,41 +660,49 @@ class Reach:
         target = e.target
         if isinstance(target, ast.Name) and target.name not in env and isinstance(
                 self.rt.decls.get(target.name), ast.TableDecl):
-            table = self.rt.tables.get(target.name)
-            choices = [_values(k) for k in keys]
-            if table is None:
-                return ANY
-            if any(c is None for c in choices):
-                # a key not known: any cell whose known keys match, or none (a none key)
-                out: Any = _one(None)
-                for cells_key, cell in table.cells.items():
-                    if len(cells_key) != len(choices) or not all(
-                            c is None or k in c for k, c in zip(cells_key, choices)):
-                        continue
-                    if cell is not None and type(cell) not in (bool, int, str):
-                        return ANY
-                    out = join(out, _one(cell))
-                return out
-            out = None
-            combos: list[tuple] = [()]
-            for c in choices:
-                combos = [(*k, v) for k in combos for v in c or ()]
-                if len(combos) > _CAP:
-                    return ANY
-            for key in combos:
-                if None in key:
-                    out = join(out, _one(None))
+            key = (target.name, *keys)
+            found = self._cells.get(key)
+            if found is None:
+                found = self._cells[key] = self._cell(target.name, keys)
+            return found
+        self._expr(target, env, types, flow)
+        return ANY
+
+    def _cell(self, name: str, keys: list[Any]) -> Any:
+        """What a lookup of table ``name`` gives with keys that may be ``keys``."""
+        table = self.rt.tables.get(name)
+        choices = [_values(k) for k in keys]
+        if table is None:
+            return ANY
+        if any(c is None for c in choices):
+            # a key not known: any cell whose known keys match, or none (a none key)
+            out: Any = _one(None)
+            for cells_key, cell in table.cells.items():
+                if len(cells_key) != len(choices) or not all(
+                        c is None or k in c for k, c in zip(cells_key, choices)):
                     continue
-                try:
-                    cell = table.lookup(*key)
-                except Exception:   # reported when the code runs: not known here
-                    return ANY
                 if cell is not None and type(cell) not in (bool, int, str):
                     return ANY
                 out = join(out, _one(cell))
-            return ANY if out is None else out
-        self._expr(target, env, types, flow)
-        return ANY
+            return out
+        out = None
+        combos: list[tuple] = [()]
+        for c in choices:
+            combos = [(*k, v) for k in combos for v in c or ()]
+            if len(combos) > _CAP:
+                return ANY
+        for key in combos:
+            if None in key:
+                out = join(out, _one(None))
+                continue
+            try:
+                cell = table.lookup(*key)
+            except Exception:   # reported when the code runs: not known here
+                return ANY
+            if cell is not None and type(cell) not in (bool, int, str):
+                return ANY
+            out = join(out, _one(cell))
+        return ANY if out is None else out
 
     def _call(self, e: ast.Call, env, types, flow: list | None) -> Any:
         args = [self._expr(a, env, types, flow) for a in e.args]
@@ -940,20 +983,53 @@ class _Rewrite:
 
     def expr(self, e: ast.Expr, env: Mapping[str, Any], types) -> ast.Expr:
         """``e``, or the literal of its value when the facts fix it and computing it only
-        reads; a call's arguments and a decided ``if ... then ... else`` likewise."""
-        if isinstance(e, (ast.Call, ast.Comprehension, ast.CondExpr, ast.BoolOp, ast.Not,
-                          ast.Compare, ast.IsStatus)):
+        reads; else ``e`` with its parts so written (the operands of an operator, a call's
+        arguments, a lookup's keys, what an attribute, ``has`` or ``is`` reads; a decided
+        ``if ... then ... else`` its side). A local is a literal where every way to it gives
+        it one value; a declaration's name stays a name. What a fixed fact decides is the same
+        wherever it is computed, so a part written as its value computes as it did."""
+        if not isinstance(e, (ast.Literal, ast.Name)) or (
+                isinstance(e, ast.Name) and e.name in env):
             value, effects = self.r.value(e, env, types)
             if not effects:
                 lit = _literal(e, value)
                 if lit is not None:
                     return lit
-        if isinstance(e, ast.Call) and e.args:
-            args = tuple(self.expr(a, env, types) for a in e.args)
-            if args != e.args:
-                return _evolve(e, args=args)
         if isinstance(e, ast.CondExpr):
             known = _truth(self.r.value(e.condition, env, types)[0])
             if known is not None and self.quiet(e.condition, env, types):
                 return self.expr(e.then if known else e.otherwise, env, types)
-        return e
+        parts = _PARTS.get(type(e))
+        if parts is None:
+            return e
+        changes: dict[str, Any] = {}
+        for name in parts:
+            old = getattr(e, name)
+            if name == "kwargs":
+                new: Any = tuple((k, self.expr(a, env, types)) for k, a in old)
+            elif isinstance(old, tuple):
+                new = tuple(self.expr(a, env, types) for a in old)
+            else:
+                new = self.expr(old, env, types)
+            if new != old:
+                changes[name] = new
+        if isinstance(e, ast.BoolOp) and "operands" in changes:
+            # an operand written as the value that does not decide (true in an "and", false
+            # in an "or") is left out; at least one is kept, for "and"/"or" to give a bool
+            idle = e.op == "and"
+            kept = [o for o in changes["operands"]
+                    if not (isinstance(o, ast.Literal) and o.value is idle)]
+            changes["operands"] = tuple(kept) or changes["operands"][:1]
+        return _evolve(e, **changes) if changes else e
+
+
+_PARTS: dict[type, tuple[str, ...]] = {
+    ast.Call: ("args", "kwargs"), ast.BinOp: ("left", "right"),
+    ast.Compare: ("left", "right"), ast.BoolOp: ("operands",), ast.Not: ("operand",),
+    ast.Neg: ("operand",), ast.CondExpr: ("condition", "then", "otherwise"),
+    ast.Lookup: ("keys",), ast.Attribute: ("target",), ast.Has: ("subject",),
+    ast.IsStatus: ("subject",), ast.Member: ("item", "collection"), ast.ListLit: ("items",),
+}
+"""The parts of an expression :meth:`_Rewrite.expr` writes again, each an expression or a
+tuple of them (a call's keyword arguments: pairs of a name and one). A comprehension is
+written as its value or as it is: its name is bound within it."""

@@ -21,7 +21,10 @@ or rule effect can change it while the battle runs, whatever the dice. The facts
   for a name outside that set, whoever ``x`` is. A unit is never made during a battle
   (every unit is in the battle file); a battle whose rules can make a bearer from rule
   texts known only when it runs (a new terrain piece) is not specialised
-  (:func:`rules_run.engine.setup.specialised`).
+  (:func:`rules_run.engine.setup.specialised`). What its bearers carry as they are set up
+  is kept too (:attr:`Facts.own`): the code is written against that set narrowed by what
+  the battle can reach (:attr:`rules_run.runtime.reach.Reach.narrowed`: a rule only a
+  status it never applies would grant is never carried).
 - **the named values its units have** (:attr:`Facts.values`): a unit's values and its
   items' come from its data and the battle file and never change; and **the sides with
   more than one unit** (:attr:`Facts.shared_sides`): a unit's side never changes.
@@ -30,6 +33,12 @@ or rule effect can change it while the battle runs, whatever the dice. The facts
   reachable code applies, and so each action's value where it is then constant; the
   actions and phases are written again without the branches, loops and calls these decide
   (:func:`folded`), before the code generator writes them.
+
+- **the characteristics a rule effect can change** (:func:`changed_characteristics`):
+  those of the effects of the rules the battle can carry (by the first fact; a status's
+  only when reached code applies it, by the third) and of the global rules. Reading
+  another characteristic skips the rules in play, as reading one no rule of the ruleset
+  changes does.
 
 A ``has`` so decided is written as ``False`` when its subject is a local name (reading it
 does nothing; else the subject is still computed), and an ``if`` branch whose condition is
@@ -56,8 +65,8 @@ if TYPE_CHECKING:
     from rules_run.runtime.reach import Reach
     from rules_run.runtime.compiled import Runtime
 
-__all__ = ["Facts", "battle_facts", "carries", "enabled", "folded", "for_battle",
-           "granted_names", "specialised"]
+__all__ = ["Facts", "battle_facts", "carries", "changed_characteristics", "enabled", "folded",
+           "for_battle", "granted_names", "grants_given", "specialised"]
 
 SWITCH = "RULES_RUN_SPECIALISE"
 """The environment variable that turns specialisation off (``0``)."""
@@ -77,10 +86,18 @@ class Facts:
     """The sides with more than one unit (a unit's side never changes): ``friends(x)`` is
     empty when there is none (None: not known)."""
 
+    own: frozenset[str] | None = None
+    """The rule names, rule texts and keywords the battle's bearers and terrain carry as
+    they are set up (None: not known): :mod:`rules_run.runtime.reach` narrows
+    :attr:`carried` to these, what the grants of what is carried give, and the statuses
+    reached code applies."""
+
     def key(self) -> str:
         """A text naming these facts, for the disk cache."""
         shared = "?" if self.shared_sides is None else ",".join(sorted(self.shared_sides))
-        return cache.digest(*sorted(self.carried), "\0", *sorted(self.values), "\0", shared)
+        own = "?" if self.own is None else "\0".join(sorted(self.own))
+        return cache.digest(*sorted(self.carried), "\0", *sorted(self.values), "\0", shared,
+                            "\0", own)
 
 
 def enabled() -> bool:
@@ -121,10 +138,11 @@ def battle_facts(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] =
         instances = [*bearer.rules, *(inst for _, inst in getattr(bearer, "item_rules", ()))]
         for inst in instances:
             carried.update((inst.rule.name, inst.text))
+    own = frozenset(carried)
     carried.update(runtime.codegen.grantable())   # the ruleset's grants and statuses
     sides = [unit.side for unit in units]
     shared = frozenset(side for side in sides if sides.count(side) > 1)
-    return Facts(frozenset(carried), frozenset(values), shared)
+    return Facts(frozenset(carried), frozenset(values), shared, own)
 
 
 def carries(facts: Facts, rule: str) -> bool:
@@ -133,17 +151,29 @@ def carries(facts: Facts, rule: str) -> bool:
     return rule in facts.carried or rule.partition("(")[0].rstrip() in facts.carried
 
 
-def granted_names(runtime: Runtime) -> frozenset[str]:
-    """The names and texts of the rules the grants of a ruleset's rules and statuses give
-    (whatever their conditions), and the statuses' names."""
+def grants_given(runtime: Runtime) -> dict[str, frozenset[str]]:
+    """For each rule and status of the ruleset with grants, the names and texts of the rules
+    they give (whatever their conditions)."""
     rules = [*runtime.ruleset.rules.values(), *(
         ast.status_rule(d) for d in runtime.decls.values() if isinstance(d, ast.StatusDecl))]
-    out: set[str] = set()
+    out: dict[str, frozenset[str]] = {}
     for rule in rules:
-        for effect in rule.effects:
-            if isinstance(effect, ast.Grant):
-                out.update((effect.rule, runtime.bind_rule(effect.rule).rule.name))
-    out.update(d.name for d in runtime.decls.values() if isinstance(d, ast.StatusDecl))
+        given = {name for effect in rule.effects if isinstance(effect, ast.Grant)
+                 for name in (effect.rule, runtime.bind_rule(effect.rule).rule.name)}
+        if given:
+            out[rule.name] = frozenset(given)
+    return out
+
+
+def granted_names(runtime: Runtime, facts: Facts | None = None) -> frozenset[str]:
+    """The names and texts of the rules the grants of a ruleset's rules and statuses give
+    (whatever their conditions), and the statuses' names; with ``facts``, of the rules and
+    statuses a battle of them can carry only (what it carries holds every rule a grant of
+    theirs gives: the first fact)."""
+    statuses = [d.name for d in runtime.decls.values() if isinstance(d, ast.StatusDecl)]
+    out = {name for rule, given in grants_given(runtime).items()
+           if facts is None or carries(facts, rule) for name in given}
+    out.update(n for n in statuses if facts is None or carries(facts, n))
     return frozenset(out)
 
 
@@ -167,9 +197,10 @@ def specialised(runtime: Runtime, facts: Facts) -> Runtime:
     if isinstance(found, dict):
         codes.update(found)
     ruleset, found = folded(runtime, facts)
-    made = Runtime(ruleset, runtime.codegen.battle_builtins, codes, facts=facts)
+    made = Runtime(ruleset, runtime.codegen.battle_builtins, codes, facts=found.narrowed)
     made.reach = found
     made.fight_cache = runtime.fight_cache   # a volley's distribution is the same in both
+    made.char_effect_names = changed_characteristics(made, found.narrowed)
     if name and made.codegen.compiled:
         own = {k: v for k, v in made.codegen.codes.items() if k not in runtime.codegen.codes}
         cache.write("code", name, key, marshal.dumps(own))
@@ -188,6 +219,17 @@ def folded(runtime: Runtime, facts: Facts) -> tuple[Ruleset, Reach]:
     if not changed:
         return runtime.ruleset, found
     return slotted.evolve(runtime.ruleset, decls={**runtime.ruleset.decls, **changed}), found
+
+
+def changed_characteristics(runtime: Runtime, facts: Facts) -> set[str]:
+    """The characteristics some rule effect can change in a battle of these facts: those of
+    the effects of the rules something of the battle can carry (a status's while it has it,
+    so only one reached code applies: facts narrowed by :mod:`rules_run.runtime.reach`)
+    and of the global rules. Reading any other one skips the rules in play, which have no
+    effect on it."""
+    global_rules = {inst.rule.name for inst in runtime.global_rules}
+    return {effect.characteristic for name, effects in runtime.char_effects.items()
+            if name in global_rules or carries(facts, name) for effect, _, _ in effects}
 
 
 def for_battle(runtime: Runtime, units: Sequence[Unit], texts: Sequence[str] = ()) -> Runtime:

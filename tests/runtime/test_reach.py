@@ -33,6 +33,13 @@ status braced @ L1
 action level(u: unit) @ L1
     return if value_of(u, "level") == none then 0 else value_of(u, "level")
 
+action spare(u: unit) @ L1
+    let lv = level(u)
+    return u.W + lv * 3
+
+action steady(u: unit) @ L1
+    return u.W > 0 and level(u) == 0
+
 action casters() @ L1
     return [u for each u in all_units() where level(u) > 0]
 
@@ -90,6 +97,8 @@ phase magic @ L1
     if count(casters()) > 5:
         choosing()
     let f = lonely(all_units()[0])
+    let sp = spare(all_units()[0])
+    let st = steady(all_units()[0])
 
 action braced_now(u: unit) @ L1
     return u is braced
@@ -130,6 +139,17 @@ def test_a_value_no_unit_has_folds_and_the_actions_it_decides(kit):
     assert "return 0" in _source(fast, "charges")   # a counter never written
     # the branch the constant actions decide is left out
     assert "dazed" not in _source(fast, "magic")
+
+
+def test_a_part_of_an_expression_the_facts_fix_is_written_as_its_value(kit):
+    fast = specialised(kit, battle_facts(kit, _units(False)))
+    # a local every way to which gives it one value, within arithmetic
+    assert "_l_lv = 0" in _source(fast, "spare") and "* 3" not in _source(fast, "spare")
+    # an operand of "and" the facts make true is left out
+    assert "== 0" not in _source(fast, "steady") and "> 0" in _source(fast, "steady")
+    slow = specialised(kit, battle_facts(kit, _units(True)))   # a unit has a level
+    assert "_call_level" in _source(slow, "spare") and "* 3" in _source(slow, "spare")
+    assert "== 0" in _source(slow, "steady") and "_call_level" in _source(slow, "steady")
 
 
 def test_a_value_some_unit_has_keeps_the_code(kit):
@@ -186,7 +206,8 @@ def test_the_folded_code_does_what_the_plain_code_does(kit, wizard, allies):
         values = [runtime.invoke(n, env, {}) for n in ("charges", "casters")]
         runtime.invoke("magic", env, {})
         values += [runtime.invoke(n, env, {}) for n in ("charges", "spending", "watching")]
-        values.append(runtime.invoke("lonely", env, {"u": state.units[0]}))
+        values += [runtime.invoke(n, env, {"u": u}) for n in ("lonely", "spare", "steady")
+                   for u in state.units]
         values.append(sorted((u.id, sorted(u.statuses)) for u in state.units))
         results.append((repr(values), [repr(e) for e in env.events]))
     assert results[0] == results[1]

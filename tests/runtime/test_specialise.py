@@ -87,9 +87,12 @@ def test_statistics_runs_are_specialised_and_the_same(monkeypatch):
 
 RULES = '''ruleset kit "Specialisation kit"
     source "000_c4300f58fce5f1da.txt"
-characteristics model: W as wounds range 0..10 @ L1
+characteristics model: W as wounds, A range 0..10 @ L1
 rule "Brave" @ L1
 rule "Timid" @ L1
+    add 1 to A @ L1
+rule "Hardy" @ L1
+    add 2 to W @ L1
 rule "Lucky" @ L1
 rule "Heroic" @ L1
     grant "Lucky" @ L1
@@ -111,6 +114,10 @@ action either(u: unit) @ L1
 action nothing(u: unit) @ L1
     if u has "Timid":
         log "timid", u
+
+phase rally @ L1
+    for each u in all_units() where value_of(u, "banner") != none:
+        apply(emboldened, u)
 '''
 
 
@@ -154,6 +161,34 @@ def test_a_has_the_facts_decide_is_false_and_its_branch_is_left_out(kit):
             assert (fast.invoke(name, fast_env, {"u": unit})
                     == runtime.invoke(name, plain_env, {"u": unit}))
             assert fast_env.events == plain_env.events
+
+
+def test_a_characteristic_no_carried_rule_changes_is_read_without_the_rules(kit):
+    runtime, units = kit
+    assert runtime.char_effect_names == {"A", "W"}
+    fast = specialised(runtime, battle_facts(runtime, units))
+    assert fast.char_effect_names == set()   # nothing of the battle is Timid or Hardy
+    timid = Unit("t", "Timid ones", "B", {"W": 1, "A": 1}, 5,
+                 rules=[RuleInstance(runtime.ruleset.rules["Timid"], {}, "Timid")])
+    slow = specialised(runtime, battle_facts(runtime, [units[0], timid]))
+    assert slow.char_effect_names == {"A"}
+    for rt in (runtime, slow):
+        assert rt.characteristic(rt.env(ScriptedChance([])), timid, "A") == 2
+        assert rt.characteristic(rt.env(ScriptedChance([])), timid, "W") == 1
+
+
+def test_a_rule_only_a_status_never_applied_grants_is_never_carried(kit):
+    runtime, units = kit
+    given = {"emboldened", "Heroic", "Lucky"}   # the status grants Heroic, which grants Lucky
+    assert given <= battle_facts(runtime, units).carried   # whatever the battle does
+    fast = specialised(runtime, battle_facts(runtime, units))   # no banner: never applied
+    assert fast.facts is not None and fast.facts.carried.isdisjoint(given)
+    assert "Brave" in fast.facts.carried
+    assert "Lucky" not in fast.actions["courage"].body.__rules_source__
+    banner = Unit("f", "Flag", "B", {"W": 1, "A": 1}, 5, values={"banner": 1})
+    slow = specialised(runtime, battle_facts(runtime, [units[0], banner]))
+    assert slow.facts is not None and given <= slow.facts.carried
+    assert "Lucky" in slow.actions["courage"].body.__rules_source__
 
 
 def test_specialisation_is_off_with_the_switch(kit, monkeypatch):
