@@ -219,7 +219,11 @@ class Reach:
         """Names some trigger watches (``when NAME``): a call of one is never dropped."""
         self.unwritten: frozenset[str] = frozenset(self.counters)
         """Counters no reached code writes."""
-        self.unapplied: frozenset[str] = self.statuses
+        self.held = {n: d.condition for n, d in decls.items()
+                     if isinstance(d, ast.StatusDecl) and d.condition is not None}
+        """Statuses held while a condition holds, with it: never applied, read through it."""
+        self._holding: set[str] = set()
+        self.unapplied: frozenset[str] = self.statuses - frozenset(self.held)
         """Statuses no reached code applies."""
         self.unread: frozenset[str] = frozenset(self.counters)
         """Counters no reached code reads: writing one does nothing the battle sees."""
@@ -598,6 +602,13 @@ class Reach:
             return _one(False) if not self._carries(self.facts, e.rule) else ANY
         if isinstance(e, ast.IsStatus):
             x(e.subject, env, types, flow)
+            held = self.held.get(e.status)
+            if held is not None:   # reading it computes its condition
+                if e.status not in self._holding:
+                    self._holding.add(e.status)
+                    x(held, {"bearer": ANY}, {"bearer": "unit"}, flow)
+                    self._holding.discard(e.status)
+                return ANY
             return _one(e.negated) if e.status in self.unapplied else ANY
         if isinstance(e, ast.Member):
             x(e.item, env, types, flow)
