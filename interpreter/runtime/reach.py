@@ -26,7 +26,8 @@ statements the battle runs):
   0) when no ``set_counter``/``add_counter`` of ``c`` is in code the battle can reach.
 - *a status never applied*: ``x is s`` is false and ``clear(s, x)`` does nothing when no
   ``apply`` of ``s`` is in code the battle can reach (``apply`` is the only way a status is
-  gained).
+  gained). A status held while a condition holds (``status s while C``) is never applied
+  and never folded: reading it computes ``C``, whose calls count where it is read.
 - *a rule nothing can carry*: ``x has "R"`` is false (the facts' ``carried``, see
   :mod:`rules_run.runtime.specialise`).
 
