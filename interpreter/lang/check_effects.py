@@ -90,6 +90,20 @@ class EffectChecker:
             self.ctx.user = d.name
             self.effect(effect, base, rule)
         self.ctx.user = d.name
+        if d.condition is not None:
+            self.ctx.exprs.expect(d.condition, self.ctx.globals.child({"bearer": "unit"}),
+                                  "bool", f"status {d.name!r}: 'while C': C")
+
+    def held_status(self, e: ast.Expr, how: str) -> None:
+        """``apply``, ``clear`` or ``during`` (``how``) of a status held while a condition
+        holds: it is worked out from its condition, never given or taken away."""
+        name = e.name if isinstance(e, (ast.Name, ast.Call)) else None
+        d = self.ctx.decls.get(name) if name is not None else None
+        if isinstance(d, ast.StatusDecl) and d.condition is not None:
+            self.ctx.error(f"status {d.name!r} holds while its condition holds: {how} cannot "
+                           "give or take it away", e.span, "held-status",
+                           hint=f"change what its condition reads, or declare a status "
+                           f"without 'while' to {how} it")
 
     def status_call(self, c: ast.Call, d: ast.StatusDecl, args: list[str],
                     kwargs: dict[str, str]) -> str:

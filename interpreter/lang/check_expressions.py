@@ -121,6 +121,8 @@ class ExpressionChecker:
                 self.decision_arguments(c, args)
             if c.name == "apply" and c.args:
                 self.ctx.effects.applied_status(c.args[0])
+            if c.name in ("apply", "clear") and c.args:
+                self.ctx.effects.held_status(c.args[0], f"{c.name}()")
             if c.name == "used" and c.args:
                 self.used_arguments(c, args)
             if c.name in COUNTER_BUILTINS:

@@ -126,6 +126,7 @@ class StatementChecker:
         if isinstance(self.ctx.decls.get(name), ast.StatusDecl):
             self.ctx.exprs.expr(status, scope)
             self.ctx.effects.applied_status(status, "during {} on x")
+            self.ctx.effects.held_status(status, "'during'")
         else:
             for a in status.args if isinstance(status, ast.Call) else ():
                 self.ctx.exprs.expr(a, scope)

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
@@ -270,6 +270,16 @@ class CodeGen:
         """Give the generated functions their direct calls: ``name -> f(env, args)``."""
         for name, call in calls.items():
             self.namespace[f"_call_{name}"] = call
+
+    def link_held(self, decls: Iterable[ast.StatusDecl]) -> None:
+        """Give the generated functions each status held while a condition holds
+        (``status NAME while C``) as ``_held_<name>(env, unit)``: ``C`` with ``bearer``
+        that unit."""
+        for d in decls:
+            assert d.condition is not None
+            condition = self.expression(d.condition, {"bearer": "unit"})
+            self.namespace[f"_held_{d.name}"] = (
+                lambda env, unit, condition=condition: condition(env, {"bearer": unit}))
 
     # ------------------------------------------------------------ entry points
     def expression(self, e: ast.Expr, types: Mapping[str, str]) -> Any:
@@ -824,8 +834,13 @@ class CodeGen:
 
     def _x_IsStatus(self, fn, e: ast.IsStatus, types) -> str:
         t = fn.temp()
-        test = (f"(({t} := {self.ex(fn, e.subject, types)}) is not None "
-                f"and {e.status!r} in {t}.statuses)")
+        held = f"{e.status!r} in {t}.statuses"
+        decl = self.rt.decls.get(e.status)
+        if isinstance(decl, ast.StatusDecl) and decl.condition is not None:
+            # worked out from its condition in a battle; without one (an odds calculation's
+            # synthetic inputs) it is as given, as an applied status is
+            held = f"(_held_{e.status}(env, {t}) if {fn.state()} is not None else {held})"
+        test = f"(({t} := {self.ex(fn, e.subject, types)}) is not None and {held})"
         return f"(not {test})" if e.negated else test
 
     def _x_Member(self, fn, e: ast.Member, types) -> str:

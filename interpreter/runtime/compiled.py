@@ -167,6 +167,8 @@ class Runtime:
             seq.finish()
         self.codegen.link({name: self._direct_call(name)
                            for name in [*self.rolls, *self.sequences, *self.actions]})
+        self.codegen.link_held(d for d in self.decls.values()
+                               if isinstance(d, ast.StatusDecl) and d.condition is not None)
         self.decisions = compile_decisions(self)
         """Decisions by name: their options and each policy's choices, compiled."""
         self.counter_initials: dict[str, Closure] = {

@@ -26,7 +26,8 @@ statements the battle runs):
   0) when no ``set_counter``/``add_counter`` of ``c`` is in code the battle can reach.
 - *a status never applied*: ``x is s`` is false and ``clear(s, x)`` does nothing when no
   ``apply`` of ``s`` is in code the battle can reach (``apply`` is the only way a status is
-  gained).
+  gained). A status held while a condition holds (``status s while C``) is never applied
+  and never folded: reading it computes ``C``, whose calls count where it is read.
 - *a rule nothing can carry*: ``x has "R"`` is false (the facts' ``carried``, see
   :mod:`rules_run.runtime.specialise`), narrowed (:attr:`Reach.narrowed`) to what the
   battle's bearers carry as they are set up, the global rules, the statuses not assumed
@@ -225,7 +226,11 @@ class Reach:
         """Names some trigger watches (``when NAME``): a call of one is never dropped."""
         self.unwritten: frozenset[str] = frozenset(self.counters)
         """Counters no reached code writes."""
-        self.unapplied: frozenset[str] = self.statuses
+        self.held = {n: d.condition for n, d in decls.items()
+                     if isinstance(d, ast.StatusDecl) and d.condition is not None}
+        """Statuses held while a condition holds, with it: never applied, read through it."""
+        self._holding: set[str] = set()
+        self.unapplied: frozenset[str] = self.statuses - frozenset(self.held)
         """Statuses no reached code applies."""
         self.narrowed = self._narrowed()
         """The facts with what the battle can carry narrowed (when the facts know what its
@@ -633,6 +638,13 @@ class Reach:
             return _one(False) if not self._carries(self.narrowed, e.rule) else ANY
         if isinstance(e, ast.IsStatus):
             x(e.subject, env, types, flow)
+            held = self.held.get(e.status)
+            if held is not None:   # reading it computes its condition
+                if e.status not in self._holding:
+                    self._holding.add(e.status)
+                    x(held, {"bearer": ANY}, {"bearer": "unit"}, flow)
+                    self._holding.discard(e.status)
+                return ANY
             return _one(e.negated) if e.status in self.unapplied else ANY
         if isinstance(e, ast.Member):
             x(e.item, env, types, flow)

@@ -292,7 +292,13 @@ def purity(runtime: Runtime, decl: object, dice: bool = True, names: frozenset[s
             if isinstance(node, ast.Attribute):
                 reads.add(node.name)
             elif isinstance(node, ast.IsStatus):
-                statuses.add(node.status)
+                held = runtime.decls.get(node.status)
+                if isinstance(held, ast.StatusDecl) and held.condition is not None:
+                    if node.status not in seen:   # read through its condition
+                        seen.add(node.status)
+                        todo.append(held.condition)
+                else:
+                    statuses.add(node.status)
             elif (isinstance(node, ast.Assign) and not isinstance(node.target, ast.Name)
                   or isinstance(node, ast.During)):   # a during block applies statuses
                 pure = False

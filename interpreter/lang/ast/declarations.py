@@ -140,6 +140,9 @@ class StatusDecl(Decl):
     ignored_again: bool = False
     """``reapplied ignored``: applying it while it lasts changes nothing (by default the new
     duration and arguments replace the old)."""
+    condition: Expr | None = None
+    """``status NAME while COND``: a unit has it exactly while ``COND`` (with ``bearer`` the
+    unit) is true, worked out whenever it is read; it is never applied or cleared."""
 
 
 @slotted.frozen

@@ -210,6 +210,11 @@ def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
                           ignored_again=b.part(c, "reapplied") == "ignored")
 
 
+def held_status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
+    return ast.StatusDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
+                          condition=next(x for x in c if isinstance(x, ast.Expr)))
+
+
 def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
     return ast.CounterDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
                            keys=tuple(k for k, _ in b.parts(c, "scope")),
@@ -409,7 +414,7 @@ def rule_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RuleDecl:
 
 CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     start, header, patch_decl, clause_patch_decl, sequence_patch_decl, remove_decl, citation, cite_lines, char_item,
-    characteristics_decl, table_decl, die_decl, option_decl, status_decl, counter_decl,
+    characteristics_decl, table_decl, die_decl, option_decl, status_decl, held_status_decl, counter_decl,
     record_decl,
     keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, hook_effect_decl, step_ref, step, per_point_clause,
     sequence_decl, sequence_reuse_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
