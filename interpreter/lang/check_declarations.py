@@ -144,6 +144,16 @@ class DeclarationChecker:
                            + ", ".join(k for k in d.keys if k != "battle"))
         if d.initial is not None:
             self.ctx.exprs.expr(d.initial, self.ctx.globals)
+        record = ty.record_name(d.holds)
+        if record is not None:
+            if isinstance(self.ctx.decls.get(record), ast.RecordDecl):
+                self.ctx.use(record)
+            else:
+                records = [n for n, r in self.ctx.decls.items() if isinstance(r, ast.RecordDecl)]
+                self.ctx.error(f"counter {d.name!r} holds {record!r}, which is neither a type "
+                               "nor a record", d.holds_span or d.span, "bad-counter",
+                               hint=did_you_mean(record, records)
+                               or "write a type (int, unit, text, ...) or a record's name")
 
     def check_RecordDecl(self, d: ast.RecordDecl) -> None:
         seen: set[str] = set()

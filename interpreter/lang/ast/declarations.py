@@ -154,6 +154,10 @@ class CounterDecl(Decl):
     period: str | None = None
     """``until end of phase|turn|round``: each such period starts from the initial value
     again (None: the values last the whole battle)."""
+    holds: str = "int"
+    """``holds TYPE``: the type of its values (a type, or ``record:NAME``,
+    :mod:`rules_run.lang.types`); a number by default."""
+    holds_span: Span | None = None
 
     @property
     def key_types(self) -> tuple[str, ...]:

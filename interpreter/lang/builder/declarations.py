@@ -211,11 +211,13 @@ def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
 
 
 def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
+    holds, holds_span = b.part(c, "holds", ("int", None))
     return ast.CounterDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
                            keys=tuple(k for k, _ in b.parts(c, "scope")),
                            key_spans=tuple(where for _, where in b.parts(c, "scope")),
                            initial=next((x for x in c if isinstance(x, ast.Expr)), None),
-                           period=b.part(c, "period"))
+                           period=b.part(c, "period"),
+                           holds=holds, holds_span=holds_span)
 
 
 def record_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RecordDecl:
