@@ -263,15 +263,9 @@ class ExpressionChecker:
         return decl.holds
 
     def counter_values_argument(self, a: ast.Expr) -> str | None:
-        """``counter_values(in_play)``: a counter's name; the type of its values."""
+        """``counter_values(in_play)``: the type of a counter's values (None: not known)."""
         decl = self.ctx.decls.get(a.name) if isinstance(a, ast.Name) else None
-        if isinstance(decl, ast.CounterDecl):
-            return decl.holds
-        counters = [n for n, d in self.ctx.decls.items() if isinstance(d, ast.CounterDecl)]
-        self.ctx.error("counter_values() takes a counter's name", a.span, "wrong-type",
-                       hint=did_you_mean(a.name, counters) if isinstance(a, ast.Name)
-                       else "write counter_values(NAME)")
-        return None
+        return decl.holds if isinstance(decl, ast.CounterDecl) else None
 
     def arguments(self, c: ast.Call, params: tuple[ast.Param, ...], what: str) -> bool:
         """Check the number and names of a call's arguments; whether they fit."""
