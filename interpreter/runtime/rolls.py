@@ -82,6 +82,10 @@ class CompiledRoll:
                                if own.condition is not None else None) if own else None
         """``reroll natural N needing EXPR [if COND]``: the totals re-rolled, the re-roll's
         need and when the test has it."""
+        own_result = decl.reroll_result
+        self.reroll_result = (own_result.which == "passed", runtime.compile_expr(
+            own_result.condition, types)) if own_result else None
+        """``reroll passed|failed if COND``: whether it re-rolls a pass, and when."""
         self.lo, self.hi = decl.cap
         self.cite = runtime.ruleset.cite(decl.name)
         self._drawable: bool | None = None
@@ -205,6 +209,17 @@ class CompiledRoll:
         else:
             totals, sources, rerolls, auto, marking = _NO_MODS, (), _NO_REROLLS, None, []
         reroll_failed, reroll_passed, rerolled_by, dice_rerolls = rerolls
+        if self.reroll_result is not None and not dice_rerolls and self.reroll_result[1](
+                env, vars):
+            # the test's own, as a rule's: it and a rule's opposite re-roll cancel (000 L15)
+            if (reroll_passed, reroll_failed) == (not self.reroll_result[0],
+                                                  self.reroll_result[0]):
+                reroll_failed = reroll_passed = False
+            elif self.reroll_result[0]:
+                reroll_passed = True
+            else:
+                reroll_failed = True
+            rerolled_by = [*rerolled_by, self.name]
         if auto is not None:
             result = RollResult(self.name, None, 0, auto[0])
             env.emit(AutomaticTest, rule=self.name, cite=self.cite,
