@@ -4,6 +4,7 @@ through the ruleset's own declarations (magic.rules, magic/spells.yaml). Seed li
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +188,24 @@ def test_the_rules_a_spells_status_gives_are_carried_while_it_lasts(tmp_path: Pa
             "Fear" in rules, "Terror" in rules, "First Strike" in rules), status
         BUILTINS["clear"](w.state, w.env(), None, status, men)
     assert [r for r in names if w.runtime.has_rule(w.env(), men, r)] == []
+
+
+def test_the_banishment_re_rolls_passed_ward_saves(tmp_path: Path) -> None:
+    # L1311: the Banishment's hits are a hit's parameter, not a status on the target; a
+    # passed 4+ ward is re-rolled: 1/2 x 1/2 = 1/4 saved. A 5 passes, the re-roll's 2 fails.
+    w = world(tmp_path, "light", orcs={"rules": ["Ward Save (4+)"]})
+    assert w.exact("ward_save", target="orcs").probability(True) == Fraction(1, 2)
+    assert w.exact("ward_save", target="orcs", wards_rerolled=True).probability(
+        True) == Fraction(1, 4)
+    assert not w.call("ward_save", {"ward_save": [5, 2]}, target="orcs", wards_rerolled=True)
+    assert [(e.dice, e.rerolled, e.rerolled_by) for e in w.tests("ward_save")] == [
+        ([2], True, ["ward_save"])]
+
+
+def test_a_flaming_hit_allows_no_regeneration(tmp_path: Path) -> None:
+    # L1251: Regeneration (4+) saves half the wounds, none from a Flaming hit; a 4+ ward
+    # still stands.
+    w = world(tmp_path, "fire", orcs={"rules": ["Regeneration (4+)", "Ward Save (4+)"]})
+    assert w.exact("regeneration_save", target="orcs").probability(True) == Fraction(1, 2)
+    assert w.exact("regeneration_save", target="orcs", flaming=True).probability(True) == 0
+    assert w.exact("ward_save", target="orcs", flaming=True).probability(True) == Fraction(1, 2)
