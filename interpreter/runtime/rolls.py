@@ -46,11 +46,16 @@ class CompiledRoll:
         self.cell: tuple[Any, list[Closure]] | None = None
         """A table's cell of dice: its lookup and keys, worked out each time
         (:meth:`_cell_dice`)."""
+        self.cell_cites: Any = None
         if isinstance(decl.dice, ast.CellDice):
             cell = decl.dice.lookup
             assert isinstance(cell.target, ast.Name), "the grammar reads a table's name"
             self.cell = (table_lookup_function(cell, runtime.tables[cell.target.name]),
                          [runtime.compile_expr(k, types) for k in cell.keys])
+            self.cell_cites = runtime.tables[cell.target.name] if any(
+                runtime.tables[cell.target.name].value_cites) else None
+            """The table whose cells cite rows of their own (``cites``): the roll cites
+            the row it rolls, else itself."""
         self.dice = (dice_of(decl.dice, runtime.dice_decls)
                      if number is None and not isinstance(decl.dice, ast.CellDice) else None)
         """The dice, unless their number or cell is worked out each time
@@ -268,7 +273,7 @@ class CompiledRoll:
                 Test if self.decl.is_test else Roll,
                 rule=self.name,
                 units=[v.id for v in vars.values() if isinstance(v, Unit)],
-                cite=self.cite,
+                cite=self._row_cite(env, vars) if self.cell_cites else self.cite,
                 dice=list(result.faces),
                 natural=result.natural,
                 modifiers=[{"amount": v, "source": s, "applies_to": p} for p, v, s in sources],
@@ -374,6 +379,13 @@ class CompiledRoll:
         raise fail(f"{self.decl.kind} {self.name!r} rolls the cell {list(key)} of table "
                    f"{table.name!r}, which holds {cell!r}, not dice", self.decl.dice.span,
                    "bad-dice")
+
+    def _row_cite(self, env: Env, vars: dict) -> str:
+        """The citation of the row of the table's cell this roll rolled (its own when the
+        row has none)."""
+        assert self.cell is not None and self.cell_cites is not None
+        cite = self.cell_cites.cite_of(tuple(k(env, vars) for k in self.cell[1]))
+        return self.runtime.ruleset.data_cite(cite) if cite is not None else self.cite
 
     def _counted_dice(self, env: Env, vars: dict) -> DiceExpr:
         """The dice of a roll of a counted number of dice (``levels D6``), worked out now."""

@@ -209,3 +209,12 @@ def test_a_flaming_hit_allows_no_regeneration(tmp_path: Path) -> None:
     assert w.exact("regeneration_save", target="orcs").probability(True) == Fraction(1, 2)
     assert w.exact("regeneration_save", target="orcs", flaming=True).probability(True) == 0
     assert w.exact("ward_save", target="orcs", flaming=True).probability(True) == Fraction(1, 2)
+
+
+def test_a_spell_s_roll_of_its_hits_cites_the_spell_s_own_row(tmp_path: Path) -> None:
+    # spells.yaml's `cites`: the one roll of a spell's hits cites each spell's seed line.
+    w = world(tmp_path, "beasts")
+    w.call("spell_of_hits", {"*": [1] * 40}, s="flock_of_doom", w="wizard", target="orcs")
+    w.call("spell_of_hits", {"*": [1] * 40}, s="urannons_thunderbolt", w="wizard", target="orcs")
+    assert [e.cite for e in w.events if e.kind == "roll" and e.rule == "spell_hit_dice"] == [
+        "000_c4300f58fce5f1da.txt L1223", "000_c4300f58fce5f1da.txt L1277"]
