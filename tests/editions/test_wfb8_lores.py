@@ -218,3 +218,19 @@ def test_a_spell_s_roll_of_its_hits_cites_the_spell_s_own_row(tmp_path: Path) ->
     w.call("spell_of_hits", {"*": [1] * 40}, s="urannons_thunderbolt", w="wizard", target="orcs")
     assert [e.cite for e in w.events if e.kind == "roll" and e.rule == "spell_hit_dice"] == [
         "000_c4300f58fce5f1da.txt L1223", "000_c4300f58fce5f1da.txt L1277"]
+
+
+def test_the_light_of_battle_rallies_a_unit_and_the_wizard_with_it(tmp_path: Path) -> None:
+    # L1307: a fleeing unit rallies and passes every Leadership test, the characters joined
+    # to it too (spells.yaml: whole_unit, rallies); the Orcs, not its target, stay as they are.
+    w = World(tmp_path, [
+        unit("knights", "empire", 50, 10, profile="empire/knight", models=5),
+        unit("wizard", "empire", 50, 10, profile="empire/battle_wizard", models=1,
+             values={"wizard_level": 2, "lore": "light"}),
+        unit("orcs", "orcs", 36, 30, 180, profile="orcs/orc_boy", models=20)])
+    BUILTINS["attach"](w.state, w.env(), None, w.unit("wizard"), w.unit("knights"))
+    for uid in ("knights", "wizard", "orcs"):
+        BUILTINS["apply"](w.state, w.env(), None, "fleeing", w.unit(uid))
+    w.call("resolve_spell", {}, s="light_of_battle", w="wizard", target="knights", result=8)
+    assert [sorted({"fleeing", "steadied"} & set(w.unit(u).statuses))
+            for u in ("knights", "wizard", "orcs")] == [["steadied"], ["steadied"], ["fleeing"]]

@@ -56,4 +56,5 @@ def test_own_re_rolls_weigh_exactly_and_cancel_a_rule_s_opposite_one(tmp_path: P
     events: list = []
     env = runtime.env(ScriptedChance({"second_chance": [2, 5]}), battle.options, events, state)
     assert runtime.invoke("second_chance", env, {"unit": a, "lucky": True}).passed
-    assert [(e.dice, e.rerolled_by) for e in events if e.kind == "test"] == [([5], ["second_chance"])]
+    assert [(e.dice, e.rerolled_by) for e in events if e.kind == "test"] == [
+        ([5], ["second_chance"])]
