@@ -8,7 +8,7 @@ from typing import Any
 
 from rules_run import slotted
 from rules_run.data.tables import Table
-from rules_run.diagnostics import Diagnostic
+from rules_run.diagnostics import Diagnostic, Span
 from rules_run.lang import ast
 from rules_run.lang.checker import Usage
 
@@ -124,5 +124,5 @@ class Ruleset:
         if text.startswith("not in seed"):
             return text
         source, _, lines = text.partition(" ") if text[:1].isdigit() else (None, "", text)
-        return ast.Cite(span=None, source=source,
+        return ast.Cite(span=Span("<data>", 1), source=source,
                         ranges=tuple(r.strip() for r in lines.split(","))).text(self.sources)
