@@ -96,6 +96,8 @@ class Table:
     """What the table gives."""
     dice_cells: frozenset[tuple[KeyValue, ...]] = frozenset()
     """The cells typed ``dice`` by a key's ``types`` (their text is dice: ``D3+1``)."""
+    value_cites: tuple[Mapping[KeyValue, str], ...] = ()
+    """For each key, the citation its ``cites`` gives the cells under each value it names."""
     _cell_spans: Mapping[tuple[KeyValue, ...], Span] = slotted.slot(
         factory=dict, repr=False, eq=False, alias="cell_spans"
     )
@@ -111,6 +113,14 @@ class Table:
             # bool is an int in Python, but never a key value: _check says so
             self._check(keys)
         return self.cells[keys]
+
+    def cite_of(self, keys: Sequence[KeyValue]) -> str | None:
+        """The citation of the cell at ``keys``: the first key's ``cites`` names its value
+        with (None: only the table's)."""
+        for cites, key in zip(self.value_cites, keys):
+            if key in cites:
+                return cites[key]
+        return None
 
     def cell_span(self, keys: Sequence[KeyValue]) -> Span:
         """Where the cell at ``keys`` is written.
@@ -175,6 +185,7 @@ def load_table(path: str | Path, name: str, *, text: str | None = None) -> Table
         path=doc.path,
         description=doc.value.get("description"),
         dice_cells=frozenset(builder.dice),
+        value_cites=tuple(dict(k.get("cites", {})) for k in doc.value["keys"]),
         cell_spans=builder.spans,
     )
 
@@ -196,20 +207,21 @@ class _TableBuilder:
         self.dice: set[tuple[KeyValue, ...]] = set()
 
     def check_types(self) -> None:
-        """Report a ``types`` entry naming a value its key does not take."""
-        for index, (name, values, typed) in enumerate(zip(self.names, self.values,
-                                                          self.typed)):
-            for value in typed:
-                if value in values:
-                    continue
-                hint = did_you_mean(str(value), [str(v) for v in values])
-                self.bag.add(
-                    f"types names {value!r}, which is not a value of key {name!r} "
-                    f"({_values_text(values)})",
-                    self.doc.key_span(("keys", index, "types", value)),
-                    code="unknown-value",
-                    hint=hint,
-                )
+        """Report a ``types`` (or ``cites``) entry naming a value its key does not take."""
+        for index, (name, values, key) in enumerate(zip(self.names, self.values,
+                                                        self.doc.value["keys"])):
+            for field in ("types", "cites"):
+                for value in key.get(field, {}):
+                    if value in values:
+                        continue
+                    hint = did_you_mean(str(value), [str(v) for v in values])
+                    self.bag.add(
+                        f"{field} names {value!r}, which is not a value of key {name!r} "
+                        f"({_values_text(values)})",
+                        self.doc.key_span(("keys", index, field, value)),
+                        code="unknown-value",
+                        hint=hint,
+                    )
 
     def check_keys(self) -> None:
         """Report key names, and values of one key, given twice."""

@@ -8,7 +8,7 @@ from typing import Any
 
 from rules_run import slotted
 from rules_run.data.tables import Table
-from rules_run.diagnostics import Diagnostic
+from rules_run.diagnostics import Diagnostic, Span
 from rules_run.lang import ast
 from rules_run.lang.checker import Usage
 
@@ -117,3 +117,12 @@ class Ruleset:
         """How to cite a declaration (a rule as ``rule:<name>``)."""
         origin = self.origins.get(name)
         return origin.cite if origin else ""
+
+    def data_cite(self, text: str) -> str:
+        """A data file's citation (``L1223``, ``004 L9``, a "not in seed" note) as a
+        declaration's reads (``000_c43....txt L1223``)."""
+        if text.startswith("not in seed"):
+            return text
+        source, _, lines = text.partition(" ") if text[:1].isdigit() else (None, "", text)
+        return ast.Cite(span=Span("<data>", 1), source=source,
+                        ranges=tuple(r.strip() for r in lines.split(","))).text(self.sources)

@@ -360,11 +360,12 @@ class _Reads:
     statuses: frozenset[str]
 
 
-READING = PURE_NAMES | (READS - {"counter"})
+READING = PURE_NAMES | (READS - {"counter", "counter_values"})
 """The builtins an action shared along a step's trail (:class:`_Trail`) may call: the pure
 ones, and the builtins specialisation counts as reads (:data:`rules_run.runtime.reach.READS`:
 they change nothing in the battle, a cache of geometry aside), but not ``counter``: reading
-a counter first sets its initial value, which a shared call would skip."""
+a counter first sets its initial value, which a shared call would skip; nor
+``counter_values``, whose reads the watch of the counters notes (:class:`_ReadFirst`)."""
 
 
 def _pure_actions(runtime: Any) -> list[str]:
@@ -397,6 +398,12 @@ class _ReadFirst(dict):
     def __setitem__(self, key: Any, value: Any) -> None:
         self.written.add(key)
         super().__setitem__(key, value)
+
+    def note_read(self, name: str) -> None:
+        """Every value of the counter ``name`` is read (``counter_values``): left out, it
+        counts as read first."""
+        if name in self.left_out:
+            self.read_first.add(name)
 
 
 @slotted.define

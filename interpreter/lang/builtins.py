@@ -180,6 +180,9 @@ BUILTIN_FUNCTIONS: dict[str, Builtin] = dict(
            "add_counter(name, key, ..., amount): adds to it; its new value"),
         _b("set_counter", 2, None, "counter, any... -> any",
            "set_counter(name, key, ..., value): sets it; its new value"),
+        _b("counter_values", 1, 1, "counter -> list",
+           "counter_values(name): the counter's values that are set (other than its initial "
+           "value), in the order of their keys"),
         _b("inflict", 2, 3, "unit|group, number, any -> int",
            "inflict(unit, damage[, saves]): remove models for that damage (of a group: its "
            "models; of a unit with groups: off its groups in data order)"),

@@ -144,6 +144,16 @@ class DeclarationChecker:
                            + ", ".join(k for k in d.keys if k != "battle"))
         if d.initial is not None:
             self.ctx.exprs.expr(d.initial, self.ctx.globals)
+        record = ty.record_name(d.holds)
+        if record is not None:
+            if isinstance(self.ctx.decls.get(record), ast.RecordDecl):
+                self.ctx.use(record)
+            else:
+                records = [n for n, r in self.ctx.decls.items() if isinstance(r, ast.RecordDecl)]
+                self.ctx.error(f"counter {d.name!r} holds {record!r}, which is neither a type "
+                               "nor a record", d.holds_span or d.span, "bad-counter",
+                               hint=did_you_mean(record, records)
+                               or "write a type (int, unit, text, ...) or a record's name")
 
     def check_RecordDecl(self, d: ast.RecordDecl) -> None:
         seen: set[str] = set()
@@ -231,6 +241,8 @@ class DeclarationChecker:
                 self.ctx.error(f"{what} has 'beyond' but no 'need'", d.span, "beyond-without-need")
         if d.reroll_needing is not None:
             self.reroll_needing(d, what, params)
+        if d.reroll_result is not None:
+            self.reroll_result(d, what, params)
         lo, hi = d.cap
         if lo is not None and hi is not None and lo > hi:
             self.ctx.error(f"{what}: modifiers capped {lo}..{hi} is an empty range", d.span,
@@ -247,6 +259,16 @@ class DeclarationChecker:
                            hint="give the test a 'need' (need 2+)" if d.is_test
                            else f"write: test {d.name}(...) with a need")
         self.ctx.exprs.expect(own.need, params, "number", "'needing'")
+        self.ctx.exprs.expect(own.condition, params, "bool", "the re-roll's condition")
+
+    def reroll_result(self, d: ast.RollDecl, what: str, params: Scope) -> None:
+        """``reroll passed|failed if COND``: a test's, with a condition on its arguments
+        (known before the dice are rolled)."""
+        own = d.reroll_result
+        assert own is not None
+        if not d.is_test:
+            self.ctx.error(f"'reroll {own.which}' in {what}: only a test passes or fails",
+                           own.span, "roll-with-pass", hint=f"write: test {d.name}(...)")
         self.ctx.exprs.expect(own.condition, params, "bool", "the re-roll's condition")
 
     def rule_dice(self, e: ast.DiceEffect) -> None:

@@ -126,7 +126,13 @@ class ExpressionChecker:
             if c.name == "used" and c.args:
                 self.used_arguments(c, args)
             if c.name in COUNTER_BUILTINS:
-                self.counter_arguments(c, args)
+                held = self.counter_arguments(c, args)
+                if held is not None:
+                    return held
+            if c.name == "counter_values" and c.args:
+                held = self.counter_values_argument(c.args[0])
+                if held is not None:
+                    return ty.list_of(held)
             if c.name == "unaffected" and len(c.args) == 2:
                 self.ctx.effects.unaffected_argument(c.args[1])
             if c.name == "share" and len(c.args) >= 2:
@@ -220,14 +226,26 @@ class ExpressionChecker:
             self.argument_type(a, t, p.type, f"argument {i + 1}", decision.name,
                                decision.params)
 
-    def counter_arguments(self, c: ast.Call, args: list[str]) -> None:
+    def counter_arguments(self, c: ast.Call, args: list[str]) -> str | None:
         """``counter(wounds_on, a, b)``, ``add_counter(wounds_on, a, b, 1)``: after the
-        counter's name come its keys, as many as it declares and of their types."""
+        counter's name come its keys, as many as it declares and of their types; a value
+        set must be of the type it holds, and only a number is added to. The type of the
+        value it gives (None: not known)."""
         if not c.args or not isinstance(c.args[0], ast.Name):
-            return
+            return None
         decl = self.ctx.decls.get(c.args[0].name)
         if not isinstance(decl, ast.CounterDecl):
-            return
+            return None
+        if c.name == "add_counter" and decl.holds not in ty.NUMBERS:
+            self.ctx.error(f"counter {decl.name!r} holds {ty.show(decl.holds)}, not a number: "
+                           "add_counter() cannot add to it", c.span, "bad-counter",
+                           hint=f"write set_counter({decl.name}, ..., value)")
+        elif c.name == "set_counter" and decl.holds_span is not None and len(
+                c.args) > len(decl.key_types) + 1 and not ty.fits(
+                args[-1], decl.holds) and not ty.fits(args[-1], ty.NONE):
+            self.ctx.error(f"counter {decl.name!r} holds {ty.show(decl.holds)}: the value set "
+                           f"is {ty.show(args[-1])}", c.args[-1].span, "wrong-type",
+                           hint=f"set it to {ty.shown_wanted(decl.holds)} (or none)")
         wanted = decl.key_types
         amount = COUNTER_BUILTINS[c.name]
         keys = c.args[1:len(c.args) - amount]
@@ -238,12 +256,18 @@ class ExpressionChecker:
                 f"{len(keys)} key(s), it takes {len(wanted)}", c.span, "wrong-arity",
                 hint=f"write {c.name}(" + ", ".join([decl.name, *wanted]
                                                      + ["amount"] * amount) + ")")
-            return
+            return decl.holds
         for i, (a, t, want) in enumerate(zip(keys, args[1:], wanted)):
             if not ty.fits(t, want):
                 self.ctx.error(f"key {i + 1} of counter {decl.name!r} must be "
                                f"{ty.shown_wanted(want)}, got {ty.show(t)}", a.span, "wrong-type",
                                hint=f"it is kept per {', '.join(wanted)}")
+        return decl.holds
+
+    def counter_values_argument(self, a: ast.Expr) -> str | None:
+        """``counter_values(in_play)``: the type of a counter's values (None: not known)."""
+        decl = self.ctx.decls.get(a.name) if isinstance(a, ast.Name) else None
+        return decl.holds if isinstance(decl, ast.CounterDecl) else None
 
     def arguments(self, c: ast.Call, params: tuple[ast.Param, ...], what: str) -> bool:
         """Check the number and names of a call's arguments; whether they fit."""

@@ -81,7 +81,7 @@ READS = frozenset({
     "on_table",
     # the runtime's own that read their arguments only
     "value_of", "item_values", "command_value", "unaffected", "unmodified", "alternatives",
-    "wielded",
+    "wielded", "counter_values",
 })
 """The builtins that only read the battle (no dice, no event, nothing changed), besides the
 pure ones (``param`` and ``params`` roll a rule's dice: they are not reads). The one list of
@@ -365,8 +365,9 @@ class Reach:
             applied.update(self.statuses if status is None else status)
 
     def _note_read(self, call: ast.Call, env: Mapping[str, Any] | None, read: set[str]) -> None:
-        """A counter this call reads (``counter``; ``add_counter`` reads what it adds to)."""
-        if call.name in ("counter", "add_counter"):
+        """A counter this call reads (``counter``, ``counter_values``; ``add_counter`` reads
+        what it adds to)."""
+        if call.name in ("counter", "add_counter", "counter_values"):
             read.update(self._counters_named(call, env))
 
     def _counters_named(self, call: ast.Call, env: Mapping[str, Any] | None) -> Iterable[str]:
@@ -777,6 +778,10 @@ class Reach:
                     return _one(0)
                 if isinstance(initial, ast.Literal):
                     return self._expr(initial, {}, {}, None)
+        if name == "counter_values" and args:
+            ok, counter = _single(first)
+            if ok and counter in self.unwritten:
+                return EMPTY   # nothing set
         if name == "friends" and self.facts.shared_sides is not None and not (
                 self.facts.shared_sides):
             return EMPTY   # no side has two units

@@ -46,11 +46,16 @@ class CompiledRoll:
         self.cell: tuple[Any, list[Closure]] | None = None
         """A table's cell of dice: its lookup and keys, worked out each time
         (:meth:`_cell_dice`)."""
+        self.cell_cites: Any = None
         if isinstance(decl.dice, ast.CellDice):
             cell = decl.dice.lookup
             assert isinstance(cell.target, ast.Name), "the grammar reads a table's name"
             self.cell = (table_lookup_function(cell, runtime.tables[cell.target.name]),
                          [runtime.compile_expr(k, types) for k in cell.keys])
+            self.cell_cites = runtime.tables[cell.target.name] if any(
+                runtime.tables[cell.target.name].value_cites) else None
+            """The table whose cells cite rows of their own (``cites``): the roll cites
+            the row it rolls, else itself."""
         self.dice = (dice_of(decl.dice, runtime.dice_decls)
                      if number is None and not isinstance(decl.dice, ast.CellDice) else None)
         """The dice, unless their number or cell is worked out each time
@@ -82,6 +87,10 @@ class CompiledRoll:
                                if own.condition is not None else None) if own else None
         """``reroll natural N needing EXPR [if COND]``: the totals re-rolled, the re-roll's
         need and when the test has it."""
+        own_result = decl.reroll_result
+        self.reroll_result = (own_result.which == "passed", runtime.compile_expr(
+            own_result.condition, types)) if own_result else None
+        """``reroll passed|failed if COND``: whether it re-rolls a pass, and when."""
         self.lo, self.hi = decl.cap
         self.cite = runtime.ruleset.cite(decl.name)
         self._drawable: bool | None = None
@@ -205,6 +214,17 @@ class CompiledRoll:
         else:
             totals, sources, rerolls, auto, marking = _NO_MODS, (), _NO_REROLLS, None, []
         reroll_failed, reroll_passed, rerolled_by, dice_rerolls = rerolls
+        if self.reroll_result is not None and not dice_rerolls and self.reroll_result[1](
+                env, vars):
+            # the test's own, as a rule's: it and a rule's opposite re-roll cancel (000 L15)
+            if (reroll_passed, reroll_failed) == (not self.reroll_result[0],
+                                                  self.reroll_result[0]):
+                reroll_failed = reroll_passed = False
+            elif self.reroll_result[0]:
+                reroll_passed = True
+            else:
+                reroll_failed = True
+            rerolled_by = [*rerolled_by, self.name]
         if auto is not None:
             result = RollResult(self.name, None, 0, auto[0])
             env.emit(AutomaticTest, rule=self.name, cite=self.cite,
@@ -253,7 +273,7 @@ class CompiledRoll:
                 Test if self.decl.is_test else Roll,
                 rule=self.name,
                 units=[v.id for v in vars.values() if isinstance(v, Unit)],
-                cite=self.cite,
+                cite=self._row_cite(env, vars) if self.cell_cites else self.cite,
                 dice=list(result.faces),
                 natural=result.natural,
                 modifiers=[{"amount": v, "source": s, "applies_to": p} for p, v, s in sources],
@@ -359,6 +379,13 @@ class CompiledRoll:
         raise fail(f"{self.decl.kind} {self.name!r} rolls the cell {list(key)} of table "
                    f"{table.name!r}, which holds {cell!r}, not dice", self.decl.dice.span,
                    "bad-dice")
+
+    def _row_cite(self, env: Env, vars: dict) -> str:
+        """The citation of the row of the table's cell this roll rolled (its own when the
+        row has none)."""
+        assert self.cell is not None and self.cell_cites is not None
+        cite = self.cell_cites.cite_of(tuple(k(env, vars) for k in self.cell[1]))
+        return self.runtime.ruleset.data_cite(cite) if cite is not None else self.cite
 
     def _counted_dice(self, env: Env, vars: dict) -> DiceExpr:
         """The dice of a roll of a counted number of dice (``levels D6``), worked out now."""

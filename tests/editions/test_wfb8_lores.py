@@ -4,6 +4,7 @@ through the ruleset's own declarations (magic.rules, magic/spells.yaml). Seed li
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +188,49 @@ def test_the_rules_a_spells_status_gives_are_carried_while_it_lasts(tmp_path: Pa
             "Fear" in rules, "Terror" in rules, "First Strike" in rules), status
         BUILTINS["clear"](w.state, w.env(), None, status, men)
     assert [r for r in names if w.runtime.has_rule(w.env(), men, r)] == []
+
+
+def test_the_banishment_re_rolls_passed_ward_saves(tmp_path: Path) -> None:
+    # L1311: the Banishment's hits are a hit's parameter, not a status on the target; a
+    # passed 4+ ward is re-rolled: 1/2 x 1/2 = 1/4 saved. A 5 passes, the re-roll's 2 fails.
+    w = world(tmp_path, "light", orcs={"rules": ["Ward Save (4+)"]})
+    assert w.exact("ward_save", target="orcs").probability(True) == Fraction(1, 2)
+    assert w.exact("ward_save", target="orcs", wards_rerolled=True).probability(
+        True) == Fraction(1, 4)
+    assert not w.call("ward_save", {"ward_save": [5, 2]}, target="orcs", wards_rerolled=True)
+    assert [(e.dice, e.rerolled, e.rerolled_by) for e in w.tests("ward_save")] == [
+        ([2], True, ["ward_save"])]
+
+
+def test_a_flaming_hit_allows_no_regeneration(tmp_path: Path) -> None:
+    # L1251: Regeneration (4+) saves half the wounds, none from a Flaming hit; a 4+ ward
+    # still stands.
+    w = world(tmp_path, "fire", orcs={"rules": ["Regeneration (4+)", "Ward Save (4+)"]})
+    assert w.exact("regeneration_save", target="orcs").probability(True) == Fraction(1, 2)
+    assert w.exact("regeneration_save", target="orcs", flaming=True).probability(True) == 0
+    assert w.exact("ward_save", target="orcs", flaming=True).probability(True) == Fraction(1, 2)
+
+
+def test_a_spell_s_roll_of_its_hits_cites_the_spell_s_own_row(tmp_path: Path) -> None:
+    # spells.yaml's `cites`: the one roll of a spell's hits cites each spell's seed line.
+    w = world(tmp_path, "beasts")
+    w.call("spell_of_hits", {"*": [1] * 40}, s="flock_of_doom", w="wizard", target="orcs")
+    w.call("spell_of_hits", {"*": [1] * 40}, s="urannons_thunderbolt", w="wizard", target="orcs")
+    assert [e.cite for e in w.events if e.kind == "roll" and e.rule == "spell_hit_dice"] == [
+        "000_c4300f58fce5f1da.txt L1223", "000_c4300f58fce5f1da.txt L1277"]
+
+
+def test_the_light_of_battle_rallies_a_unit_and_the_wizard_with_it(tmp_path: Path) -> None:
+    # L1307: a fleeing unit rallies and passes every Leadership test, the characters joined
+    # to it too (spells.yaml: whole_unit, rallies); the Orcs, not its target, stay as they are.
+    w = World(tmp_path, [
+        unit("knights", "empire", 50, 10, profile="empire/knight", models=5),
+        unit("wizard", "empire", 50, 10, profile="empire/battle_wizard", models=1,
+             values={"wizard_level": 2, "lore": "light"}),
+        unit("orcs", "orcs", 36, 30, 180, profile="orcs/orc_boy", models=20)])
+    BUILTINS["attach"](w.state, w.env(), None, w.unit("wizard"), w.unit("knights"))
+    for uid in ("knights", "wizard", "orcs"):
+        BUILTINS["apply"](w.state, w.env(), None, "fleeing", w.unit(uid))
+    w.call("resolve_spell", {}, s="light_of_battle", w="wizard", target="knights", result=8)
+    assert [sorted({"fleeing", "steadied"} & set(w.unit(u).statuses))
+            for u in ("knights", "wizard", "orcs")] == [["steadied"], ["steadied"], ["fleeing"]]

@@ -129,6 +129,23 @@ def set_counter(state, env, span, name, first, *rest):
     return value
 
 
+@builtin("counter_values")
+def counter_values(state, env, span, name):
+    decl = state.runtime.decls.get(name)
+    if not isinstance(decl, ast.CounterDecl):
+        raise fail(f"{name!r} is not a counter", span)
+    counters = state.counters
+    note = getattr(counters, "note_read", None)   # the combat kernel's watch
+    if note is not None:
+        note(name)
+    period = state.runtime.counter_periods.get(name)
+    keys = sorted(k for k in counters if k[0] == name and (
+        period is None or k[1] == state.period(period)))
+    initial = state.runtime.counter_initials.get(name)
+    unset = initial(env, {}) if initial is not None else 0
+    return [v for v in (counters[k] for k in keys) if v != unset]
+
+
 @builtin("score_points")
 def score_points(state, env, span, side, points):
     state.vp[side] = state.vp.get(side, 0) + int(points)

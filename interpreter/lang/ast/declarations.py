@@ -16,6 +16,7 @@ from rules_run.lang.ast.words import HookKind, PatchVerb
 __all__ = [
     "Decl", "SourceDecl", "Header", "CharacteristicDecl", "TableDecl", "DieDecl", "OptionDecl",
     "StatusDecl", "CounterDecl", "RecordDecl", "KeywordDecl", "Natural", "RerollNeeding",
+    "RerollResult",
     "RollDecl", "ClausePatch",
     "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "SequencePatch", "OncePer",
     "ActionDecl", "ActionPatch", "DecisionDecl",
@@ -157,6 +158,10 @@ class CounterDecl(Decl):
     period: str | None = None
     """``until end of phase|turn|round``: each such period starts from the initial value
     again (None: the values last the whole battle)."""
+    holds: str = "int"
+    """``holds TYPE``: the type of its values (a type, or ``record:NAME``,
+    :mod:`rules_run.lang.types`); a number by default."""
+    holds_span: Span | None = None
 
     @property
     def key_types(self) -> tuple[str, ...]:
@@ -209,6 +214,17 @@ class RerollNeeding:
 
 
 @slotted.frozen
+class RerollResult:
+    """``reroll passed|failed if COND``: a test's own re-roll of a passed (failed) result
+    when ``COND`` holds, read before rolling; as a rule's re-roll of it is."""
+
+    span: Span
+    which: str
+    """``passed`` or ``failed``."""
+    condition: Expr
+
+
+@slotted.frozen
 class RollDecl(Decl):
     """A roll (a value) or a test (a roll with a pass condition)."""
 
@@ -231,6 +247,8 @@ class RollDecl(Decl):
     failing_marks: tuple[tuple[str, Span], ...] = ()
     """``marked NAME fails``: a result with that mark fails (as ``natural N fails`` does)."""
     reroll_needing: RerollNeeding | None = None
+    reroll_result: RerollResult | None = None
+    """``reroll passed|failed if COND``."""
     """``reroll natural N needing EXPR``: the test's own re-roll with its own need."""
     reuses: Call | None = None
     """``test NAME is BASE(args)``: the roll whose clauses this one takes, its parameters

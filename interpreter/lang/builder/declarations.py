@@ -216,11 +216,13 @@ def held_status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
 
 
 def counter_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CounterDecl:
+    holds, holds_span = b.part(c, "holds", ("int", None))
     return ast.CounterDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
                            keys=tuple(k for k, _ in b.parts(c, "scope")),
                            key_spans=tuple(where for _, where in b.parts(c, "scope")),
                            initial=next((x for x in c if isinstance(x, ast.Expr)), None),
-                           period=b.part(c, "period"))
+                           period=b.part(c, "period"),
+                           holds=holds, holds_span=holds_span)
 
 
 def record_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RecordDecl:
@@ -273,6 +275,7 @@ def roll_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RollDecl:
         modifier=fields.get("modifier"),
         failing_marks=tuple(fields.get("marked", ())),
         reroll_needing=fields.get("reroll_needing"),
+        reroll_result=fields.get("reroll_result"),
     )
 
 
@@ -281,6 +284,11 @@ def own_reroll_clause(b: AstBuilder, meta: Meta, c: list[Any]) -> Clause:
     exprs = [x for x in c if isinstance(x, ast.Expr)]
     return Clause("reroll_needing", ast.RerollNeeding(
         b.span(meta), values, exprs[0], exprs[1] if len(exprs) > 1 else None), b.span(meta))
+
+
+def result_reroll_clause(b: AstBuilder, meta: Meta, c: list[Any]) -> Clause:
+    return Clause("reroll_result", ast.RerollResult(b.span(meta), str(c[0]), c[1]),
+                  b.span(meta))
 
 
 def reuse_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.RollDecl:
@@ -416,7 +424,7 @@ CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     start, header, patch_decl, clause_patch_decl, sequence_patch_decl, remove_decl, citation, cite_lines, char_item,
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, held_status_decl, counter_decl,
     record_decl,
-    keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, reuse_decl, hook, hook_effect_decl, step_ref, step, per_point_clause,
+    keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, result_reroll_clause, reuse_decl, hook, hook_effect_decl, step_ref, step, per_point_clause,
     sequence_decl, sequence_reuse_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
     battle_decl, rule_decl,
 )}

@@ -20,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from lark import Token
 from lark.tree import Meta
 
 from rules_run.lang import ast
+from rules_run.lang import types as ty
 from rules_run.lang.builder.core import AstBuilder, Callback, Clause, FacePick, Part, unquote
 
 __all__ = ["GENERATED"]
@@ -218,6 +220,8 @@ GENERATED: dict[str, Callback] = {
     "limit_period": value(text(0)),
     "scope": part("scope", tuple_of(text(0), token_span(0))),
     "counter_period": part("period", text(0)),
+    "counter_holds": lambda b, meta, c: Part("holds", (
+        ty.record_of(str(c[0])) if isinstance(c[0], Token) else str(c[0]), b.span(meta))),
     # rolls and tests
     "params": part("params", present),
     "roll_kind": value(text(0)),
