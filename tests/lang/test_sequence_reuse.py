@@ -107,6 +107,24 @@ def test_a_patch_over_the_reusing_sequence_keeps_its_own_changes(tmp_path) -> No
     assert mean_damage(rt, "shot") == 3 * AIM * WOUND * SAVE_FAILS * WARD_FAILS
 
 
+def test_a_reusing_sequence_may_give_its_own_each_point(tmp_path) -> None:
+    # a save of 5+ against each point (1/3 removed) in place of the ward of 6+ (1/6)
+    rt = kit(tmp_path, "sequence warded is attack @ L1\n    each point: save(t) removes on pass\n")
+    assert [s.name for s in rt.decls["warded"].steps] == ["hit", "wound", "save"]
+    assert mean_damage(rt, "warded") == HIT * WOUND * SAVE_FAILS * SAVE_FAILS
+    assert mean_damage(rt, "attack") == HIT * WOUND * SAVE_FAILS * WARD_FAILS
+
+
+def test_an_override_changes_each_point_and_a_reusing_sequence_keeps_its_own(tmp_path) -> None:
+    rt = kit(tmp_path, "sequence warded is attack @ L1\n    each point: save(t) removes on pass\n"
+             "sequence shot is attack @ L1\n    step hit: aim(a) stops on fail\n",
+             "override sequence attack @ L1\n    each point: hit(t) removes on pass\n")
+    # the patch's each point (a 4+ removes: 1/2) reaches the shot, not the warded attack
+    assert mean_damage(rt, "attack") == HIT * WOUND * SAVE_FAILS * F(1, 2)
+    assert mean_damage(rt, "shot") == AIM * WOUND * SAVE_FAILS * F(1, 2)
+    assert mean_damage(rt, "warded") == HIT * WOUND * SAVE_FAILS * SAVE_FAILS
+
+
 def test_a_hook_on_several_steps_hooks_each(tmp_path) -> None:
     shot = "sequence shot is attack @ L1\n    step hit: aim(a) stops on fail\n"
     one = kit(tmp_path / "one", shot + 'rule "Venom" @ L1\n'
@@ -137,6 +155,9 @@ def test_a_hook_on_several_steps_hooks_each(tmp_path) -> None:
     ("sequence shot is attack @ L1\n    step hit: aim(a) stops on fail\n"
      "    step hit: hit(a) stops on fail\n",
      (30, 5, "duplicate-clause", "sequence 'shot' gives step 'hit' twice", None)),
+    ("sequence warded is attack @ L1\n    each point: save(t) removes on pass\n"
+     "    each point: ward(t) removes on pass\n",
+     (30, 5, "duplicate-clause", "sequence 'warded' gives 'each point' twice", None)),
     ("sequence one is two @ L1\nsequence two is one @ L1\n",
      (28, 17, "reuse-cycle", "sequence 'one' reuses itself: one -> two -> one", None)),
     ("sequence shot(s: unit) is attack(s) @ L1\n",

@@ -357,13 +357,15 @@ class SequenceDecl(Decl):
 
 @slotted.frozen
 class SequencePatch(Decl):
-    """``override sequence NAME`` with steps or a ``damage`` clause: the sequence of that
-    name with each step given in place of its step of that name (where it stands), and
-    the damage given in place of its own; its parameters and every other clause stay."""
+    """``override sequence NAME`` with steps, a ``damage`` or an ``each point`` clause: the
+    sequence of that name with each step given in place of its step of that name (where it
+    stands), and the damage and each point given in place of its own; its parameters and
+    every other clause stay."""
 
     KIND: ClassVar[str] = "sequence"
     steps: tuple[Step, ...] = ()
     damage: Expr | None = None
+    per_point: PerPoint | None = None
 
     def missing(self, base: SequenceDecl) -> list[Step]:
         """The steps given that ``base`` does not have."""
@@ -379,11 +381,14 @@ class SequencePatch(Decl):
         if base.reuses is not None and changes is not None:
             changes = slotted.evolve(changes, steps=tuple(
                 given.pop(s.name, s) for s in changes.steps) + tuple(given.values()),
-                damage=changes.damage if self.damage is None else self.damage)
+                damage=changes.damage if self.damage is None else self.damage,
+                per_point=changes.per_point if self.per_point is None else self.per_point)
             given = {s.name: s for s in self.steps}
         return slotted.evolve(base, span=self.span, cite=self.cite, changes=changes,
                             steps=tuple(given.get(s.name, s) for s in base.steps),
-                            damage=base.damage if self.damage is None else self.damage)
+                            damage=base.damage if self.damage is None else self.damage,
+                            per_point=base.per_point if self.per_point is None
+                            else self.per_point)
 
 
 @slotted.frozen

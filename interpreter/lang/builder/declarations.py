@@ -81,7 +81,8 @@ def action_patch(b: AstBuilder, meta: Meta, d: ast.ActionDecl) -> ast.ActionPatc
 
 def _step_changes(b: AstBuilder, meta: Meta, c: list[Any], name: str, what: str
                   ) -> ast.SequencePatch:
-    """The steps (each named once) and damage that an override or a reusing sequence gives."""
+    """The steps (each named once), damage and each point that an override or a reusing
+    sequence gives."""
     fields = clauses(c, what)
     steps = tuple(b.pick(c, ast.Step))
     seen: set[str] = set()
@@ -91,7 +92,7 @@ def _step_changes(b: AstBuilder, meta: Meta, c: list[Any], name: str, what: str
                              code="duplicate-clause")
         seen.add(s.name)
     return ast.SequencePatch(span=b.span(meta), name=name, cite=b.cite(c), steps=steps,
-                             damage=fields.get("damage"))
+                             damage=fields.get("damage"), per_point=_per_point(b, c, what))
 
 
 def sequence_patch_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
@@ -341,16 +342,21 @@ def per_point_clause(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PerPoint:
     return ast.PerPoint(b.span(meta), c[0], b.part(c, "stop_on"))
 
 
-def sequence_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
-    fields = clauses(c, f"sequence {str(c[0])!r}")
+def _per_point(b: AstBuilder, c: list[Any], what: str) -> ast.PerPoint | None:
+    """The one ``each point`` clause among ``c``, if any."""
     per_points = b.pick(c, ast.PerPoint)
     if len(per_points) > 1:
-        raise BuildError(f"sequence {str(c[0])!r} gives 'each point' twice", per_points[1].span,
+        raise BuildError(f"{what} gives 'each point' twice", per_points[1].span,
                          code="duplicate-clause")
+    return per_points[0] if per_points else None
+
+
+def sequence_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.SequenceDecl:
+    fields = clauses(c, f"sequence {str(c[0])!r}")
     return ast.SequenceDecl(
         span=b.span(meta), name=str(c[0]), cite=b.cite(c), params=b.param_list(c),
         steps=tuple(b.pick(c, ast.Step)), damage=fields.get("damage"),
-        per_point=per_points[0] if per_points else None,
+        per_point=_per_point(b, c, f"sequence {str(c[0])!r}"),
         tallies=tuple(fields.get("tally", ())),
     )
 
