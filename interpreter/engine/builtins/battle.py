@@ -99,7 +99,7 @@ def counter(state, env, span, name, *keys):
     # loop, and a comprehension (a call of its own) only for more
     if len(keys) == 1:
         a, = keys
-        ids = (getattr(a, "id", a),)
+        ids: tuple = (getattr(a, "id", a),)
     elif len(keys) == 2:
         a, b = keys
         ids = (getattr(a, "id", a), getattr(b, "id", b))
