@@ -310,6 +310,12 @@ class _FirstAccess(dict):
         self.written.add(key)
         super().__setitem__(key, value)
 
+    def note_read(self, name: str) -> None:
+        """Every value of a counter read at once (``counter_values``), as the kernel's
+        watch is told."""
+        if not any(k[0] == name for k in self.written):
+            self.log.add(name)
+
 
 def test_a_counter_the_key_leaves_out_is_never_read_before_it_is_written(
         one_a_side, monkeypatch) -> None:
