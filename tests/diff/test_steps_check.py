@@ -60,7 +60,7 @@ def test_each_state_of_an_attribution_checks_as_a_check_from_scratch_does(pair, 
             assert incremental == _from_scratch(monkeypatch, *args), state[-1].step.label()
             compared += 1
             failing += any(": error: " in d for d in incremental[0])
-    assert compared == 66 and failing >= 12
+    assert compared == 65 and failing >= 12   # t9a's patch: 97 operations
 
 
 def _decls(text: str):
