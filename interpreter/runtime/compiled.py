@@ -38,7 +38,7 @@ from rules_run.runtime.effects import (
     is_live_grant,
     rule_scope,
 )
-from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Unit
+from rules_run.runtime.entities import Bearer, Group, Part, RuleInstance, Unit, still_kept
 from rules_run.runtime.env import Closure, Env
 from rules_run.runtime.rolls import CompiledRoll
 from rules_run.runtime.sequences import CompiledSequence
@@ -250,8 +250,7 @@ class Runtime:
         if env is None or env.state is None:
             return rules   # outside a battle, a live grant is not given
         kept = bearer._in_play
-        if (kept is not None and kept[1] is rules and kept[2] == len(rules)
-                and kept[0] is self):
+        if still_kept(kept, self, rules):
             return kept[3]
         live = self.live_grants
         extra: list[RuleInstance] = []
@@ -293,13 +292,13 @@ class Runtime:
         the bearer while the list of its rules in play is the same (``_played``)."""
         played = self.rules_in_play(env, bearer)
         kept = bearer._played
-        if (kept is None or kept[1] is not played or kept[2] != len(played)
-                or kept[0] is not self):
-            names = frozenset(n for r in played for n in (r.rule.name, r.text))
-            changed = frozenset(effect.characteristic for inst in (*played, *self.global_rules)
-                                for effect, _, _ in self.char_effects.get(inst.rule.name, ()))
-            kept = bearer._played = (self, played, len(played), names, changed)
-        return kept[3], kept[4]
+        if still_kept(kept, self, played):
+            return kept[3], kept[4]
+        names = frozenset(n for r in played for n in (r.rule.name, r.text))
+        changed = frozenset(effect.characteristic for inst in (*played, *self.global_rules)
+                            for effect, _, _ in self.char_effects.get(inst.rule.name, ()))
+        bearer._played = (self, played, len(played), names, changed)
+        return names, changed
 
     def rules_now(self, env: Env, bearers: Sequence[Any]) -> dict[int, list[RuleInstance]]:
         """The rules in play of these bearers (units and weapons) now, by id: what to hold

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeGuard, TypeVar
 
 from rules_run import slotted
 from rules_run.lang import ast
@@ -70,6 +70,18 @@ class TurnKey:
         return turn > self.after and (self.side is None or self.side == side)
 
 
+
+_Kept = TypeVar("_Kept", bound=tuple)
+
+
+def still_kept(kept: _Kept | None, owner: Any, items: list) -> TypeGuard[_Kept]:
+    """Whether an answer kept as ``(owner, items, len(items), answer...)`` still holds: it
+    was worked out for the same owner (a runtime, or None) from this same list at this same
+    length. The lists it watches are replaced or appended to when they change, never
+    changed in place otherwise (the attributes of :attr:`Bearer.KEPT`)."""
+    return (kept is not None and kept[1] is items and kept[2] == len(items)
+            and kept[0] is owner)
+
 class Bearer:
     """Something that carries rules, keywords and statuses."""
 
@@ -84,8 +96,9 @@ class Bearer:
         None: until removed)."""
         self.status_rules: dict[str, RuleInstance] = {}
         """Status name -> the rule its effects make, carried (in ``rules``) while it lasts."""
-        self._rule_names: tuple[list[RuleInstance], int, frozenset[str]] | None = None
-        """The names and texts of ``rules``, kept while that list and its length stay."""
+        self._rule_names: tuple[None, list[RuleInstance], int, frozenset[str]] | None = None
+        """(None, ``rules``, its length, their names and texts): kept while that list and its
+        length stay (:func:`still_kept`)."""
         self._in_play: tuple[Any, list[RuleInstance], int, list[RuleInstance]] | None = None
         """(runtime, ``rules``, its length, the rules in play they give): kept by
         :meth:`Runtime.rules_in_play` while no condition of the battle decides them."""
@@ -128,10 +141,11 @@ class Bearer:
         if name in self.keywords:
             return True
         rules, known = self.rules, self._rule_names
-        if known is None or known[0] is not rules or known[1] != len(rules):
-            names = frozenset(n for r in rules for n in (r.rule.name, r.text))
-            known = self._rule_names = (rules, len(rules), names)
-        return name in known[2]
+        if still_kept(known, None, rules):
+            return name in known[3]
+        names = frozenset(n for r in rules for n in (r.rule.name, r.text))
+        self._rule_names = (None, rules, len(rules), names)
+        return name in names
 
     def rule_instances(self, name: str) -> list[RuleInstance]:
         """The instances of a rule this bearer carries."""
@@ -282,8 +296,9 @@ class Unit(Bearer):
         self.idle: frozenset[int] = frozenset()
         """Indexes of ``all_equipment`` not in use (the other items of an alternative)."""
         self.equipment = list(self.all_equipment)
-        self._items_modify: tuple[list[Mapping[str, Any]], int, frozenset[str]] | None = None
-        """(``equipment``, its length, the characteristics its items change)."""
+        self._items_modify: tuple[None, list[Mapping[str, Any]], int,
+                                  frozenset[str]] | None = None
+        """(None, ``equipment``, its length, the characteristics its items change)."""
         self.weapons = list(weapons or [])
         for w in self.weapons:
             w.owner = self
@@ -331,10 +346,11 @@ class Unit(Bearer):
         """The characteristics its items in use change (their ``modifies:``), kept while
         ``equipment`` is the same list (``_items_modify``)."""
         equipment, kept = self.equipment, self._items_modify
-        if kept is None or kept[0] is not equipment or kept[1] != len(equipment):
-            names = frozenset(n for item in equipment for n in item.get("modifies") or ())
-            kept = self._items_modify = (equipment, len(equipment), names)
-        return kept[2]
+        if still_kept(kept, None, equipment):
+            return kept[3]
+        names = frozenset(n for item in equipment for n in item.get("modifies") or ())
+        self._items_modify = (None, equipment, len(equipment), names)
+        return names
 
     @property
     def wounds(self) -> int:
