@@ -58,7 +58,7 @@ from rules_run.runtime.actions import Return
 from rules_run.runtime.builtins import LOCAL_BUILTINS, PURE_BUILTINS
 from rules_run.runtime.dice import dice_of
 from rules_run.runtime.entities import StatusWith
-from rules_run.runtime.env import fail, show, tally_of
+from rules_run.runtime.env import fail, held_event, show, tally_of
 from rules_run.runtime.events import Log
 from rules_run.runtime.operators import (
     binop_function,
@@ -274,12 +274,18 @@ class CodeGen:
     def link_held(self, decls: Iterable[ast.StatusDecl]) -> None:
         """Give the generated functions each status held while a condition holds
         (``status NAME while C``) as ``_held_<name>(env, unit)``: ``C`` with ``bearer``
-        that unit."""
+        that unit. Where events are kept, a read that finds it changed since the unit's
+        last read logs the change (:func:`held_event`)."""
         for d in decls:
             assert d.condition is not None
             condition = self.expression(d.condition, {"bearer": "unit"})
-            self.namespace[f"_held_{d.name}"] = (
-                lambda env, unit, condition=condition: condition(env, {"bearer": unit}))
+
+            def held(env, unit, condition=condition, d=d):
+                value = condition(env, {"bearer": unit})
+                if env.events is not None:
+                    held_event(env, unit, d, value)
+                return value
+            self.namespace[f"_held_{d.name}"] = held
 
     # ------------------------------------------------------------ entry points
     def expression(self, e: ast.Expr, types: Mapping[str, str]) -> Any:

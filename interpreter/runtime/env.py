@@ -15,7 +15,7 @@ from rules_run import slotted
 from rules_run.chance.die import FaceValue
 from rules_run.diagnostics import BattleError, DiagnosticBag, Span
 from rules_run.runtime.entities import Group, Part, Unit, Weapon, event_id
-from rules_run.runtime.events import Event
+from rules_run.runtime.events import Event, Status
 from rules_run.runtime.records import Record
 from rules_run.runtime.types import BattleState
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rules_run.runtime.compiled import Runtime
 
 __all__ = ["Closure", "Env", "RollResult", "SequenceOutcome", "StepResult", "Tallied", "fail",
-           "show", "tally_of"]
+           "held_event", "show", "tally_of"]
 
 Closure = Callable[["Env", dict], Any]
 """A compiled expression or block: ``f(env, vars)``."""
@@ -50,6 +50,9 @@ class Env:
     running: list[tuple[str, Mapping[str, Any]]] = slotted.slot(factory=list)
     """The rolls, tests and sequences running, innermost last, with their arguments (what
     a characteristic effect ``during`` one of them sees)."""
+    held_seen: dict[tuple[str | None, str], bool] | None = None
+    """Where events are kept: each unit's statuses held while a condition holds, as last
+    read (:func:`held_event`)."""
 
     def emit(self, record: Callable[P, Event], *args: P.args, **fields: P.kwargs) -> None:
         """Keep an event, the record of its kind built from ``fields`` and stamped with
@@ -64,6 +67,22 @@ class Env:
             event.stamp(len(self.events) + 1, state.round, state.active_side, state.phase,
                         bool(state.attacking))
         self.events.append(event)
+
+
+def held_event(env: Env, unit: Any, decl: Any, value: Any) -> None:
+    """Log a change of a status held while a condition holds (``status NAME while C``)
+    when a read finds it other than the unit's last read did (not held before the first):
+    it has no moment it is gained, so it is told when the rules find it changed. Only
+    where events are kept; nothing else depends on it."""
+    seen = env.held_seen
+    if seen is None:
+        seen = env.held_seen = {}
+    key = (event_id(unit), decl.name)
+    now = bool(value)
+    if seen.get(key, False) != now:
+        seen[key] = now
+        env.emit(Status, unit=key[0], status=decl.name, change="gains" if now else "loses",
+                 quiet=decl.quiet)
 
 
 @slotted.frozen

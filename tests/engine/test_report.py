@@ -109,3 +109,15 @@ def test_a_unit_of_one_model_takes_the_singular_verb():
     assert '    Orc Big Boss moves 3.753" toward Greatswords' in lines
     assert '    Orc Big Boss wheels 7.595° (0.13")' in lines
     assert '    Black Orcs wheel -24.444° (2.1")' in lines
+
+
+def test_held_statuses_are_told_as_the_combat_result_finds_them():
+    lines = _wfb8_lines()
+    # the Boar Boyz charged the Halberdiers' rear (L440) while the Orc Boyz fought their
+    # front: the Halberdiers are Disrupted (L430) and the Boar Boyz on the rear, told as the
+    # combat result reads them; a later combat result finds them no longer on a rear
+    at = lines.index("    Halberdiers score 3, Orc Boyz score 14: combat result")
+    assert lines[at - 2:at] == ["    Halberdiers: now Disrupted", "    Boar Boyz: now on rear"]
+    assert "    Boar Boyz: no longer on rear" in lines[at:]
+    # the quiet ones (outnumbering, on a flank, ...) are bookkeeping, never told
+    assert not [line for line in lines if "outnumbering" in line or "on_flank" in line]

@@ -134,3 +134,58 @@ def test_exact_odds_weigh_a_status_with_its_argument() -> None:
     orcs.lose_status("enfeebled")
     (plan,) = plan_attacks(runtime, orcs, halberdiers, attacks=1)
     assert attack_odds(runtime, plan, halberdiers).damage.probability(1) == Fraction(5, 24)
+
+
+HELD = '''ruleset hd "Held kit"
+    source "000_c4300f58fce5f1da.txt"
+characteristics model: W as wounds range 0..12 @ L1
+status late while round_number >= 2 @ L1
+status early quiet while round_number == 1 @ L1
+status never_read while round_number >= 1 @ L1
+phase muster @ L1
+    let me = [u for each u in units(active_side)][0]
+    log "turn", me is late, me is early, me is late
+battle @ L1
+    rounds 3
+    round:
+        for each s in sides():
+            play_turn(s)
+    turn:
+        muster()
+    score:
+        pass
+'''
+
+HELD_BATTLE = '''edition: hd
+seed: 3
+game: {rounds: 3, first: red}
+duel: {distance: 10}
+units:
+  - {id: a, side: red, characteristics: {W: 1}, models: 5}
+  - {id: b, side: blue, characteristics: {W: 1}, models: 5}
+'''
+
+
+def test_a_held_status_is_logged_when_a_read_finds_it_changed(tmp_path: Path) -> None:
+    runtime, battle = kit_battle(tmp_path, "hd", HELD, HELD_BATTLE)
+    events = run_battle(runtime, battle, keep_events=True).events
+    told = [(e.round, e.unit, e.status, e.change, e.quiet) for e in events
+            if e.kind == "status"]
+    # each unit's first read: early holds (quiet), late not (no event: not held before);
+    # round 2 finds early gone and late come; the second read of late in a turn, and round
+    # 3, change nothing; a status no rule reads is never told
+    assert told == [
+        (1, "a", "early", "gains", True), (1, "b", "early", "gains", True),
+        (2, "a", "late", "gains", False), (2, "a", "early", "loses", True),
+        (2, "b", "late", "gains", False), (2, "b", "early", "loses", True),
+    ]
+
+
+def test_the_narration_tells_a_held_status_unless_quiet(tmp_path: Path) -> None:
+    from rules_run.engine.narrate import Words, narrate
+
+    runtime, battle = kit_battle(tmp_path, "hd", HELD, HELD_BATTLE)
+    result = run_battle(runtime, battle, keep_events=True)
+    lines = [line.strip() for line in narrate(result.events, Words())
+             if "late" in line or "early" in line]
+    assert lines == ["a: now late", "b: now late"]

@@ -213,6 +213,7 @@ def status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
 
 def held_status_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.StatusDecl:
     return ast.StatusDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
+                          quiet=b.flag(c, "STATUS_QUIET"),
                           condition=next(x for x in c if isinstance(x, ast.Expr)))
 
 
