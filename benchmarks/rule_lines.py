@@ -4,21 +4,35 @@
 
 For each ruleset (default: wfb8 and aos4) it counts, over its ``*.rules`` files, the lines
 of code (neither blank nor a comment), the share of them inside ``action`` and ``phase``
-bodies (procedural code), and the ``while`` loops. With ``--base REV`` it prints the same
-for the files as they were at that git revision, the change in code lines, and the change
-over the declarations found at both (same kind and name: a like-for-like measure, leaving
-out the rules added or dropped since REV). It reads files only; it asserts nothing.
+bodies (procedural code), the ``while`` loops, and the tokens (names, numbers, strings,
+operators; neither comments nor citations): lines measure how much there is to read, but
+two statements joined on one line are one line fewer and no shorter, so the tokens say
+whether a cut says less or only says it on fewer lines. With ``--base REV`` it prints the
+same for the files as they were at that git revision, the change in code lines and tokens,
+and the change over the declarations found at both (same kind and name: a like-for-like
+measure, leaving out the rules added or dropped since REV). It reads files only; it
+asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROCEDURAL = ("action", "phase")
+TOKEN = re.compile(r'"[^"]*"|[A-Za-z_][A-Za-z_0-9]*|[0-9]+(?:\.[0-9]+)?|==|!=|<=|>=|//|[^\s\w]')
+"""A token of a rule file's code."""
+CITED = re.compile(r"\s+@\s.*$|\s#\s.*$")
+"""A line's citation column or trailing comment."""
+
+
+def tokens(line: str) -> int:
+    """The tokens of one line of code, its citation and trailing comment left out."""
+    return len(TOKEN.findall(CITED.sub("", line)))
 
 
 @dataclass
@@ -28,6 +42,7 @@ class Count:
     code: int = 0
     procedural: int = 0
     loops: int = 0
+    tokens: int = 0
 
     def add(self, text: str) -> None:
         """Count the lines of one rule file."""
@@ -37,6 +52,7 @@ class Count:
             if not line or line.startswith("#"):
                 continue
             self.code += 1
+            self.tokens += tokens(line)
             if not raw[0].isspace():
                 inside = line.split(" ", 1)[0] in PROCEDURAL
             if inside:
@@ -45,10 +61,10 @@ class Count:
                 self.loops += 1
 
 
-def declarations(files: dict[str, str]) -> dict[tuple[str, str], int]:
-    """The code lines of each top-level declaration, by its kind and name (the first two
-    words of its first line)."""
-    lines: dict[tuple[str, str], int] = {}
+def declarations(files: dict[str, str]) -> dict[tuple[str, str], tuple[int, int]]:
+    """The code lines and tokens of each top-level declaration, by its kind and name (the
+    first two words of its first line)."""
+    lines: dict[tuple[str, str], tuple[int, int]] = {}
     current = ("", "")
     for text in files.values():
         for raw in text.splitlines():
@@ -58,15 +74,17 @@ def declarations(files: dict[str, str]) -> dict[tuple[str, str], int]:
             if not raw[0].isspace():
                 words = line.replace(":", " ").replace("(", " ").split()
                 current = (words[0], words[1] if len(words) > 1 else "")
-            lines[current] = lines.get(current, 0) + 1
+            code, words = lines.get(current, (0, 0))
+            lines[current] = (code + 1, words + tokens(line))
     return lines
 
 
-def same_declarations(now: dict[str, str], base: dict[str, str]) -> tuple[int, int]:
-    """The code lines, now and at the base, of the declarations found at both."""
+def same_declarations(now: dict[str, str], base: dict[str, str]) -> tuple[Count, Count]:
+    """The code lines and tokens, now and at the base, of the declarations found at both."""
     a, b = declarations(now), declarations(base)
     both = a.keys() & b.keys()
-    return sum(a[k] for k in both), sum(b[k] for k in both)
+    return (Count(code=sum(a[k][0] for k in both), tokens=sum(a[k][1] for k in both)),
+            Count(code=sum(b[k][0] for k in both), tokens=sum(b[k][1] for k in both)))
 
 
 def files_now(ruleset: str) -> dict[str, str]:
@@ -101,7 +119,24 @@ def count(files: dict[str, str]) -> Count:
 def show(label: str, c: Count) -> str:
     """One line of the report."""
     share = 100 * c.procedural / c.code if c.code else 0.0
-    return f"{label:<28} {c.code:6d} code lines  {share:5.1f}% procedural  {c.loops:3d} while loops"
+    return (f"{label:<28} {c.code:6d} code lines {c.tokens:7d} tokens  {share:5.1f}% "
+            f"procedural  {c.loops:3d} while loops")
+
+
+def change(label: str, now: Count, base: Count, rev: str) -> str:
+    """How the code lines and tokens changed against the base."""
+    return (f"{label:<28} {now.code:6d} code lines against {base.code} at {rev} "
+            f"({100 * (now.code - base.code) / base.code:+.1f}%), {now.tokens} tokens "
+            f"against {base.tokens} ({100 * (now.tokens - base.tokens) / base.tokens:+.1f}%)")
+
+
+FIELDS = ("code", "procedural", "loops", "tokens")
+
+
+def add(total: Count, part: Count) -> None:
+    """Add one count to a total."""
+    for field in FIELDS:
+        setattr(total, field, getattr(total, field) + getattr(part, field))
 
 
 def main() -> None:
@@ -109,29 +144,24 @@ def main() -> None:
     parser.add_argument("rulesets", nargs="*", default=["wfb8", "aos4"])
     parser.add_argument("--base", help="a git revision to compare with")
     args = parser.parse_args()
-    now_all, base_all = Count(), Count()
-    same_now = same_base = 0
+    now_all, base_all, same_now, same_base = Count(), Count(), Count(), Count()
     for ruleset in args.rulesets:
         now = count(files_now(ruleset))
         print(show(f"{ruleset} (now)", now))
-        for field in ("code", "procedural", "loops"):
-            setattr(now_all, field, getattr(now_all, field) + getattr(now, field))
+        add(now_all, now)
         if args.base:
             base = count(files_at(args.base, ruleset))
             print(show(f"{ruleset} ({args.base})", base))
             kept_now, kept_base = same_declarations(files_now(ruleset), files_at(args.base, ruleset))
-            print(f"{ruleset + ' (at both)':<28} {kept_now:6d} code lines, {kept_base} at "
-                  f"{args.base}: {100 * (kept_now - kept_base) / kept_base:+.1f}%")
-            same_now, same_base = same_now + kept_now, same_base + kept_base
-            for field in ("code", "procedural", "loops"):
-                setattr(base_all, field, getattr(base_all, field) + getattr(base, field))
+            print(change(f"{ruleset} (at both)", kept_now, kept_base, args.base))
+            add(same_now, kept_now)
+            add(same_base, kept_base)
+            add(base_all, base)
     print(show("all (now)", now_all))
     if args.base and base_all.code:
         print(show(f"all ({args.base})", base_all))
-        change = 100 * (now_all.code - base_all.code) / base_all.code
-        print(f"code lines: {change:+.1f}% against {args.base}")
-        print(f"declarations at both: {same_now} code lines against {same_base}, "
-              f"{100 * (same_now - same_base) / same_base:+.1f}%")
+        print(change("all", now_all, base_all, args.base))
+        print(change("all (at both)", same_now, same_base, args.base))
 
 
 if __name__ == "__main__":
