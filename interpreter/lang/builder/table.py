@@ -9,7 +9,8 @@ turn an entry into the callback :class:`~rules_run.lang.builder.core.AstBuilder`
 - ``clause(key, r)``: a :class:`~rules_run.lang.builder.core.Clause` of a roll or battle;
 - ``value(r)``: what the reader reads, passed up as it is;
 - ``effect(Cls, k=r)``: a rule effect, with the condition and citation every effect has;
-- ``characteristic(op, i, j)``: a characteristic effect (``set``, ``add``, ...).
+- ``characteristic(op, i, j)``: a characteristic effect (``set``, ``add``, ...);
+- ``each_name(build, i, what)``: ``build`` once for each name from the ``i``-th child on.
 
 Rules that do more (check what they read, gather clauses, fold or pick) are written out in
 the other modules of :mod:`rules_run.lang.builder`.
@@ -23,9 +24,11 @@ from typing import Any
 from lark import Token
 from lark.tree import Meta
 
+from rules_run import slotted
 from rules_run.lang import ast
 from rules_run.lang import types as ty
-from rules_run.lang.builder.core import AstBuilder, Callback, Clause, FacePick, Part, unquote
+from rules_run.lang.builder.core import (AstBuilder, BuildError, Callback, Clause, FacePick, Part,
+                                         unquote)
 
 __all__ = ["GENERATED"]
 
@@ -200,6 +203,32 @@ def characteristic(op: str, name_at: int, amount_at: int) -> Callback:
                   floor=tagged("floor"), round_up=any_tagged("round_up"))
 
 
+def each_name(build: Callback, at: int, what: str, kind: str = "NAME") -> Callback:
+    """``build`` once for each of the names (tokens of type ``kind``) from the ``at``-th
+    child on (``add 1 to S, T``, ``modify to_hit, to_hit_missile need by 1``, ``grant "A",
+    "B"``): each effect is the line written with that name alone. One name: the effect is the
+    line; several: each is located at its name, and a name given twice is a
+    ``duplicate-clause`` error (``what`` says what the names are)."""
+    def build_each(b: AstBuilder, meta: Meta, c: list[Any]) -> Any:
+        end = at
+        while end < len(c) and isinstance(c[end], Token) and c[end].type == kind:
+            end += 1
+        named = c[at:end]
+        if len(named) == 1:
+            return build(b, meta, c)
+        seen: set[str] = set()
+        for token in named:
+            name = unquote(token) if kind == "STRING" else str(token)
+            if name in seen:
+                raise BuildError(f"{what} {name!r} is named twice", b.tspan(token),
+                                 code="duplicate-clause",
+                                 hint="name each once: the effect would apply twice to it")
+            seen.add(name)
+        return tuple(slotted.evolve(build(b, meta, [*c[:at], token, *c[end:]]),
+                                    span=b.tspan(token)) for token in named)
+    return build_each
+
+
 GENERATED: dict[str, Callback] = {
     # the file and its patches
     "extends": part("extends", text(0)),
@@ -278,11 +307,11 @@ GENERATED: dict[str, Callback] = {
     "during": part("during", text(0)),
     "reroll_which": value(text(0)),
     "auto_result": value(text(0)),
-    "modify_effect": effect(ast.Modify, roll=text(0), part=tagged("part", "result"),
-                            amount=first_of(ast.Expr), stacking=maybe(ast.Stacking),
-                            despite=tagged("despite")),
+    "modify_effect": each_name(effect(ast.Modify, roll=text(0), part=tagged("part", "result"),
+                                      amount=first_of(ast.Expr), stacking=maybe(ast.Stacking),
+                                      despite=tagged("despite")), 0, "the roll"),
     "set_characteristic": characteristic("set", 0, 1),
-    "add_characteristic": characteristic("add", 1, 0),
+    "add_characteristic": each_name(characteristic("add", 1, 0), 1, "the characteristic"),
     "multiply_characteristic": characteristic("multiply", 0, 1),
     "divide_characteristic": characteristic("divide", 0, 1),
     "rounding": part("round_up", last_is("up")),
@@ -293,7 +322,7 @@ GENERATED: dict[str, Callback] = {
     "pick_lowest": part("pick", const(("lowest", None))),
     "pick_highest": part("pick", const(("highest", None))),
     "pick_showing": part("pick", tuple_of(const("showing"), at(0))),
-    "grant_effect": effect(ast.Grant, rule=quoted(0)),
+    "grant_effect": each_name(effect(ast.Grant, rule=quoted(0)), 0, "the rule", "STRING"),
     "trigger_effect": effect(ast.Trigger, event=text(0), body=body(0)),
     "auto_effect": effect(ast.AutoResult, result=at(0), test=text(1)),
     "auto_every_effect": effect(ast.AutoResult, result=at(0), test=text(1), every=const(True)),
