@@ -44,19 +44,16 @@ PORT = [
     ("wfb8/index.yaml", "shooting: {sequence: shooting_attack, count: shots}",
      "shooting: {sequence: shooting_attack, count: shots, attacker: [shooter, attacker], "
      "target: target}"),
-    ("wfb8/battle.rules", "counter wounds_on of battle", "counter wounds_on of text"),
-    ("wfb8/magic.rules", "counter spell_cast_round of battle", "counter spell_cast_round of text"),
-    ("wfb8/magic.rules", "counter forgotten of battle", "counter forgotten of text"),
     ("aos4/index.yaml", "melee: {sequence: combat_attack, count: combat_attacks}",
      "melee: {sequence: combat_attack, count: combat_attacks, attacker: attacker, "
      "target: target, weapon: weapon, set: [charging]}"),
     ("aos4/index.yaml", "shooting: {sequence: shooting_attack, count: shooting_attacks}",
      "shooting: {sequence: shooting_attack, count: shooting_attacks, attacker: attacker, "
      "target: target, weapon: weapon, set: [charging]}"),
-    ("aos4/battle.rules", "counter phase_clock of battle", "counter phase_clock of text"),
-    ("aos4/battle.rules", "counter command_used_in of battle", "counter command_used_in of text"),
-    ("aos4/battle.rules", "counter fight_clock of battle", "counter fight_clock of text"),
-]
+] + [(rel, f"counter {name} of battle", f"counter {name} of text") for rel, name in (
+    ("wfb8/battle.rules", "wounds_on"), ("wfb8/magic.rules", "spell_cast_round"),
+    ("wfb8/magic.rules", "forgotten"), ("aos4/battle.rules", "phase_clock"),
+    ("aos4/battle.rules", "command_used_in"), ("aos4/battle.rules", "fight_clock"))]
 """(file under rulesets/, text, its replacement): an index's attacks now name the parameters
 that take the attacker and the target; a counter kept per battle no longer takes a key, so
 the counters REV keyed by a text it builds are declared keyed by a text."""
