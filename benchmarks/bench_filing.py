@@ -50,13 +50,17 @@ PORT = [
     ("aos4/index.yaml", "shooting: {sequence: shooting_attack, count: shooting_attacks}",
      "shooting: {sequence: shooting_attack, count: shooting_attacks, attacker: attacker, "
      "target: target, weapon: weapon, set: [charging]}"),
+] + [(f"{ruleset}/index.yaml", "default_battle: battles/battle.yaml",
+       "default_battle: battles/battle.yaml\ndefault_files: 5") for ruleset in ("wfb8", "aos4")
 ] + [(rel, f"counter {name} of battle", f"counter {name} of text") for rel, name in (
     ("wfb8/battle.rules", "wounds_on"), ("wfb8/magic.rules", "spell_cast_round"),
     ("wfb8/magic.rules", "forgotten"), ("aos4/battle.rules", "phase_clock"),
     ("aos4/battle.rules", "command_used_in"), ("aos4/battle.rules", "fight_clock"))]
 """(file under rulesets/, text, its replacement): an index's attacks now name the parameters
-that take the attacker and the target; a counter kept per battle no longer takes a key, so
-the counters REV keyed by a text it builds are declared keyed by a text."""
+that take the attacker and the target; the files a unit stands in by default are the
+manifest's ``default_files`` (REV's interpreter took 5 for every ruleset); a counter kept per
+battle no longer takes a key, so the counters REV keyed by a text it builds are declared keyed
+by a text."""
 
 
 def prepare(rev: str, work: Path) -> tuple[Path, Path]:
