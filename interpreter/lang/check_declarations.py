@@ -414,9 +414,8 @@ class DeclarationChecker:
         if action.by is None:
             self.ctx.error(f"case of action {d.action!r}, which is not split by a parameter",
                            where, "not-split",
-                           hint=f"name the parameter its cases are for: action {d.action}"
-                           f"({', '.join(p.name for p in action.params) or 'p: text'}) by "
-                           f"{action.params[0].name if action.params else 'p'}")
+                           hint=f"split it by the parameter its cases are for: action "
+                           f"{d.action}(...) by <parameter>")
         elif split is not None:
             for v in d.values:
                 self.ctx.exprs.expect(v, self.ctx.globals, split.type,
