@@ -138,3 +138,15 @@ override case hits "cannon" @ L30
     (compared,) = behaviour_diff(base, patch, only={"hits"}).compared
     assert compared.name == "hits" and compared.cells
     assert all(dict(c.inputs)["kind"] == "cannon" for c in compared.cells)
+
+
+def test_an_added_case_acts_in_a_battle_without_being_named(tmp_path) -> None:
+    from rules_run.diff.report import unreferenced
+
+    base = load_ruleset(folder(tmp_path, "kit", BASE))
+    patch = load_ruleset(folder(tmp_path, "errata", '''ruleset errata "One case more" extends kit
+
+add case hits "bolt" @ L31
+    return n + 1
+'''))
+    assert not unreferenced(patch, base, 'hits "bolt"', {})
