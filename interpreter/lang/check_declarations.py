@@ -434,8 +434,9 @@ class DeclarationChecker:
                 if first is not v:
                     at = (f"line {first.span.line}" if first.span.path == v.span.path
                           else first.span.text())
-                    self.ctx.error(f"action {d.action!r} has a case for {_value_text(v)} "
-                                   f"already (at {at})", v.span, "duplicate-case",
+                    self.ctx.error(f"action {d.action!r} has a case for "
+                                   f"{ast.CaseDecl.value_text(v)} already (at {at})", v.span,
+                                   "duplicate-case",
                                    hint="give each value one case: remove it here or there")
 
     def check_PhaseDecl(self, d: ast.PhaseDecl) -> None:
@@ -501,11 +502,6 @@ class DeclarationChecker:
         self.ctx.exprs.expect(d.rounds, self.ctx.globals, "number", "'rounds'")
         for e in d.end:
             self.ctx.exprs.expr(e, self.ctx.globals)
-
-
-def _value_text(v: ast.Literal) -> str:
-    """A case's value as written: ``"fireball"``, ``3``."""
-    return f'"{v.value}"' if v.kind == "text" else str(v.value)
 
 
 _LINE_RE = re.compile(r"L(\d+)(?:-L?(\d+))?$")

@@ -466,8 +466,12 @@ class CaseDecl(Decl):
     @staticmethod
     def key(action: str, values: tuple[Literal, ...]) -> str:
         """``resolve_spell "fireball"``, ``spell_effect "dispirit", "enthuse"``."""
-        return f"{action} " + ", ".join(
-            f'"{v.value}"' if v.kind == "text" else str(v.value) for v in values)
+        return f"{action} " + ", ".join(CaseDecl.value_text(v) for v in values)
+
+    @staticmethod
+    def value_text(value: Literal) -> str:
+        """A value as written: ``"fireball"``, ``3``."""
+        return f'"{value.value}"' if value.kind == "text" else str(value.value)
 
 
 def _with_lets(node: Any, given: Mapping[str, Let],
