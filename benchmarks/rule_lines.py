@@ -3,8 +3,8 @@
     python benchmarks/rule_lines.py [--base REV] [RULESET ...]
 
 For each ruleset (default: wfb8 and aos4) it counts, over its ``*.rules`` files, the lines
-of code (neither blank nor a comment), the share of them inside ``action`` and ``phase``
-bodies (procedural code), the ``while`` loops, and the tokens (names, numbers, strings,
+of code (neither blank nor a comment), the share of them inside ``action``, ``case`` and
+``phase`` bodies (procedural code), the ``while`` loops, and the tokens (names, numbers, strings,
 operators; neither comments nor citations): lines measure how much there is to read, but
 two statements joined on one line are one line fewer and no shorter, so the tokens say
 whether a cut says less or only says it on fewer lines. With ``--base REV`` it prints the
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROCEDURAL = ("action", "phase")
+PROCEDURAL = ("action", "case", "phase")
 TOKEN = re.compile(r'"[^"]*"|[A-Za-z_][A-Za-z_0-9]*|[0-9]+(?:\.[0-9]+)?|==|!=|<=|>=|//|[^\s\w]')
 """A token of a rule file's code."""
 CITED = re.compile(r"\s+@\s.*$|\s#\s.*$")
@@ -63,7 +63,7 @@ class Count:
 
 def declarations(files: dict[str, str]) -> dict[tuple[str, str], tuple[int, int]]:
     """The code lines and tokens of each top-level declaration, by its kind and name (the
-    first two words of its first line)."""
+    first two words of its first line); a ``case`` of an action counts as the action's."""
     lines: dict[tuple[str, str], tuple[int, int]] = {}
     current = ("", "")
     for text in files.values():
@@ -74,6 +74,8 @@ def declarations(files: dict[str, str]) -> dict[tuple[str, str], tuple[int, int]
             if not raw[0].isspace():
                 words = line.replace(":", " ").replace("(", " ").split()
                 current = (words[0], words[1] if len(words) > 1 else "")
+                if current[0] == "case":
+                    current = ("action", current[1])
             code, words = lines.get(current, (0, 0))
             lines[current] = (code + 1, words + tokens(line))
     return lines

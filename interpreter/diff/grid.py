@@ -29,6 +29,7 @@ from rules_run.diagnostics import InterpreterError
 from rules_run.diff.structure import decl_of
 from rules_run.editions.ruleset import Ruleset
 from rules_run.lang import ast
+from rules_run.lang.cases import cases_of
 from rules_run.lang.reuse import reusing
 from rules_run.lang.walk import walk
 from rules_run.runtime.compiled import Runtime
@@ -73,6 +74,8 @@ class Reads:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self.memo: dict[str, tuple[Read, ...]] = {}
+        self.cases = cases_of(rs.decls)
+        """The cases of each action split by a parameter: what it runs too."""
 
     def of(self, name: str) -> tuple[Read, ...]:
         if name in self.memo:
@@ -83,9 +86,10 @@ class Reads:
             return ()
         params = {p.name for p in decl.params}
         out: dict[Read, None] = {}
-        for node in walk(decl):
-            for read in self._node(node, params, name):
-                out[read] = None
+        for own in (decl, *self.cases.get(name, ())):   # a case's reads are its own
+            for node in walk(own):
+                for read in self._node(node, params, own.name):
+                    out[read] = None
         self.memo[name] = tuple(out)
         return self.memo[name]
 
@@ -174,6 +178,9 @@ class Closure:
                     self.targeting.setdefault(target, []).append(f"rule:{rule.name}")
         self.memo: dict[str, frozenset[str]] = {}
         self.direct_memo: dict[str, frozenset[str]] = {}
+        self.cases = {action: [c.name for c in cases]
+                      for action, cases in cases_of(rs.decls).items()}
+        """The keys of the cases of each action split by a parameter (it depends on them)."""
 
     def direct(self, key: str) -> frozenset[str]:
         """What a declaration's own text names (not through the declarations it calls)."""
@@ -200,6 +207,7 @@ class Closure:
                     out.add(node.status)
             if not key.startswith("rule:"):
                 out.update(self.targeting.get(key, ()))
+                out.update(self.cases.get(key, ()))
         self.direct_memo[key] = frozenset(out)
         return self.direct_memo[key]
 
@@ -343,14 +351,22 @@ class GridBuilder:
                 dims[dim.label] = slotted.evolve(old, focus=True)
 
         bearers = []
+        by = decl.by if isinstance(decl, ast.ActionDecl) else None
+        cased = tuple(dict.fromkeys(v.value for r in (self.ra, self.rb)
+                                    for case in r.cases.get(decl.name, ()) for v in case.values))
+        """The values of its cases, in A or B, of an action split by a parameter."""
         for p in decl.params:
             if p.type in _BEARERS:
                 bearers.append(p)
                 self._bearer_dims(p, [r for r in reads if r.param == p.name], add)
+            elif p.name == by and p.type != "int":   # each case's values, and none for its own
+                add(Dim(p.name, p.name, "value", None, (*cased, None), len(cased), p.type), True)
             elif p.type == "int":
                 d = _literal(p.default)
                 values = (tuple(range(d - 3, d + 4)) if isinstance(d, int)
                           else tuple(range(0, max(6, _dice_max(decl, runtime)) + 1)))
+                if p.name == by:
+                    values = tuple(sorted({*values, *(v for v in cased if isinstance(v, int))}))
                 add(Dim(p.name, p.name, "value", None, values,
                         values.index(d) if isinstance(d, int) else 0, "int"), True)
             elif p.type == "bool":

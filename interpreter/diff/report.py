@@ -185,9 +185,9 @@ def _label(ops: list, indices: list[int]) -> str:
     return f"{numbers}. " + " + ".join(ops[i].step.label() for i in indices)
 
 
-_ATTACHED_KINDS = ("battle", "phase", "policy", "characteristics", "keyword")
+_ATTACHED_KINDS = ("battle", "phase", "policy", "characteristics", "keyword", "case")
 """Declarations that act without being named by another (the turn structure, a policy a
-battle file picks, profile definitions)."""
+battle file picks, profile definitions, a case of an action: it runs when the action does)."""
 
 
 def _texts(value: Any) -> Iterator[str]:

@@ -117,7 +117,7 @@ class Declarations:
             self.bag.add(
                 f"{op.op}: there is no {what} to {op.op}",
                 op.span, code=f"patch-{op.op}-missing",
-                hint=did_you_mean(op.name, same_kind) or
+                hint=self.case_holding(op.decl) or did_you_mean(op.name, same_kind) or
                 ("use 'add' for something new" if op.op == "override" else None),
             )
             return
@@ -141,6 +141,18 @@ class Declarations:
                 return
         apply_patch_op(op, self.decls, self.rules, self.origins, self.ruleset_id,
                        self.sources)
+
+    def case_holding(self, case: ast.Decl | None) -> str | None:
+        """For an override of a case that is not declared with those values: the case that
+        has one of them, to override with all its values."""
+        if not isinstance(case, ast.CaseDecl):
+            return None
+        given = {(v.kind, v.value) for v in case.values}
+        found = next((d for d in self.decls.values() if isinstance(d, ast.CaseDecl)
+                      and d.action == case.action
+                      and given & {(v.kind, v.value) for v in d.values}), None)
+        return (None if found is None else f"the case is 'case {found.name}' (at "
+                f"{found.span.text()}): override it with all its values")
 
     def lets_fit(self, patch: ast.ActionPatch, action: ast.ActionDecl, what: str) -> bool:
         """Whether each ``let`` of ``patch`` names one ``let`` line of ``action`` (each

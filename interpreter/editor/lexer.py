@@ -26,7 +26,7 @@ __all__ = ["RulesLexer", "DECLARATION_WORDS", "TYPE_WORDS", "CONSTANT_WORDS", "O
 DECLARATION_WORDS = (
     "ruleset", "extends", "source", "override", "add", "define", "remove", "characteristics",
     "table", "die", "option", "status", "counter", "record", "keyword", "roll", "test", "sequence",
-    "action", "decision", "policy", "phase", "rule", "battle",
+    "action", "case", "decision", "policy", "phase", "rule", "battle",
 )
 """Words that start a declaration (or a patch operation on one)."""
 

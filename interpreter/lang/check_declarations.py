@@ -11,7 +11,8 @@ from rules_run.lang import ast
 from rules_run.lang import types as ty
 from rules_run.lang.ast import find_source
 from rules_run.lang.builtins import PROPERTY_TYPES
-from rules_run.lang.check_context import NOT_IN_SEED, NUMERIC_CHARACTERISTICS, article
+from rules_run.lang.check_context import (NOT_IN_SEED, NUMERIC_CHARACTERISTICS, article,
+                                          param_types)
 
 if TYPE_CHECKING:
     from rules_run.lang.check_context import Context, Scope
@@ -387,7 +388,56 @@ class DeclarationChecker:
         scope = self.ctx.stmts.param_scope(d.params)
         for key in d.limit.keys if d.limit is not None else ():
             self.ctx.exprs.expr(key, scope)
+        params = [p.name for p in d.params]
+        if d.by is not None and d.by not in params:
+            self.ctx.error(f"action {d.name!r} is split by {d.by!r}, which is not one of its "
+                           "parameters", d.by_span or d.span, "unknown-param",
+                           hint=did_you_mean(d.by, params) or (
+                               f"its parameters: {', '.join(params)}" if params else
+                               "split it by a parameter: action NAME(p: text) by p"))
         self.ctx.stmts.body(d.body, scope)
+
+    def check_CaseDecl(self, d: ast.CaseDecl) -> None:
+        """A case of an action split ``by`` a parameter: values of that parameter's type,
+        and a body that sees the action's parameters (the action uses it: it runs only
+        when the action does)."""
+        action = self.ctx.decls.get(d.action)
+        where = d.action_span or d.span
+        if not isinstance(action, ast.ActionDecl):
+            found = "" if action is None else f" (it is {article(action.kind)})"
+            self.ctx.error(f"case of {d.action!r}, which is not an action{found}", where,
+                           "undefined-name" if action is None else "wrong-kind",
+                           hint=did_you_mean(d.action, self.ctx.names_of("action")))
+            return
+        self.ctx.use(d.name, action.name)
+        split = next((p for p in action.params if p.name == action.by), None)
+        if action.by is None:
+            self.ctx.error(f"case of action {d.action!r}, which is not split by a parameter",
+                           where, "not-split",
+                           hint=f"split it by the parameter its cases are for: action "
+                           f"{d.action}(...) by <parameter>")
+        elif split is not None:
+            for v in d.values:
+                self.ctx.exprs.expect(v, self.ctx.globals, split.type,
+                                      f"a case of {d.action!r} (split by {split.name!r})")
+        scope = self.ctx.globals.child(param_types(action.params))
+        self.ctx.stmts.body(d.body, scope)
+
+    def check_cases(self) -> None:
+        """No value is given to two cases of one action (nor twice to one)."""
+        seen: dict[tuple[str, object], ast.Literal] = {}
+        for d in self.ctx.raw_decls.values():
+            if not isinstance(d, ast.CaseDecl):
+                continue
+            for v in d.values:
+                first = seen.setdefault((d.action, (v.kind, v.value)), v)
+                if first is not v:
+                    at = (f"line {first.span.line}" if first.span.path == v.span.path
+                          else first.span.text())
+                    self.ctx.error(f"action {d.action!r} has a case for "
+                                   f"{ast.CaseDecl.value_text(v)} already (at {at})", v.span,
+                                   "duplicate-case",
+                                   hint="give each value one case: remove it here or there")
 
     def check_PhaseDecl(self, d: ast.PhaseDecl) -> None:
         if d.parent is not None and self.ctx.kind_of(d.parent) != "phase":

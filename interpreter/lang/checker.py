@@ -253,6 +253,7 @@ class Checker:
         default policy)."""
         self.ctx.declarations.check_roles()
         self.ctx.declarations.check_default_policy()
+        self.ctx.declarations.check_cases()
         for decl in self.ctx.raw_decls.values():
             if decl.name not in self.ctx.inherited:
                 self.ctx.declarations.check_cite(decl.cite, decl.span,

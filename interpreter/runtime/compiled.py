@@ -27,6 +27,7 @@ from rules_run.chance import DiceExpr
 from rules_run.diagnostics import Span
 from rules_run.editions.ruleset import Ruleset
 from rules_run.lang import ast
+from rules_run.lang.cases import joined
 from rules_run.runtime.actions import CompiledAction
 from rules_run.runtime.codegen import CodeGen
 from rules_run.runtime.decisions import compile_decisions
@@ -72,7 +73,9 @@ class Runtime:
         self.specialisations: dict[Facts, Runtime] = {}
         """This ruleset compiled against each battle's facts met so far
         (:func:`rules_run.runtime.specialise.specialised`)."""
-        self.decls: Mapping[str, ast.Decl] = ruleset.decls
+        self.decls: Mapping[str, ast.Decl] = joined(ruleset.decls)
+        """The declarations as they run: each action split ``by`` a parameter with its
+        cases in its body (:func:`rules_run.lang.cases.joined`)."""
         self.tables = {name: dice_table(t) for name, t in ruleset.tables.items()}
         """The ruleset's tables, their dice cells read as dice (rolled when looked up)."""
         self.characteristics: dict[str, ast.CharacteristicDecl] = {

@@ -44,7 +44,8 @@ def attacks(w: World, target: str) -> list[int]:
 
 
 def fire(w: World, script: dict) -> None:
-    w.call("fire_stone_thrower", dict(script, **{"*": [6] * 60}), m="lobber", target="a")
+    w.call("fire_machine", dict(script, **{"*": [6] * 60}), m="lobber", target="a",
+           kind="stone_thrower")
 
 
 def test_a_stone_thrower_on_target_hits_twelve_models_one_under_the_hole(tmp_path: Path) -> None:
@@ -114,8 +115,8 @@ def test_a_cannonball_hits_under_its_marker_then_one_model_a_rank_as_it_bounces(
         unit("cannon", "empire", 36, 40, 180, profile="empire/great_cannon", models=3, files=3),
         unit("o", "orcs", 36, 10, models=15, files=5, base=INCH, profile="orcs/orc_boy"),
         unit("p", "orcs", 36, 4, models=15, files=5, base=INCH, profile="orcs/orc_boy")])
-    w.call("fire_cannon", {"artillery_roll": [6, 6], "scatter_roll": ["hit"], "*": [6] * 60},
-           m="cannon", target="o", great=True)
+    w.call("fire_machine", {"artillery_roll": [6, 6], "scatter_roll": ["hit"], "*": [6] * 60},
+           m="cannon", target="o", kind="great_cannon")
     assert (attacks(w, "o"), attacks(w, "p")) == ([1, 1], [1, 1])
     assert (w.unit("o").models, w.unit("p").models) == (13, 13)
 
@@ -131,7 +132,7 @@ def test_a_monster_the_bouncing_ball_does_not_slay_stops_it(tmp_path: Path) -> N
         unit("q", "orcs", 36, 14, models=15, files=5, base=INCH, profile="orcs/orc_boy"),
         unit("o", "orcs", 36, 10, models=3, files=3, profile="orcs/troll"),
         unit("p", "orcs", 36, 6, models=15, files=5, base=INCH, profile="orcs/orc_boy")])
-    w.call("fire_cannon", {"artillery_roll": [6, 10], "scatter_roll": ["hit"], "*": [6] * 60},
-           m="cannon", target="q", great=True)
+    w.call("fire_machine", {"artillery_roll": [6, 10], "scatter_roll": ["hit"], "*": [6] * 60},
+           m="cannon", target="q", kind="great_cannon")
     assert (attacks(w, "q"), attacks(w, "o"), attacks(w, "p")) == ([1, 1], [1], [])
     assert (w.unit("q").models, w.unit("o").models, w.unit("p").models) == (13, 3, 15)

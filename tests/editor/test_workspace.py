@@ -181,3 +181,16 @@ def test_every_declaration_is_its_own_definition(name: str) -> None:
         assert spans, symbol
         assert (spans[0].line, spans[0].column) == (symbol.name_span.line,
                                                     symbol.name_span.column), symbol
+
+
+def test_a_case_is_a_symbol_and_its_action_name_leads_to_the_action() -> None:
+    magic = ROOT / "rulesets" / "wfb8" / "magic.rules"
+    work = Workspace()
+    fireball = next(s for s in work.symbols(str(magic)) if s.kind == "case")
+    assert fireball.name == 'spell_effect "fireball"'
+    line, column = position(magic, 'spell_effect "fireball"')
+    assert (fireball.name_span.line, fireball.name_span.column) == (line, column)
+    (action,) = work.definition(str(magic), line, column)
+    assert (action.line, action.column) == position(magic, "spell_effect(s: text")
+    uses = {s.line for s in work.references(str(magic), line, column, declaration=False)}
+    assert line in uses and position(magic, "spell_effect(s, w")[0] in uses

@@ -84,3 +84,37 @@ def test_each_limit_counts_its_own_period_and_keys(tmp_path: Path) -> None:
     red2 = [x[2:] for x in logs if x[:2] == (2, "red")]
     # a new turn: rally again; a new round: drill again
     assert ("rally", "a") in red2 and ("drill", "a") in red2 and ("drill", "c") in red2
+
+
+SPLIT = '''ruleset op "Once-per kit"
+    source "000_c4300f58fce5f1da.txt"
+characteristics model: W as wounds, Ld range 0..12 @ L1
+action cast(u: unit, spell: text) by spell once per phase per u @ L1
+    log "fizzles", u, spell
+case cast "fireball" @ L2
+    log "fireball", u
+phase first_phase @ L1
+    for each u in units(active_side):
+        cast(u, "fireball")
+        cast(u, "mist")
+        log "used", used(cast, u, "mist")
+battle @ L1
+    rounds 1
+    round:
+        for each s in sides():
+            play_turn(s)
+    turn:
+        first_phase()
+    score:
+        pass
+'''
+
+
+def test_a_split_actions_limit_counts_every_case_as_the_action(tmp_path: Path) -> None:
+    # the limit is the action's: a case run uses it up for the keys, whatever the value
+    runtime, battle = kit_battle(tmp_path, "op", SPLIT, BATTLE)
+    logs = [(e.side, e.message, *e.values) for e in run_battle(runtime, battle).events
+            if e.kind == "log" and e.round == 1]
+    assert logs == [("red", "fireball", "a"), ("red", "used", True),
+                    ("red", "fireball", "c"), ("red", "used", True),
+                    ("blue", "fireball", "b"), ("blue", "used", True)]

@@ -9,7 +9,8 @@ from typing import Any, ClassVar
 from rules_run import slotted
 
 from rules_run.diagnostics import Span
-from rules_run.lang.ast.expressions import Call, CellDice, Cite, CountedDice, DiceLit, Expr, Param
+from rules_run.lang.ast.expressions import (Call, CellDice, Cite, CountedDice, DiceLit, Expr,
+                                             Literal, Param)
 from rules_run.lang.ast.statements import Let, Stmt
 from rules_run.lang.ast.words import HookKind, PatchVerb
 
@@ -19,7 +20,7 @@ __all__ = [
     "RerollResult",
     "RollDecl", "ClausePatch",
     "HookEffect", "Hook", "Step", "PerPoint", "SequenceDecl", "SequencePatch", "OncePer",
-    "ActionDecl", "ActionPatch", "DecisionDecl",
+    "ActionDecl", "ActionPatch", "CaseDecl", "DecisionDecl",
     "PolicyDecl", "PhaseDecl", "BattleDecl", "PatchOp", "RulesFile"
 ]
 
@@ -414,6 +415,11 @@ class ActionDecl(Decl):
     body: tuple[Stmt, ...] = ()
     limit: OncePer | None = None
     """``once per ...``: how often it may run (None: without limit)."""
+    by: str | None = None
+    """``by s``: the parameter whose value picks one of its :class:`CaseDecl` bodies (its
+    own body runs for every other value); None: not split."""
+    by_span: Span | None = None
+    """Where :attr:`by` names the parameter."""
     listed: bool = slotted.slot(default=True, eq=False, repr=False)
     """Whether it was written with a parameter list (``()`` for none): ``override action
     NAME`` without one changes ``let`` lines (:class:`ActionPatch`)."""
@@ -440,6 +446,32 @@ class ActionPatch(Decl):
         given = {let.name: let for let in self.lets}
         return slotted.evolve(base, span=self.span, cite=self.cite,
                             body=_with_lets(base.body, given))
+
+
+@slotted.frozen
+class CaseDecl(Decl):
+    """``case resolve_spell "fireball" @ L1253``: the body of the action ``resolve_spell``
+    (split ``by`` a parameter) when that parameter has one of these values. Its name, the
+    key it is declared, patched and cited under, is the action's and the values as written
+    (:meth:`key`)."""
+
+    KIND: ClassVar[str] = "case"
+    action: str = slotted.slot(kw_only=True)
+    action_span: Span | None = None
+    """Where the action is named."""
+    values: tuple[Literal, ...] = ()
+    """The values, as literals (text or whole numbers), in the order written."""
+    body: tuple[Stmt, ...] = ()
+
+    @staticmethod
+    def key(action: str, values: tuple[Literal, ...]) -> str:
+        """``resolve_spell "fireball"``, ``spell_effect "dispirit", "enthuse"``."""
+        return f"{action} " + ", ".join(CaseDecl.value_text(v) for v in values)
+
+    @staticmethod
+    def value_text(value: Literal) -> str:
+        """A value as written: ``"fireball"``, ``3``."""
+        return f'"{value.value}"' if value.kind == "text" else str(value.value)
 
 
 def _with_lets(node: Any, given: Mapping[str, Let],

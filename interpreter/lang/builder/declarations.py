@@ -376,10 +376,36 @@ def sequence_reuse_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.Sequence
 
 # ---------------------------------------------------------------- procedures
 def action_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.ActionDecl:
+    by = b.part(c, "by")
     return ast.ActionDecl(span=b.span(meta), name=str(c[0]), cite=b.cite(c),
                           params=b.param_list(c), body=b.body(c),
                           limit=next((x for x in c if isinstance(x, ast.OncePer)), None),
+                          by=str(by) if by is not None else None,
+                          by_span=b.tspan(by) if by is not None else None,
                           listed=b.part(c, "params", None) is not None)
+
+
+def split_by(b: AstBuilder, meta: Meta, c: list[Any]) -> Part:
+    return Part("by", c[0])
+
+
+def _case_values(b: AstBuilder, c: list[Any]) -> tuple[ast.Literal, ...]:
+    """The literal values of a ``case`` (the tokens after the action's name)."""
+    return tuple(literal for x in c[1:] if isinstance(x, Token)
+                 if isinstance(literal := as_literal(x, b), ast.Literal))
+
+
+def case_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.CaseDecl:
+    values = _case_values(b, c)
+    return ast.CaseDecl(span=b.span(meta), name=ast.CaseDecl.key(str(c[0]), values),
+                        cite=b.cite(c), action=str(c[0]), action_span=b.tspan(c[0]),
+                        values=values, body=b.body(c))
+
+
+def remove_case_decl(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.PatchOp:
+    return ast.PatchOp(span=b.span(meta), op=ast.PatchVerb.REMOVE, kind=ast.CaseDecl.KIND,
+                       name=ast.CaseDecl.key(str(c[0]), _case_values(b, c)), decl=None,
+                       cite=b.cite(c))
 
 
 def once_per(b: AstBuilder, meta: Meta, c: list[Any]) -> ast.OncePer:
@@ -432,7 +458,7 @@ CALLBACKS: dict[str, Callback] = {f.__name__: f for f in (
     characteristics_decl, table_decl, die_decl, option_decl, status_decl, held_status_decl, counter_decl,
     record_decl,
     keyword_decl, param, natural_clause, roll_decl, own_reroll_clause, result_reroll_clause, reuse_decl, hook, hook_effect_decl, step_ref, step, per_point_clause,
-    sequence_decl, sequence_reuse_decl, action_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
+    sequence_decl, sequence_reuse_decl, action_decl, split_by, case_decl, remove_case_decl, once_per, decision_decl, policy_decl, policy_extends_decl, phase_decl,
     battle_decl, rule_decl,
 )}
 """The hand-written declaration callbacks, by grammar rule (the function's name)."""
