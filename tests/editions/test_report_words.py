@@ -12,9 +12,10 @@ from rules_run.editions.loader import load_edition, load_ruleset
 PATCH_RULES = '''ruleset my-patch "A patch with words of its own" extends wfb8
     source "000_c4300f58fce5f1da.txt"
 
-override test panic_test(unit: unit, modifier: int = 0)             @ L508-L520
+override test panic_test(unit: unit, modifier: int = 0, rerolled: bool = false) @ L508-L520
     dice 2D6
     pass if result <= clamp(unit.Ld + modifier, 0, 10)
+    reroll failed if rerolled
 '''
 
 

@@ -353,11 +353,13 @@ def test_swiftstride_rolls_three_dice(tmp_path: Path) -> None:
     # not in seed (8th edition): charge with the highest of 3D6, flee and pursue with the
     # highest two of 3D6.
     w = pair(tmp_path, a={"rules": ["Swiftstride"]})
-    charge = w.exact("charge_distance_swift", u="a")
+    charge = w.exact("charge_distance", u="a")
     assert charge.probability(4 + 6) == Fraction(91, 216)
-    flee = w.exact("flee_distance_swift", u="a")
-    assert flee.probability(12) == Fraction(16, 216)
+    assert w.exact("flee_distance", u="a").probability(12) == Fraction(16, 216)
     assert w.exact("charge_range", u="a") == charge
+    # the other unit rolls as ever
+    assert w.exact("charge_distance", u="b").probability(4 + 6) == Fraction(11, 36)
+    assert w.exact("flee_distance", u="b").probability(12) == Fraction(1, 36)
 
 
 def test_skirmishers_have_no_ranks_are_never_steadfast_and_all_shoot(tmp_path: Path) -> None:
