@@ -285,7 +285,7 @@ def test_frenzy_must_pursue_and_charges_unless_held_back(tmp_path: Path) -> None
     # the policy would not charge (order: none); a failed Leadership test charges anyway
     w.state.orders = [{"decision": "charge", "unit": "a", "choose": None}]
     w.state.active_side = "empire"
-    w.call("charge_subphase", {"restraint_test": [6, 6], "charge_distance": [6, 6]})
+    w.call("charge_subphase", {"leadership": [6, 6], "charge_distance": [6, 6]})
     assert w.logs("frenzy carries it forward") == [["a", "b"]]
     assert w.unit("b") in w.unit("a").engaged
 
