@@ -786,3 +786,18 @@ def test_missile_hits_are_shared_over_a_unit_of_fewer_than_five(tmp_path: Path) 
     assert w.logs("hits shared out") == [["men", 5]]
     shots = {e.target: e.attacks for e in w.events if e.kind == "attacks"}
     assert shots == {"men": 4, "boss": 1}
+
+
+def test_a_musician_champion_or_battle_standard_re_rolls_a_failed_test_once(tmp_path: Path) -> None:
+    # L735, L723, L799: the test's own re-roll of a failure, p + (1 - p) p, as taking the
+    # test a second time after a failure did; a unit without one tests once.
+    w = pair(tmp_path, a={"command": ["musician", "champion"]})
+    p = Fraction(21, 36)   # 2D6 at most Ld 7
+    again = p + (1 - p) * p
+    for name in ["rallying_test", "march_test", "restraint_test", "reform_test"]:
+        assert w.exact(name, unit="a").probability(True) == again
+        assert w.exact(name, unit="b").probability(True) == p
+    for name in ["panic_test", "break_test"]:
+        args = {"lost_by": 0} if name == "break_test" else {}
+        assert w.exact(name, unit="b", rerolled=True, **args).probability(True) == again
+        assert w.exact(name, unit="b", **args).probability(True) == p
