@@ -181,7 +181,7 @@ def test_nodes_and_events_are_records():
     assert slotted.fields(ast.Literal)[0].name == "span"
     assert events.KINDS["round"].keys == ("round",)
     assert events.KINDS["roll"].optional == {"args", "target", "rerolled_by", "first_dice",
-                                             "reroll_refused"}
+                                             "reroll_refused", "dice_by"}
 
 
 def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -263,18 +263,24 @@ def report_words(reader: FolderReader, manifest: YamlDocument, decls: Mapping[st
             if section == "messages":
                 known = key in logs
                 allowed = {str(i) for i in range(1, logs.get(key, 0) + 1)}
-                what, choices = "log message", list(logs)
+                what, choices = "log message of the ruleset", list(logs)
             else:
                 decl = decls.get(key)
                 wanted = kinds.get(section)
-                known = (decl is not None and (wanted is None or decl.kind in wanted)
-                         or wanted is None and key in words)
-                what = ("declaration" if wanted is None else " or ".join(wanted))
-                choices = [n for n, d in decls.items() if wanted is None or d.kind in wanted]
+
+                def fits(d: ast.Decl) -> bool:
+                    # the words for a test's own re-roll: only a test that has one
+                    return (wanted is None or d.kind in wanted) and (
+                        section != "rerolls" or getattr(d, "reroll_result", None) is not None)
+                known = decl is not None and fits(decl) or wanted is None and key in words
+                what = ("declaration of the ruleset" if wanted is None
+                        else "test of the ruleset with a re-roll of its own"
+                        if section == "rerolls" else " or ".join(wanted) + " of the ruleset")
+                choices = [n for n, d in decls.items() if fits(d)]
                 allowed = ({p.name for p in getattr(decl, "params", ())}
                            | {"unit", "other", "side", "choice"})
             if not known:
-                reader.bag.add(f"{section}: {key!r} is not a {what} of the ruleset",
+                reader.bag.add(f"{section}: {key!r} is not a {what}",
                                doc.key_span(where), code="unknown-name",
                                hint=did_you_mean(key, choices))
                 continue

@@ -201,7 +201,7 @@ def _head(e: Roll | AutomaticTest, w: Words) -> str:
     return who + _cap(w.name(e.rule))
 
 
-def _roll_line(e: Roll | AutomaticTest, w: Words, again: bool) -> str:
+def _roll_line(e: Roll | AutomaticTest, w: Words) -> str:
     head = _head(e, w)
     if isinstance(e, AutomaticTest):
         return f"    {head}: {'passed' if e.result == 'pass' else 'failed'} automatically " \
@@ -224,18 +224,20 @@ def _roll_line(e: Roll | AutomaticTest, w: Words, again: bool) -> str:
         shown = f" = {w.name(total)}" if (mods or len(e.dice) > 1) and total is not None else ""
     if isinstance(total, dict):   # a record: what the dice give, beside them
         shown = f" ({w.name(total)})"
-    if e.first_dice:   # a plain roll's dice re-rolled by rules
+    # who re-rolled: the rules, and a test's own re-roll by the report's word for it
+    by = ", ".join(w.rerolls.get(r, w.name(r)) if r == e.rule else r
+                   for r in e.rerolled_by or ())
+    if e.first_dice:   # the dice first thrown, then re-rolled
         first = (" " if counted else "+").join(str(d) for d in e.first_dice)
-        dice = f"{first}, re-rolled ({', '.join(e.rerolled_by or ())}) to {dice}"
+        dice = f"{first}, re-rolled ({by}) to {dice}" if by else f"{first}, re-rolled to {dice}"
     result = {"pass": " → passes", "fail": " → fails"}.get(e.result or "", "")
     cause = ""
     if e.rerolled and not e.first_dice:
-        by = e.rerolled_by
-        cause = f" (after a re-roll: {', '.join(by)})" if by else " (after a re-roll)"
-    elif again and not e.rerolled:
-        cause = f" (a re-roll: {w.rerolls[e.rule]})"
+        cause = f" (after a re-roll: {by})" if by else " (after a re-roll)"
     if e.reroll_refused:
         cause += f" ({', '.join(e.reroll_refused)} refused: a die is re-rolled at most once)"
+    if e.dice_by:
+        cause += f" (dice set by {e.dice_by})"
     return f"    {head}: rolled {dice}{mods}{shown}{_need_text(e)}{result}{cause}"
 
 
@@ -423,14 +425,6 @@ def _roll_run(run: list[Roll], w: Words) -> str:
     return f"    {who}{_cap(w.name(run[0].rule))} ×{len(run)}: rolled {scores}"
 
 
-def _same_test(e: Roll | AutomaticTest, before: Event | None, w: Words) -> bool:
-    """A re-roll the rules make themselves: a test the report says is re-rolled so
-    (``rerolls:``), taken again right after it failed, for the same units."""
-    return (isinstance(e, Test) and e.rule in w.rerolls and isinstance(before, Test)
-            and before.result == "fail" and before.rule == e.rule
-            and before.units == e.units and not e.in_attack)
-
-
 def cited_lines(cite: str, sources: Path) -> list[str]:
     """The lines a citation names (``000_c43...txt L418, L420-L421``), read from the user's
     own copy of the source in the folder ``sources``; [] when the file is not there."""
@@ -454,7 +448,6 @@ def narrate(events: Iterable[Event], words: Words | None = None, explain: bool =
     run: list[Roll] = []
     needs: list[Roll | AutomaticTest] = []
     """The rolls inside the volley of attacks being resolved (told with its line)."""
-    previous: Event | None = None
     headings: list[tuple[str | None, str]] = []
     """Phase headings not shown yet: (phase, line), outermost first."""
     trigger: list[str] = []
@@ -482,20 +475,19 @@ def narrate(events: Iterable[Event], words: Words | None = None, explain: bool =
         if run and (key is None or key != _plain_roll(run[0])):
             first = run[0]
             yield from told(cited(_roll_run(run, w) if len(run) > 1
-                                  else _roll_line(first, w, False), first))
+                                  else _roll_line(first, w), first))
             run = []
         if e is None:
             break
         if key is not None and isinstance(e, Roll):
             run.append(e)
-            previous = e
             continue
         if e.in_attack:
             if isinstance(e, (Roll, AutomaticTest)):
                 needs.append(e)
             continue
         if isinstance(e, (Roll, AutomaticTest)):
-            line: str | None = _roll_line(e, w, _same_test(e, previous, w))
+            line: str | None = _roll_line(e, w)
         elif isinstance(e, Volley):
             line = _volley(e, needs, w)
             needs = []
@@ -503,8 +495,6 @@ def narrate(events: Iterable[Event], words: Words | None = None, explain: bool =
             line = _decision(e, w, decisions or explain)
         else:
             line = _line(e, w)
-        if not isinstance(e, (Status, Decision, Phase)):
-            previous = e
         if line is None:
             continue
         if isinstance(e, Trigger):

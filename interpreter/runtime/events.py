@@ -156,9 +156,11 @@ class Roll(Event):
     target: list[Any] | None = _maybe()
     rerolled_by: list[str] | None = _maybe()
     first_dice: list[Any] | None = _maybe()
-    """A plain roll's faces before rules re-rolled some of its dice."""
+    """The faces thrown before a re-roll."""
     reroll_refused: list[str] | None = _maybe()
     """The rules whose re-roll was refused: a die is re-rolled at most once."""
+    dice_by: str | None = _maybe()
+    """The rule that set the dice (``roll NAME with DICE``)."""
 
 
 @slotted.define(kw_only=True)

@@ -237,7 +237,7 @@ class CompiledRoll:
             modifier = self.lo
         if self.hi is not None and modifier > self.hi:
             modifier = self.hi
-        dice = self._dice_by_rules(env, vars) if self.rule_dice else None
+        dice, dice_by = self._dice_by_rules(env, vars) if self.rule_dice else (None, None)
         if dice is None:
             dice = (self.dice if self.dice is not None else self._cell_dice(env, vars)
                     if self.cell is not None else self._counted_dice(env, vars))
@@ -256,6 +256,7 @@ class CompiledRoll:
         elif self.decl.is_test and self.decl.reroll != "never" and result.faces and (
                 (reroll_failed and not result.passed) or (reroll_passed and result.passed)):
             # a die is re-rolled at most once, whatever the number of sources (000 L13)
+            first = result.faces
             result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
                                      self._rerolled_faces(env, result, dice))
             rerolled = True
@@ -264,6 +265,7 @@ class CompiledRoll:
             # when there is one (001 L285)
             values, own_need, condition = self.reroll_needing
             if result.natural in values and (condition is None or condition(env, vars)):
+                first = result.faces
                 result = self._roll_once(env, vars, dice, modifier, totals["need"], marking,
                                          self._rerolled_faces(env, result, dice),
                                          own_need)
@@ -282,17 +284,21 @@ class CompiledRoll:
                 result=None if result.passed is None else ("pass" if result.passed else "fail"),
                 rerolled=rerolled,
                 marks=sorted(result.marks),
-                **self._described(env, vars, rerolled_by if rerolled else (), first, refused),
+                **self._described(env, vars, rerolled_by if rerolled else (), first, refused,
+                                  dice_by),
             )
         return result
 
     def _described(self, env: Env, vars: dict, rerolled_by: Sequence[str],
-                   first: Sequence = (), refused: Sequence[str] = ()) -> dict[str, Any]:
+                   first: Sequence = (), refused: Sequence[str] = (),
+                   dice_by: str | None = None) -> dict[str, Any]:
         """What the battle report shows beside the dice: the arguments that are not units
         (``args``), the score a ``pass if result <= X`` test compares with (``target``, as
-        ``[comparison, X]``), the rules that gave a re-roll (``rerolled_by``) and, for a
-        plain roll's dice re-rolled, the faces first rolled (``first_dice``) and the rules
-        whose re-roll was refused, a die being re-rolled at most once (``reroll_refused``)."""
+        ``[comparison, X]``), the rules that gave a re-roll (``rerolled_by``; a test's own
+        re-roll by the test's name), the faces thrown before the re-roll (``first_dice``)
+        and, for a plain roll's dice, the rules whose re-roll was refused, a die being
+        re-rolled at most once (``reroll_refused``); the rule that set the dice
+        (``dice_by``)."""
         out: dict[str, Any] = {}
         args = {k: v for k, v in vars.items()
                 if k in self.params and isinstance(v, (bool, int, float, str))}
@@ -306,6 +312,8 @@ class CompiledRoll:
             out["first_dice"] = list(first)
         if refused:
             out["reroll_refused"] = list(dict.fromkeys(refused))
+        if dice_by is not None:
+            out["dice_by"] = dice_by
         return out
 
     def _dice_rerolled(self, env: Env, faces: tuple, rolled: DiceExpr,
@@ -352,14 +360,14 @@ class CompiledRoll:
             rerolled_by.append(text)
         return tuple(now), refused
 
-    def _dice_by_rules(self, env: Env, vars: dict) -> DiceExpr | None:
+    def _dice_by_rules(self, env: Env, vars: dict) -> tuple[DiceExpr | None, str | None]:
         """The dice a rule in play sets for this roll (``roll NAME with DICE``), worked out
-        before rolling; the first such rule carried wins."""
+        before rolling, and that rule; the first such rule carried wins."""
         for bearer, inst in self.runtime.carried(vars, env):
             for cond, dice in self.rule_dice.get(inst.rule.name, ()):
                 if cond is None or cond(env, rule_scope(vars, inst, bearer)):
-                    return dice
-        return None
+                    return dice, inst.text
+        return None, None
 
     def _cell_dice(self, env: Env, vars: dict) -> DiceExpr:
         """The dice a table's cell holds (``dice spell_data[s, "hits"]``), looked up now: a

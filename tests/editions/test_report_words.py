@@ -12,9 +12,10 @@ from rules_run.editions.loader import load_edition, load_ruleset
 PATCH_RULES = '''ruleset my-patch "A patch with words of its own" extends wfb8
     source "000_c4300f58fce5f1da.txt"
 
-override test panic_test(unit: unit, modifier: int = 0)             @ L508-L520
+override test panic_test(unit: unit, modifier: int = 0, rerolled: bool = false) @ L508-L520
     dice 2D6
     pass if result <= clamp(unit.Ld + modifier, 0, 10)
+    reroll failed if rerolled
 '''
 
 
@@ -54,3 +55,15 @@ def test_unknown_names_and_placeholders_are_located_errors(tmp_path):
     assert "messages.rallies: the phrase names {2}, which it is not given" in text
     assert "hint: it is given: {1}" in text
     assert "messages: 'holds'" not in text                      # a message the rules log
+
+
+def test_a_re_roll_phrase_names_a_test_with_a_re_roll_of_its_own(tmp_path):
+    # the words tell who gives a test's own re-roll (reroll failed if ...): a test without
+    # one would never show them
+    folder = _patch(tmp_path, 'kind: report\nrerolls:\n  stupidity_test: the champion\n')
+    with pytest.raises(DataError) as caught:
+        load_ruleset(folder)
+    text = caught.value.render()
+    assert ("report.yaml:3:3: error: rerolls: 'stupidity_test' is not a test of the ruleset "
+            "with a re-roll of its own") in text
+    assert "did you mean 'restraint_test'" in text

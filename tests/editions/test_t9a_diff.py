@@ -84,10 +84,10 @@ def test_rules_diff_wfb8_t9a_on_the_highborn_battle_reports_every_part(pair) -> 
     changed = {d["name"] for d in report["structure"]["declarations"]
                if d["kind"] == "rule" and d["change"] == "changed"}
     assert {"Armour Piercing", "Ward Save", "Multiple Wounds", "Fear", "Breath Weapon"} <= changed
-    # Regeneration: not taken with Fireborn (L69): 40 of its 128 cells (the cap given)
+    # Regeneration: not taken with Fireborn (L69): 40 of its 64 cells (the cap given)
     differing = {d["name"]: d for d in report["behaviour"]["compared"] if d["cells"]}
     regeneration = differing["regeneration_save"]
-    assert (regeneration["cells_evaluated"], regeneration["cells_total"]) == (40, 128)
+    assert (regeneration["cells_evaluated"], regeneration["cells_total"]) == (40, 64)
     assert all(c["delta"] is not None and c["delta"] <= 0 for c in regeneration["cells"])
     battle = report["battle"]
     assert battle["runs"] == 4 and battle["sides"] == ["highborn", "orcs"]

@@ -98,7 +98,9 @@ def test_we5_two_re_roll_sources_re_roll_a_die_once(tmp_path: Path) -> None:
         unit("orcs", "orcs", 36, 30, 180, profile="orcs/orc_boy")])
     chance_dice = {"break_test": [6, 6, 6, 5, 1, 1]}
     assert not world.call("take_break_test", chance_dice, l="men", lost_by=0)
-    assert len(world.tests("break_test")) == 2
+    [test] = world.tests("break_test")
+    assert (test.first_dice, test.dice) == ([6, 6], [6, 5])
+    assert test.rerolled_by == ["Break Test Re-roll", "break_test"]
     assert world.chance.remaining() == {"break_test": [1, 1]}
 
 

@@ -222,8 +222,8 @@ def test_a_loser_reforms_only_after_a_leadership_test(tmp_path: Path) -> None:
     arena.call("fight_combat", a="orcs", b="men")
     assert arena.logs("combat result") == [["orcs", 3, "men", 2]]
     assert arena.logs("holds") == [["men"]]
-    tests = [e for e in arena.events if e.kind == "test" and e.rule == "reform_test"]
-    assert len(tests) == 2
+    [test] = [e for e in arena.events if e.kind == "test" and e.rule == "reform_test"]
+    assert (test.first_dice, test.dice, test.rerolled_by) == ([6, 6], [6, 6], ["reform_test"])
     assert arena.logs("cannot reform") == [["men"]]
     assert arena.logs("turns to face") == []
 

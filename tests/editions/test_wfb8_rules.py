@@ -285,7 +285,7 @@ def test_frenzy_must_pursue_and_charges_unless_held_back(tmp_path: Path) -> None
     # the policy would not charge (order: none); a failed Leadership test charges anyway
     w.state.orders = [{"decision": "charge", "unit": "a", "choose": None}]
     w.state.active_side = "empire"
-    w.call("charge_subphase", {"restraint_test": [6, 6], "charge_distance": [6, 6]})
+    w.call("charge_subphase", {"leadership": [6, 6], "charge_distance": [6, 6]})
     assert w.logs("frenzy carries it forward") == [["a", "b"]]
     assert w.unit("b") in w.unit("a").engaged
 
@@ -353,11 +353,13 @@ def test_swiftstride_rolls_three_dice(tmp_path: Path) -> None:
     # not in seed (8th edition): charge with the highest of 3D6, flee and pursue with the
     # highest two of 3D6.
     w = pair(tmp_path, a={"rules": ["Swiftstride"]})
-    charge = w.exact("charge_distance_swift", u="a")
+    charge = w.exact("charge_distance", u="a")
     assert charge.probability(4 + 6) == Fraction(91, 216)
-    flee = w.exact("flee_distance_swift", u="a")
-    assert flee.probability(12) == Fraction(16, 216)
+    assert w.exact("flee_distance", u="a").probability(12) == Fraction(16, 216)
     assert w.exact("charge_range", u="a") == charge
+    # the other unit rolls as ever
+    assert w.exact("charge_distance", u="b").probability(4 + 6) == Fraction(11, 36)
+    assert w.exact("flee_distance", u="b").probability(12) == Fraction(1, 36)
 
 
 def test_skirmishers_have_no_ranks_are_never_steadfast_and_all_shoot(tmp_path: Path) -> None:
@@ -784,3 +786,18 @@ def test_missile_hits_are_shared_over_a_unit_of_fewer_than_five(tmp_path: Path) 
     assert w.logs("hits shared out") == [["men", 5]]
     shots = {e.target: e.attacks for e in w.events if e.kind == "attacks"}
     assert shots == {"men": 4, "boss": 1}
+
+
+def test_a_musician_champion_or_battle_standard_re_rolls_a_failed_test_once(tmp_path: Path) -> None:
+    # L735, L723, L799: the test's own re-roll of a failure, p + (1 - p) p, as taking the
+    # test a second time after a failure did; a unit without one tests once.
+    w = pair(tmp_path, a={"command": ["musician", "champion"]})
+    p = Fraction(21, 36)   # 2D6 at most Ld 7
+    again = p + (1 - p) * p
+    for name in ["rallying_test", "march_test", "restraint_test", "reform_test"]:
+        assert w.exact(name, unit="a").probability(True) == again
+        assert w.exact(name, unit="b").probability(True) == p
+    for name in ["panic_test", "break_test"]:
+        args = {"lost_by": 0} if name == "break_test" else {}
+        assert w.exact(name, unit="b", rerolled=True, **args).probability(True) == again
+        assert w.exact(name, unit="b", **args).probability(True) == p
