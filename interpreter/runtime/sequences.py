@@ -270,7 +270,9 @@ def purity(runtime: Runtime, decl: object, dice: bool = True, names: frozenset[s
     (``x is charging``). ``names``: the builtins it may call (the pure ones; the combat
     kernel adds those that read the battle without changing it).
 
-    It may call rolls and tests (with ``dice``; without, it rolls nothing), actions whose
+    It may call rolls and tests (with ``dice``; without, it rolls nothing: no roll, no dice
+    written in it, no ``dice`` parameter read, no rule argument read that may be dice, see
+    :func:`_rolls_argument`), actions whose
     statements are pure, and the pure builtins, none of them with a ``when`` trigger or a
     ``once per`` limit (running it would change what is used); with ``dice``, the rule
     effects that can reach it (modifiers, re-rolls, automatic results, hooks, characteristic
@@ -288,8 +290,14 @@ def purity(runtime: Runtime, decl: object, dice: bool = True, names: frozenset[s
     pure = True
     while todo and pure:
         current = todo.pop()
+        if not dice and isinstance(current, ast.ActionDecl) and any(
+                p.type == "dice" for p in current.params):
+            pure = False   # a dice parameter is rolled each time it is read
+            break
         for node in walk(current):
-            if isinstance(node, ast.Attribute):
+            if not dice and isinstance(node, _DICE):
+                pure = False
+            elif isinstance(node, ast.Attribute):
                 reads.add(node.name)
             elif isinstance(node, ast.IsStatus):
                 held = runtime.decls.get(node.status)
@@ -311,9 +319,40 @@ def purity(runtime: Runtime, decl: object, dice: bool = True, names: frozenset[s
                     elif node.name not in seen:
                         seen.add(node.name)
                         todo.append(target)
-                elif target is not None or node.name not in names:
+                elif (target is not None or node.name not in names
+                      or not dice and _rolls_argument(runtime, node)):
                     pure = False
             if not pure:
                 break
     return pure, frozenset(reads), frozenset(statuses)
 
+
+_DICE = (ast.DiceLit, ast.CountedDice, ast.CellDice)
+"""Dice written in code: rolled where they are worked out."""
+_ARGUMENT_READS = ("param", "params")
+"""The builtins that read a rule's argument: one that is dice is rolled as it is read."""
+
+
+def _rolls_argument(runtime: Runtime, call: ast.Call) -> bool:
+    """Whether a call reads a rule's argument that may be dice: a parameter declared
+    ``dice`` or ``any`` of the rule named by a text written in the call (of any rule when
+    the name is worked out), the one a whole number written in the call gives (the first
+    without one; any of them when it is worked out)."""
+    if call.name not in _ARGUMENT_READS:
+        return False
+    name = call.args[1] if len(call.args) > 1 else dict(call.kwargs).get("rule_name")
+    index = call.args[2] if len(call.args) > 2 else dict(call.kwargs).get("index")
+    rules = runtime.ruleset.rules
+    if isinstance(name, ast.Literal) and name.kind == "text":
+        if name.value not in rules:
+            return True
+        rules = {name.value: rules[name.value]}
+    if index is None:
+        index = ast.Literal(call.span, 0)
+    for rule in rules.values():
+        params = rule.params
+        if isinstance(index, ast.Literal) and index.kind == "int":
+            params = params[index.value:index.value + 1]
+        if any(p.type in ("dice", "any") for p in params):
+            return True
+    return False
