@@ -342,17 +342,15 @@ def _rolls_argument(runtime: Runtime, call: ast.Call) -> bool:
         return False
     name = call.args[1] if len(call.args) > 1 else dict(call.kwargs).get("rule_name")
     index = call.args[2] if len(call.args) > 2 else dict(call.kwargs).get("index")
-    rules = runtime.ruleset.rules
-    if isinstance(name, ast.Literal) and name.kind == "text":
-        if name.value not in rules:
+    rules = list(runtime.ruleset.rules.values())
+    if isinstance(name, ast.Literal) and isinstance(name.value, str) and name.kind == "text":
+        if name.value not in runtime.ruleset.rules:
             return True
-        rules = {name.value: rules[name.value]}
-    if index is None:
-        index = ast.Literal(call.span, 0)
-    for rule in rules.values():
-        params = rule.params
-        if isinstance(index, ast.Literal) and index.kind == "int":
-            params = params[index.value:index.value + 1]
+        rules = [runtime.ruleset.rules[name.value]]
+    at = 0 if index is None else (index.value if isinstance(index, ast.Literal)
+                                  and isinstance(index.value, int) else None)
+    for rule in rules:
+        params = rule.params if at is None else rule.params[at:at + 1]
         if any(p.type in ("dice", "any") for p in params):
             return True
     return False
