@@ -61,8 +61,7 @@ CELL_LEAVES = 2_000
 DECL_LEAVES = 250_000
 """The most leaves one declaration's cells may take, both sides together, before the
 cells after the current wave are left out (the bundled duels' diffs take at most about
-195,000: wfb8's break test, whose failed result the Battle Standard re-rolls, over its 520
-cells)."""
+195,000: a 2D6 test with a re-roll of its own, over a grid of 520 cells)."""
 WAVE = 20
 """Cells evaluated between two looks at the budget."""
 
