@@ -13,8 +13,8 @@ takes REV's ``rulesets/`` for today's interpreter too, with the few edits :data:
 whether both interpreters fight each battle alike (``--runs 20 --json`` byte for byte),
 then times both in interleaved pairs: each timing is the CPU time of ``rules-run --runs N
 --workers 1`` less that of ``--runs BASE`` (:data:`BASE`: start-up, the first battle's and
-specialisation's one-off work left out), as a fresh process. ``--work DIR`` keeps the worktree and environment there for the
-next run (made when missing).
+specialisation's one-off work left out), as a fresh process. ``--work DIR`` keeps the
+worktree and environment there for the next run (made when missing).
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ import tarfile
 import tempfile
 from io import BytesIO
 from pathlib import Path
+
+from rules_run.engine.stats import SPECIALISE_FROM
 
 ROOT = Path(__file__).resolve().parent.parent
 FILED = "a783230"
@@ -89,11 +91,10 @@ def prepare(rev: str, work: Path) -> tuple[Path, Path]:
     return env / "bin" / "rules-run", port
 
 
-BASE = 52
-"""The runs of the timing subtracted from each: past ``SPECIALISE_FROM`` (50), so that
-writing the code specialised to the battle, paid once by today's interpreter from 50 runs
-on, is in both timings and falls out (with 2 it was counted against today's: the wfb8
-duel showed 0.62x where its battles are 1.07x as fast)."""
+BASE = SPECIALISE_FROM + 2
+"""The runs of the timing subtracted from each: past ``SPECIALISE_FROM``, so that writing the
+code specialised to the battle, paid once by today's interpreter, is in both timings and
+falls out (with 2 runs it was counted against today's side alone)."""
 
 
 def command(exe: list[str], ruleset: str, battle: str, runs: int) -> list[str]:
@@ -120,7 +121,7 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=3, help="interleaved timings per battle")
     parser.add_argument("--runs", type=int, default=0,
                         help="battles per timing (default: 152 pitched, 3002 duels; more than "
-                             "BASE runs, whose timing is subtracted)")
+                             f"{BASE}, the runs whose timing is subtracted)")
     parser.add_argument("--work", type=Path, help="keep the worktree and environment here")
     args = parser.parse_args()
     if args.runs and args.runs <= BASE:
